@@ -1,0 +1,72 @@
+"""Make documentation reorganizations safe: move files, write one table, build.
+
+How it works:
+
+* The user moves pages (and images) and lists the moves in one relocation table:
+  ``relocations.toml`` next to conf.py (``[pages]``, ``[prefixes]``, ``[files]``,
+  ``[anchors]``) and/or a ``relocate_map`` dict in conf.py.  The table is read and
+  validated once per build, at ``config-inited``; a bad table stops the build with one
+  line per problem, naming its file and line.
+* While each document is read, every reference whose written target does not exist is
+  resolved through the table: Markdown and reST page links, ``:doc:``, toctree
+  entries, images, downloads and raw HTML.  A moved page's own relative links are
+  resolved from its new folder first, then from its old one.  Documents are re-read
+  only when a table edit affects them (a hash of the table lives in the environment).
+* HTML builders get a small redirect page at every old URL (``old.html`` or
+  ``old/index.html``), which keeps ``?query`` and ``#fragment``.
+* Every internal reference that still does not land is a ``relocate.*`` warning at its
+  file and line, on every build (the findings live in the environment), so
+  ``sphinx-build -W`` fails until the docs are whole.
+* The ``sphinx-relocate`` command checks a table, rewrites sources from it and derives
+  it from git renames.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import _record, _stubs
+from ._check import setup_checker
+from ._config import CONFIG_VALUES, on_config_inited, on_env_get_outdated, register
+from ._resolve import setup_resolver
+from ._table import Location, Problem, RelocationTable, TableError, Target, load_table
+from ._warnings import RelocateWarning
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+__version__ = "0.1.0"
+__all__ = [
+    "CONFIG_VALUES",
+    "Location",
+    "Problem",
+    "RelocateWarning",
+    "RelocationTable",
+    "TableError",
+    "Target",
+    "load_table",
+    "setup",
+]
+
+#: Bump when the data kept in the environment changes shape.
+ENV_VERSION = 1
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    register(app)
+    # after Sphinx has normalized source_suffix (priority 800)
+    app.connect("config-inited", on_config_inited, priority=900)
+    app.connect("env-get-outdated", on_env_get_outdated)
+    app.connect("env-purge-doc", _record.on_env_purge_doc)
+    app.connect("env-merge-info", _record.on_env_merge_info)
+    setup_resolver(app)
+    setup_checker(app)
+    app.connect("config-inited", _stubs.on_config_inited, priority=900)
+    app.connect("html-page-context", _stubs.on_html_page_context)
+    app.connect("build-finished", _stubs.on_build_finished)
+    return {
+        "version": __version__,
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

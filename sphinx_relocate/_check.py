@@ -1,0 +1,662 @@
+"""Dangling references: find them on every build, report each once, with a hint.
+
+How it works:
+
+* While each document is read, its anchors (section and target ids, names, MyST heading
+  slugs, ``id``/``name`` attributes in raw HTML) go into ``env.relocate_anchors``.  The
+  resolver (``_resolve.py``) has already recorded every internal reference of the
+  document (``_record.py``).
+* At ``env-updated``, which Sphinx emits on every build, even one that reads nothing,
+  every recorded reference is checked against the project: the page exists, the anchor
+  is on it, the file exists (inside the repository when it leaves the docs folder).
+  Each miss is one ``relocate.<kind>`` warning at its file and line.  The records live in
+  the environment, so a document that is not re-read is still reported: a second
+  ``-W`` build of a broken project fails too.
+* Sphinx and MyST report some of these kinds themselves, but only when the referring
+  document is written (MyST's ``myst.xref_missing``, Sphinx's ``ref.doc``), so they are
+  not persistent.  For those the unresolved node is replaced by its text before they
+  see it (images and downloads at read time, page links and anchors in a
+  post-transform that runs before theirs), and ours is the only warning.  Toctree
+  entries are the exception: Sphinx warns ``toc.not_readable`` on every build (it
+  re-reads such documents), so we count those but do not warn twice.
+* At ``build-finished`` a summary line counts the findings;
+  ``relocate_fail_on_dangling`` makes it a warning and the exit status 1.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import posixpath
+import re
+import weakref
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.errors import ConfigError
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import docname_join
+from sphinx.util.logging import is_suppressed_warning
+
+from . import _record
+from ._config import table_of
+from ._paths import decode, folder_of, join_relative, leaves_root, strip_source_suffix
+from ._record import Reference
+from ._resolve import current_docname, repo_root
+from ._table import check_against_project
+from ._warnings import RelocateWarning, logger, warn
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+
+    from ._table import RelocationTable
+
+#: Class given to the text that replaces a dangling link, image or download.
+DANGLING_CLASS = "relocate-dangling"
+#: Kinds whose misses Sphinx itself reports on every build; counted, not warned again.
+SPHINX_REPORTS = frozenset({"toctree"})
+
+_RAW_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>'"]+))""", re.I)
+_PAGE_SUFFIXES = (".html", ".htm")
+
+
+# -- settings of one build ------------------------------------------------------
+
+
+@dataclass
+class Settings:
+    """What ``config-inited`` derives once: the ignore patterns and the repository root."""
+
+    ignore: tuple[re.Pattern[str], ...] = ()
+    repo_root: Path = Path()
+    #: ``relocate_repo_url``: the forge has no redirect pages, unlike the site
+    repo_url: str = ""
+
+
+@dataclass
+class Report:
+    """The findings of this build, for the post-transform and the summary."""
+
+    findings: list[Finding] = field(default_factory=list)
+    #: (docname, written) of each finding, to find its node again at write time
+    written: set[tuple[str, str]] = field(default_factory=set)
+    #: (docname, target page) of missing pages and (docname, page, anchor) of missing anchors
+    pages: set[tuple[str, str]] = field(default_factory=set)
+    anchors: set[tuple[str, str, str]] = field(default_factory=set)
+    #: (location, message) of table targets whose anchor is missing
+    table: list[tuple[str, str]] = field(default_factory=list)
+
+
+_SETTINGS: weakref.WeakKeyDictionary[Sphinx, Settings] = weakref.WeakKeyDictionary()
+_REPORTS: weakref.WeakKeyDictionary[BuildEnvironment, Report] = weakref.WeakKeyDictionary()
+
+
+def compile_ignore(patterns: Iterable[object]) -> tuple[re.Pattern[str], ...]:
+    """Compile ``relocate_ignore``; a bad pattern is a one-line configuration error."""
+    compiled = []
+    for pattern in patterns:
+        if not isinstance(pattern, str):
+            raise ConfigError(f"relocate_ignore: {pattern!r} is not a string")
+        try:
+            compiled.append(re.compile(pattern))
+        except re.error as err:
+            raise ConfigError(
+                f"relocate_ignore: invalid regular expression {pattern!r}: {err}"
+            ) from None
+    return tuple(compiled)
+
+
+def on_config_inited(app: Sphinx, config: Config) -> None:
+    _SETTINGS[app] = Settings(
+        ignore=compile_ignore(config.relocate_ignore or ()),
+        repo_root=Path(repo_root(app)),
+        repo_url=config.relocate_repo_url or "",
+    )
+
+
+def settings_of(app: Sphinx) -> Settings:
+    settings = _SETTINGS.get(app)
+    if settings is None:
+        on_config_inited(app, app.config)
+        settings = _SETTINGS[app]
+    return settings
+
+
+# -- what the environment keeps --------------------------------------------------
+
+
+def anchors_of(env: BuildEnvironment) -> dict[str, set[str]]:
+    """docname → every fragment a link may name on that page."""
+    store: dict[str, set[str]] | None = getattr(env, "relocate_anchors", None)
+    if store is None:
+        store = env.relocate_anchors = {}  # type: ignore[attr-defined]
+    return store
+
+
+def neutralized_of(env: BuildEnvironment) -> dict[str, set[str]]:
+    """docname → source-relative files whose image or download node was replaced."""
+    store: dict[str, set[str]] | None = getattr(env, "relocate_neutralized", None)
+    if store is None:
+        store = env.relocate_neutralized = {}  # type: ignore[attr-defined]
+    return store
+
+
+def _dangling_keys(env: BuildEnvironment) -> dict[str, frozenset[tuple[str, str]]]:
+    """docname → (subtype, written) of the findings of the last check."""
+    store: dict[str, frozenset[tuple[str, str]]] | None = getattr(env, "relocate_dangling", None)
+    if store is None:
+        store = env.relocate_dangling = {}  # type: ignore[attr-defined]
+    return store
+
+
+def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    anchors_of(env).pop(docname, None)
+    neutralized_of(env).pop(docname, None)
+
+
+def on_env_merge_info(
+    app: Sphinx, env: BuildEnvironment, docnames: list[str], other: BuildEnvironment
+) -> None:
+    for store in (anchors_of, neutralized_of):
+        theirs, ours = store(other), store(env)
+        for docname in docnames:
+            if docname in theirs:
+                ours[docname] = theirs[docname]
+
+
+def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
+    """Remember every fragment a link may name on this page (runs after other handlers)."""
+    env = app.env
+    docname = current_docname(env)
+    found: set[str] = set()
+    for node in doctree.findall(nodes.Element):
+        found.update(node.get("ids", ()))
+        found.update(node.get("names", ()))
+    slugs = getattr(doctree, "myst_slugs", None) or env.metadata[docname].get("myst_slugs", {})
+    found.update(slugs)
+    for raw in doctree.findall(nodes.raw):
+        if "html" in raw.get("format", "").split():
+            for match in _RAW_ID.finditer(raw.astext()):
+                found.add(next(g for g in match.groups() if g is not None))
+    anchors_of(env)[docname] = found
+
+
+# -- replacing what Sphinx and MyST would warn about -------------------------------
+
+
+def _replace_with_text(node: nodes.Element, fallback: str) -> None:
+    """Put the visible content of ``node`` in its place, marked as dangling."""
+    inline = nodes.inline("", "", classes=[DANGLING_CLASS])
+    if isinstance(node, nodes.image):
+        text = node.get("alt") or fallback
+        inline += nodes.Text(text)
+    else:
+        inline.extend(child.deepcopy() for child in node.children)
+        if not inline.astext().strip():
+            inline.children = []
+            inline += nodes.literal(fallback, fallback)
+    inline.source, inline.line = node.source, node.line
+    node.replace_self(inline)
+
+
+def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
+    """Replace images and downloads whose recorded file is missing (before Sphinx's collectors).
+
+    Sphinx would warn ``image.not_readable`` or ``download.not_readable`` and re-read the
+    document on every build; our persistent warning (with a hint) replaces that.
+    """
+    env = app.env
+    docname = current_docname(env)
+    settings = settings_of(app)
+    recorded = {
+        ref.target
+        for ref in _record.references_of(env).get(docname, ())
+        if ref.kind in ("image", "download", "link") and not ref.is_page
+    }
+    if not recorded:
+        return
+    replaced: set[str] = set()
+    candidates: list[tuple[nodes.Element, str]] = [
+        (node, node["uri"]) for node in doctree.findall(nodes.image)
+    ]
+    candidates += [
+        (node, node["reftarget"]) for node in doctree.findall(addnodes.download_reference)
+    ]
+    for node, written in candidates:
+        if not written or "://" in written or written.startswith("data:") or "*" in written:
+            continue
+        rel, full = env.relfn2path(written, docname)
+        rel = posixpath.normpath(str(rel).replace(os.sep, "/"))
+        if rel not in recorded or os.path.exists(full) or _ignored(settings, written, rel):
+            continue
+        _replace_with_text(node, written)
+        replaced.add(rel)
+    if replaced:
+        neutralized_of(env)[docname] = replaced
+
+
+class DanglingLinks(SphinxPostTransform):
+    """Replace page links and anchors we reported, before MyST (9) and Sphinx (10) warn."""
+
+    default_priority = 8
+
+    def run(self, **kwargs: Any) -> None:
+        report = _REPORTS.get(self.env)
+        if report is None or not report.findings:
+            return
+        for node in list(self.document.findall(addnodes.pending_xref)):
+            refdoc = node.get("refdoc", "")
+            target = node.get("reftarget", "")
+            domain, reftype = node.get("refdomain"), node.get("reftype")
+            if domain == "doc" and reftype == "myst":
+                anchor = node.get("reftargetid") or ""
+                if (refdoc, target) in report.pages:
+                    _replace_with_text(node, target)
+                elif anchor and (refdoc, target, anchor) in report.anchors:
+                    node["reftargetid"] = None  # link to the page; the anchor is reported
+            elif domain == "std" and reftype == "doc":
+                if (refdoc, docname_join(refdoc, target)) in report.pages:
+                    _replace_with_text(node, target)
+            elif not domain and reftype == "myst" and (
+                (refdoc, decode(target)) in report.written or (refdoc, target) in report.written
+            ):
+                _replace_with_text(node, target)
+
+
+# -- the check ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reference that does not land."""
+
+    reference: Reference
+    subtype: RelocateWarning
+    message: str
+
+    @property
+    def location(self) -> tuple[str, int | None]:
+        return self.reference.docname, self.reference.line or None
+
+
+class Checker:
+    """Checks references against the project; its indexes are built once per build."""
+
+    def __init__(
+        self,
+        env: BuildEnvironment,
+        settings: Settings,
+        table: RelocationTable,
+        srcdir: Path,
+        source_suffixes: Iterable[str],
+    ) -> None:
+        self.env = env
+        self.settings = settings
+        self.table = table
+        self.srcdir = srcdir
+        self.suffixes = tuple(source_suffixes)
+        self.docs: set[str] = set(env.found_docs)
+        self.anchors = anchors_of(env)
+        self._by_name: dict[str, list[str]] | None = None
+        self._sorted_docs: list[str] | None = None
+        self._files_by_name: dict[str, list[str]] | None = None
+        self._exists: dict[str, bool] = {}
+
+    # -- landing --
+
+    def check(self, ref: Reference) -> Finding | None:
+        """The finding for ``ref``, or ``None`` when it lands (or is ignored)."""
+        if _ignored(self.settings, ref.written, ref.target):
+            return None
+        label = f"{ref.kind.replace('_', ' ')} {ref.written!r}"
+        if not ref.target:
+            return Finding(ref, _subtype(ref.kind), f"{label} does not land: nothing matches it")
+        if leaves_root(ref.target):
+            return self._check_repo_file(ref, label)
+        if ref.is_page:
+            return self._check_page(ref, label)
+        if self.file_exists(ref.target):
+            return None
+        hint = self._file_hint(ref)
+        return Finding(
+            ref, _subtype(ref.kind), self._message(label, f"no file {ref.target!r}", hint)
+        )
+
+    def _check_page(self, ref: Reference, label: str) -> Finding | None:
+        if ref.target not in self.docs:
+            if ref.kind == "repo_url":  # checked against the tree and the table
+                moved = self.table.locate_page(ref.target, self.docs.__contains__)
+                if moved is not None and (moved.url or moved.path in self.docs):
+                    return None  # an old path the table relocates
+            reason = f"no document {ref.target!r}"
+            hint = self._page_hint(ref)
+            return Finding(ref, _subtype(ref.kind), self._message(label, reason, hint))
+        if ref.anchor and not self.has_anchor(ref.target, ref.anchor):
+            reason = f"no anchor {ref.anchor!r} on {ref.target!r}"
+            hint = self._anchor_hint(ref.target, ref.anchor)
+            return Finding(ref, RelocateWarning.ANCHOR, self._message(label, reason, hint))
+        return None
+
+    def _check_repo_file(self, ref: Reference, label: str) -> Finding | None:
+        """A target outside the docs folder: a file (or folder) of the repository."""
+        kind = RelocateWarning.REPO_URL if ref.kind == "repo_url" else RelocateWarning.REPO_FILE
+        path = ref.target
+        if ref.is_page:  # the resolver guessed a page name; the file is what was written
+            written = decode(ref.written.partition("#")[0].partition("?")[0])
+            path = join_relative(folder_of(ref.docname), written)
+        full = Path(os.path.normpath(self.srcdir / path))
+        if not _inside(full, self.settings.repo_root):
+            reason = f"{path!r} is outside the repository ({self.settings.repo_root})"
+            return Finding(ref, kind, self._message(label, reason, ""))
+        if self.file_exists(path):
+            return None
+        where = full.relative_to(self.settings.repo_root).as_posix()
+        return Finding(ref, kind, self._message(label, f"no file {where!r} in the repository", ""))
+
+    def has_anchor(self, docname: str, anchor: str) -> bool:
+        found = self.anchors.get(docname)
+        if found is None:  # not read with this extension; nothing to say
+            return True
+        return anchor in found or decode(anchor) in found
+
+    def file_exists(self, path: str) -> bool:
+        known = self._exists.get(path)
+        if known is None:
+            known = self._exists[path] = (self.srcdir / path).exists()
+        return known
+
+    # -- hints --
+
+    @staticmethod
+    def _message(label: str, reason: str, hint: str) -> str:
+        return f"{label} does not land: {reason}" + (f"; {hint}" if hint else "")
+
+    def _page_hint(self, ref: Reference) -> str:
+        hints = []
+        moved = self._table_hint(ref.target)
+        if moved:
+            hints.append(moved)
+        if self._by_name is None:  # once per build, and only when something dangles
+            self._by_name = {}
+            for doc in sorted(self.docs):
+                self._by_name.setdefault(posixpath.basename(doc).casefold(), []).append(doc)
+        same = self._by_name.get(posixpath.basename(ref.target).casefold(), [])
+        if same:
+            paths = [self._source_path(doc) for doc in same[:3]]
+            name = posixpath.basename(paths[0])
+            hints.append(
+                f"a page named `{name}` now lives at " + " and ".join(f"`{p}`" for p in paths)
+            )
+        elif not moved:
+            if self._sorted_docs is None:
+                self._sorted_docs = sorted(self.docs)
+            close = difflib.get_close_matches(ref.target, self._sorted_docs, n=1, cutoff=0.6)
+            if close:
+                hints.append(f"closest match: `{close[0]}`")
+        return "; ".join(hints)
+
+    def _table_hint(self, target: str) -> str:
+        """Name the table entry that covers ``target``: the reader may expect it to apply."""
+        moved = self.table.locate_page(target, self.docs.__contains__)
+        if moved is not None and not moved.url:
+            if target in self.table.pages:
+                where = self.table.location_of(target)
+                entry = f"the table moves `{target}` to `{self.table.pages[target]}`"
+                entry += f" ({where})" if where else ""
+            else:
+                folder, new_folder = next(
+                    ((old, new.path) for old, new in self.table.prefixes if target.startswith(old)),
+                    (target, moved.path),
+                )
+                entry = f"the table moves `{folder}` to `{new_folder}`"
+            if moved.path in self.docs:  # a URL the table cannot rewrite (the forge's)
+                return f"{entry}: the page now lives at `{self._source_path(moved.path)}`"
+            return f"{entry}, but `{moved.path}` does not exist either"
+        return ""
+
+    def _anchor_hint(self, docname: str, anchor: str) -> str:
+        found = sorted(a for a in self.anchors.get(docname, ()) if a)
+        close = difflib.get_close_matches(decode(anchor), found, n=1, cutoff=0.6)
+        return f"closest match: `{close[0]}`" if close else ""
+
+    def _file_hint(self, ref: Reference) -> str:
+        """Where the table sends the file (or, for a page's source file, the page)."""
+        moved = self.table.locate_file(ref.target, self.file_exists)
+        if moved is None:
+            stem, is_source = strip_source_suffix(ref.target, self.suffixes)
+            page = self.table.locate_page(stem, self.docs.__contains__) if is_source else None
+            if page is not None and not page.url and page.path in self.docs:
+                return f"the page now lives at `{self._source_path(page.path)}`"
+            return self._file_by_name(ref.target)
+        if moved.url:
+            return f"the table sends it to {moved.url}"
+        if self.file_exists(moved.path):
+            return f"the file now lives at `{moved.path}`"
+        return f"the table moves `{ref.target}` to `{moved.path}`, which does not exist"
+
+    def _file_by_name(self, path: str) -> str:
+        """A file with the same name elsewhere in the source folder (walked once per build)."""
+        if self._files_by_name is None:
+            self._files_by_name = {}
+            skip = {"_build", "node_modules"}
+            for folder, subfolders, files in os.walk(self.srcdir):
+                subfolders[:] = sorted(
+                    d for d in subfolders if not d.startswith(".") and d not in skip
+                )
+                for name in files:
+                    relative = Path(folder, name).relative_to(self.srcdir).as_posix()
+                    self._files_by_name.setdefault(name.casefold(), []).append(relative)
+        same = self._files_by_name.get(posixpath.basename(path).casefold(), [])
+        if not same:
+            return ""
+        return f"a file named `{posixpath.basename(same[0])}` is at " + " and ".join(
+            f"`{p}`" for p in same[:3]
+        )
+
+    def _source_path(self, docname: str) -> str:
+        try:
+            return str(self.env.doc2path(docname, False)).replace(os.sep, "/")
+        except Exception:  # pragma: no cover - a docname without a source
+            return docname
+
+    # -- the table's own targets --
+
+    def check_table_anchors(self) -> list[tuple[str, str]]:
+        """Table targets ``page#id`` whose page exists but lacks the anchor: (location, message)."""
+        problems = []
+        for entry in self.table.entries:
+            target = entry.new
+            if target.url or not target.anchor or entry.section == "prefixes":
+                continue
+            settled = self.table._settle_anchor_target(target, self.docs.__contains__)
+            if settled.url or settled.path not in self.docs:
+                continue  # the missing page is reported as relocate.target_missing
+            if not self.has_anchor(settled.path, settled.anchor):
+                hint = self._anchor_hint(settled.path, settled.anchor)
+                problems.append(
+                    (
+                        str(entry.location),
+                        f"redirect target {str(target)!r} of {entry.old!r} does not land: "
+                        f"no anchor {settled.anchor!r} on {settled.path!r}"
+                        + (f"; {hint}" if hint else ""),
+                    )
+                )
+        return problems
+
+
+def _subtype(kind: str) -> RelocateWarning:
+    """The warning subtype of a recorded kind ("link", "image", ...)."""
+    try:
+        return RelocateWarning(kind)
+    except ValueError:
+        return RelocateWarning.LINK
+
+
+def _ignored(settings: Settings, *texts: str) -> bool:
+    return any(p.match(t) for p in settings.ignore for t in texts if t)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        Path(os.path.normpath(path)).relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+# -- events ------------------------------------------------------------------------
+
+
+def on_env_get_outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Re-read documents whose replaced image or download now exists."""
+    srcdir = Path(app.srcdir)
+    return sorted(
+        docname
+        for docname, paths in neutralized_of(env).items()
+        if docname not in removed and any((srcdir / p).exists() for p in paths)
+    )
+
+
+def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Check every recorded reference, on every build; return documents to write again."""
+    settings = settings_of(app)
+    checker = Checker(
+        env, settings, table_of(app), Path(app.srcdir), _source_suffixes(app.config)
+    )
+    report = Report()
+    references = _record.references_of(env)
+    for docname in sorted(references):
+        if docname not in env.all_docs:
+            continue
+        for ref in references[docname]:
+            finding = checker.check(ref)
+            if finding is None:
+                continue
+            report.findings.append(finding)
+            report.written.add((ref.docname, decode(ref.written)))
+            if ref.is_page and ref.target not in checker.docs:
+                report.pages.add((ref.docname, ref.target))
+            elif finding.subtype is RelocateWarning.ANCHOR:
+                report.anchors.add((ref.docname, ref.target, ref.anchor))
+                report.anchors.add((ref.docname, ref.target, decode(ref.anchor)))
+    _REPORTS[env] = report
+
+    for finding in report.findings:
+        if finding.reference.kind not in SPHINX_REPORTS:
+            warn(finding.subtype, finding.message, location=finding.location)
+    if app.config.relocate_report_rewrites:
+        report_rewrites(references, env.all_docs)
+    report.table = checker.check_table_anchors()
+    for where, message in report.table:
+        warn(RelocateWarning.ANCHOR, message, location=where)
+
+    # documents whose findings changed are written again, so the post-transform
+    # replaces (or restores) their links
+    previous = _dangling_keys(env)
+    current: dict[str, frozenset[tuple[str, str]]] = {}
+    for finding in report.findings:
+        ref = finding.reference
+        current[ref.docname] = current.get(ref.docname, frozenset()) | {
+            (finding.subtype.value, ref.written)
+        }
+    rewrite = sorted(
+        d for d in previous.keys() | current.keys()
+        if previous.get(d) != current.get(d) and d in env.all_docs
+    )
+    env.relocate_dangling = current  # type: ignore[attr-defined]
+    return rewrite
+
+
+def report_rewrites(references: dict[str, list[Reference]], documents: Iterable[str]) -> None:
+    """``relocate.outdated`` for each rewritten reference: from the records, so every build."""
+    existing = set(documents)
+    for docname in sorted(references):
+        if docname not in existing:
+            continue
+        for ref in references[docname]:
+            if not ref.rewritten:
+                continue
+            now = f"{ref.target}#{ref.anchor}" if ref.anchor else ref.target
+            warn(
+                RelocateWarning.OUTDATED,
+                f"{ref.written!r} is written against an old path; it now points to {now!r}",
+                location=(ref.docname, ref.line) if ref.line else ref.docname,
+            )
+
+
+def counted(app: Sphinx, report: Report) -> list[Finding]:
+    """Findings that count towards the summary: those not silenced by ``suppress_warnings``."""
+    suppress = app.config.suppress_warnings
+    return [
+        f
+        for f in report.findings
+        if not is_suppressed_warning("relocate", f.subtype.value, suppress)
+    ]
+
+
+def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
+    """Print the summary after every other warning; fail the build when asked to."""
+    report = _REPORTS.get(app.env)
+    if exception is not None or report is None:
+        return
+    suppress = app.config.suppress_warnings
+    findings = counted(app, report)
+    # redirect targets count too: missing anchors (ours) and missing pages (the table's check)
+    in_table = [] if is_suppressed_warning("relocate", "anchor", suppress) else [
+        where for where, _ in report.table
+    ]
+    table = table_of(app)
+    if table and not is_suppressed_warning("relocate", "target_missing", suppress):
+        srcdir = Path(app.srcdir)
+        problems = check_against_project(
+            table, app.env.found_docs, lambda path: (srcdir / path).exists()
+        )
+        in_table += [str(p.location) for p in problems if p.subtype == "target_missing"]
+    total = len(findings) + len(in_table)
+    if not total:
+        return
+    documents = len({f.reference.docname for f in findings}) + len(
+        {where.rpartition(":")[0] or where for where in in_table}
+    )
+    summary = (
+        f"{total} dangling reference{'s' if total != 1 else ''} in "
+        f"{documents} document{'s' if documents != 1 else ''}"
+    )
+    if app.config.relocate_fail_on_dangling:
+        warn(RelocateWarning.SUMMARY, summary)
+        app.statuscode = 1
+    else:
+        logger.info(summary)
+
+
+def _source_suffixes(config: Config) -> tuple[str, ...]:
+    suffix = config.source_suffix
+    if isinstance(suffix, str):
+        return (suffix,)
+    return tuple(suffix or (".rst",))
+
+
+
+
+def setup_checker(app: Sphinx) -> None:
+    """Connect the checker; called from the extension's ``setup()``."""
+    app.connect("config-inited", on_config_inited)
+    # after the resolver (200) has recorded the references, before Sphinx's collectors (500)
+    app.connect("doctree-read", neutralize_files, priority=450)
+    # last, so every id other handlers add is seen
+    app.connect("doctree-read", collect_anchors, priority=900)
+    app.connect("env-get-outdated", on_env_get_outdated)
+    app.connect("env-purge-doc", on_env_purge_doc)
+    app.connect("env-merge-info", on_env_merge_info)
+    app.connect("env-updated", on_env_updated)
+    app.add_post_transform(DanglingLinks)
+    # after every other handler, so the summary is the last line before Sphinx's own
+    app.connect("build-finished", on_build_finished, priority=900)

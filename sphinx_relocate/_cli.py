@@ -1,0 +1,432 @@
+"""The ``sphinx-relocate`` command: check a table, rewrite sources, derive a table from git.
+
+Exit status: 0 clean, 1 findings (or, for ``rewrite --check``, changes to make),
+2 usage errors.  Every finding is one line ``file:line: message``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+import traceback
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ._paths import DEFAULT_SOURCE_SUFFIXES
+from ._table import Problem, RelocationTable, check_against_project, load_table
+
+#: Trees with at least this many candidate files get a progress line on stderr.
+PROGRESS_THRESHOLD = 2000
+
+
+class UsageError(Exception):
+    """A problem with the command line or the docs folder: exit status 2."""
+
+
+@dataclass
+class DocsProject:
+    """What the command needs to know of a docs folder, read from its conf.py."""
+
+    confdir: Path
+    srcdir: Path
+    settings: dict[str, Any]
+    source_suffixes: tuple[str, ...]
+    exclude_patterns: list[str]
+
+    def docnames(self) -> set[str]:
+        """The project's documents, discovered the way Sphinx does."""
+        from sphinx.project import Project
+
+        project = Project(self.srcdir, dict.fromkeys(self.source_suffixes, "restructuredtext"))
+        excludes = [*self.exclude_patterns, "_build", "**/.*"]
+        return set(project.discover(excludes))
+
+    def load_table(self, table_option: Path | None) -> tuple[RelocationTable, list[Problem]]:
+        """The table as the extension would read it (``--table`` overrides conf.py)."""
+        from ._config import table_file
+
+        if table_option is not None:
+            if not table_option.is_file():
+                raise UsageError(f"{table_option}: no such table file")
+            path: Path | None = table_option
+        else:
+            path = table_file(self.confdir, self.settings.get("relocate_table", "relocations.toml"))
+        mapping = self.settings.get("relocate_map") or {}
+        conf_py = self.confdir / "conf.py"
+        return load_table(
+            path,
+            mapping,
+            mapping_file=_shown(conf_py),
+            mapping_text=conf_py.read_text("utf-8", "replace") if conf_py.exists() else "",
+            source_suffixes=self.source_suffixes,
+            display_name=_shown(path) if path else None,
+        )
+
+
+def _shown(path: Path) -> str:
+    """A path as the user would type it: relative to the current folder when below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def read_project(docs_dir: Path) -> DocsProject:
+    """Read conf.py the way sphinx-build does (it runs the file)."""
+    if not docs_dir.is_dir():
+        raise UsageError(f"{docs_dir}: not a folder")
+    conf_py = docs_dir / "conf.py"
+    settings: dict[str, Any] = {}
+    if conf_py.exists():
+        from sphinx.config import eval_config_file
+
+        try:
+            settings = eval_config_file(_conf_path_arg(conf_py.resolve()), tags=_empty_tags())
+        except Exception as err:  # a broken conf.py is the user's, not ours
+            raise UsageError(_conf_error(conf_py, err)) from None
+    suffix = settings.get("source_suffix")
+    suffixes: tuple[str, ...]
+    if isinstance(suffix, str):
+        suffixes = (suffix,)
+    elif suffix:
+        suffixes = tuple(suffix)
+    else:
+        extensions = settings.get("extensions") or ()
+        suffixes = (".rst", ".md") if "myst_parser" in extensions else (".rst",)
+    if "myst_parser" in (settings.get("extensions") or ()) and ".md" not in suffixes:
+        suffixes = (*suffixes, ".md")
+    return DocsProject(
+        confdir=docs_dir,
+        srcdir=docs_dir,
+        settings=settings,
+        source_suffixes=suffixes or DEFAULT_SOURCE_SUFFIXES,
+        exclude_patterns=list(settings.get("exclude_patterns") or ()),
+    )
+
+
+def _conf_error(conf_py: Path, err: Exception) -> str:
+    """One line for a conf.py that fails: its file, line and the Python error."""
+    cause = err.__cause__ or err
+    if isinstance(cause, SyntaxError):
+        return f"{_shown(conf_py)}:{cause.lineno or 0}: cannot be read: {cause.msg}"
+    line = 0
+    for frame in traceback.extract_tb(cause.__traceback__):
+        if Path(frame.filename).resolve() == conf_py.resolve():
+            line = frame.lineno or 0
+    return f"{_shown(conf_py)}:{line}: cannot be read: {type(cause).__name__}: {cause}"
+
+
+def _conf_path_arg(conf_py: Path) -> Any:
+    """Sphinx 7.4 wants a str here, Sphinx 8+ a Path."""
+    import sphinx
+
+    return str(conf_py) if sphinx.version_info < (8,) else conf_py
+
+
+def _empty_tags() -> Any:
+    from sphinx.util.tags import Tags
+
+    return Tags()
+
+
+# -- commands ------------------------------------------------------------------
+
+
+def command_check(args: argparse.Namespace) -> int:
+    """Validate the table against the docs folder without building."""
+    project = read_project(args.docs_dir)
+    table, problems = project.load_table(args.table)
+    if not any(p.fatal for p in problems):
+        srcdir = project.srcdir
+        problems += check_against_project(
+            table, project.docnames(), lambda p: (srcdir / p).exists()
+        )
+    for problem in problems:
+        print(problem)
+    if problems:
+        count = len(problems)
+        print(f"{count} problem{'s' if count > 1 else ''} found", file=sys.stderr)
+        return 1
+    print(f"relocation table OK: {len(table.entries)} entries", file=sys.stderr)
+    return 0
+
+
+def _table_or_exit(project: DocsProject, table_option: Path | None) -> RelocationTable:
+    """The project's table; fatal problems are usage errors (one line each)."""
+    table, problems = project.load_table(table_option)
+    fatal = [p for p in problems if p.fatal]
+    if fatal:
+        for problem in fatal[:-1]:
+            print(problem, file=sys.stderr)
+        raise UsageError(str(fatal[-1]))
+    return table
+
+
+def _repo_root(project: DocsProject, option: Path | None) -> Path:
+    """``--repo-root``, else ``relocate_repo_root``, else the git top level, else the docs."""
+    setting = project.settings.get("relocate_repo_root")
+    if option is not None:
+        root = option
+    elif setting:
+        root = project.confdir / setting
+    else:
+        root = next(
+            (
+                p
+                for p in (project.confdir.resolve(), *project.confdir.resolve().parents)
+                if (p / ".git").exists()
+            ),
+            project.confdir,
+        )
+    if not root.is_dir():
+        raise UsageError(f"{root}: the repository root is not a folder")
+    return root.resolve()
+
+
+def _docs_prefix(root: Path, srcdir: Path) -> str:
+    """The docs folder relative to the repository root: ``""`` or ``"docs/zh/"``."""
+    try:
+        rel = srcdir.resolve().relative_to(root).as_posix()
+    except ValueError:
+        raise UsageError(
+            f"{srcdir}: the docs folder is not inside the repository root {root}"
+        ) from None
+    return "" if rel == "." else rel + "/"
+
+
+def _progress(total: int) -> Callable[[int, int], None] | None:
+    """A progress line on stderr for large trees or a terminal."""
+    if total < PROGRESS_THRESHOLD and not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if done % 500 == 0 or done == total:
+            end = "\n" if done == total else ""
+            print(f"\rrewrite: {done}/{total} files", end=end, file=sys.stderr, flush=True)
+
+    return show
+
+
+def _kinds(kinds: Counter[str]) -> str:
+    return ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+
+
+def command_rewrite(args: argparse.Namespace) -> int:
+    """Rewrite link targets in the sources (a diff by default, ``--check``, ``--write``)."""
+    from ._rewrite import (
+        Rewriter,
+        candidate_files,
+        rewrite_files,
+        walk_repository,
+        write_atomically,
+    )
+
+    project = read_project(args.docs_dir)
+    table = _table_or_exit(project, args.table)
+    root = _repo_root(project, args.repo_root)
+    prefix = _docs_prefix(root, project.srcdir)
+    files, folders = walk_repository(root)
+    rewriter = Rewriter(
+        table,
+        docs_prefix=prefix,
+        source_suffixes=project.source_suffixes,
+        files=set(files),
+        folders=folders,
+        repo_url=args.repo_url or project.settings.get("relocate_repo_url"),
+        mentions=args.mentions,
+    )
+    paths = candidate_files(files, prefix, project.source_suffixes, args.mentions)
+    changed = 0
+    kinds: Counter[str] = Counter()
+    for change, source in rewrite_files(rewriter, root, paths, _progress(len(paths))):
+        changed += 1
+        kinds += change.kinds
+        count = sum(change.kinds.values())
+        if args.write:
+            try:
+                write_atomically(root / change.path, source, change.new_text)
+            except OSError as err:
+                raise UsageError(f"{change.path}: cannot write: {err.strerror or err}") from None
+        elif args.check:
+            print(f"{change.path}: {count} link{'s' if count > 1 else ''} to rewrite")
+        else:
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    change.old_text.splitlines(keepends=True),
+                    change.new_text.splitlines(keepends=True),
+                    f"a/{change.path}",
+                    f"b/{change.path}",
+                )
+            )
+    links = sum(kinds.values())
+    if not changed:
+        print(f"nothing to rewrite ({len(paths)} files scanned)", file=sys.stderr)
+        return 0
+    verb = "rewrote" if args.write else "would rewrite"
+    print(
+        f"{verb} {links} link{'s' if links > 1 else ''} in {changed} "
+        f"file{'s' if changed > 1 else ''} ({_kinds(kinds)}); {len(paths)} files scanned",
+        file=sys.stderr,
+    )
+    return 1 if args.check else 0
+
+
+def command_from_git(args: argparse.Namespace) -> int:
+    """Derive table entries from git renames; print them or merge them into the table."""
+    from ._config import table_file
+    from ._git import GitError, changes_since, derive, merge_into, render, top_level, without_known
+    from ._rewrite import SourceFile, read_source, write_atomically
+
+    project = read_project(args.docs_dir)
+    table = _table_or_exit(project, args.table)
+    try:
+        root = top_level(project.srcdir).resolve()
+        prefix = _docs_prefix(root, project.srcdir)
+        changes = changes_since(root, prefix.rstrip("/"), args.since, args.similarity)
+    except GitError as err:
+        raise UsageError(str(err)) from None
+    derived, known = without_known(derive(changes, prefix, project.source_suffixes), table)
+    for docname in derived.deleted:
+        print(
+            f"{prefix}{docname}: page deleted without a rename; give it a target in [pages] "
+            "(a page or a URL), or confirm it is meant to go",
+            file=sys.stderr,
+        )
+    entries = len(derived.pages) + len(derived.files)
+    already = f" ({known} already in the table)" if known else ""
+    if not args.write:
+        sys.stdout.write(render(derived))
+        print(f"{entries} entr{'ies' if entries != 1 else 'y'} derived{already}", file=sys.stderr)
+        return 0
+    setting = project.settings.get("relocate_table", "relocations.toml")
+    path = args.table or table_file(project.confdir, setting)
+    if path is None:
+        if not setting:
+            raise UsageError("conf.py sets relocate_table = None; pass --table FILE")
+        path = project.confdir / setting
+    source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
+    try:
+        merged = merge_into(source.text, derived)
+    except ValueError as err:  # tomllib.TOMLDecodeError
+        raise UsageError(f"{_shown(path)}: cannot merge the entries: {err}") from None
+    if merged.strip() != source.text.strip():
+        if path.exists():
+            write_atomically(path, source, merged)
+        else:
+            path.write_text(merged, encoding="utf-8")
+    print(
+        f"{_shown(path)}: added {entries} entr{'ies' if entries != 1 else 'y'}{already}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _similarity(text: str) -> int:
+    try:
+        value = int(text.rstrip("%"))
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a percentage from 0 to 100")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sphinx-relocate",
+        description="Check a relocation table, rewrite sources from it, derive it from git.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    check = commands.add_parser(
+        "check",
+        help="validate the relocation table against a docs folder (no build)",
+        description="Validate the relocation table against the files of a docs folder. "
+        "Prints one 'file:line: message' per problem; exit 0 clean, 1 problems, 2 usage.",
+    )
+    check.add_argument("docs_dir", type=Path, metavar="DOCS_DIR", help="folder with conf.py")
+    check.add_argument(
+        "--table", type=Path, metavar="FILE", help="table file to check instead of conf.py's"
+    )
+    check.set_defaults(run=command_check)
+
+    rewrite = commands.add_parser(
+        "rewrite",
+        help="rewrite links written against old paths in the sources (diff by default)",
+        description="Rewrite every link written against an old path, in the docs and in "
+        "Markdown and reST anywhere in the repository (READMEs). Prints a unified diff by "
+        "default; --check exits 1 when anything would change; --write applies the changes.",
+    )
+    rewrite.add_argument("docs_dir", type=Path, metavar="DOCS_DIR", help="folder with conf.py")
+    rewrite.add_argument(
+        "--repo-root",
+        type=Path,
+        metavar="DIR",
+        help="repository root (default: relocate_repo_root, else the git top level)",
+    )
+    rewrite.add_argument(
+        "--repo-url",
+        metavar="URL",
+        help="forge URL of the repository, to rewrite absolute links into the docs "
+        "(default: relocate_repo_url)",
+    )
+    rewrite.add_argument(
+        "--mentions",
+        action="store_true",
+        help="also rewrite paths in inline code, plain text and Python files",
+    )
+    rewrite.add_argument(
+        "--table", type=Path, metavar="FILE", help="table file to use instead of conf.py's"
+    )
+    mode = rewrite.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="exit 1 if anything would change")
+    mode.add_argument("--write", action="store_true", help="apply the changes in place")
+    rewrite.set_defaults(run=command_rewrite)
+
+    from_git = commands.add_parser(
+        "from-git",
+        help="derive [pages] and [files] entries from git renames",
+        description="Derive table entries from renames committed since REV plus staged, "
+        "unstaged and untracked moves. Prints TOML by default; --write merges it into the "
+        "table file, keeping existing entries and comments.",
+    )
+    from_git.add_argument("docs_dir", type=Path, metavar="DOCS_DIR", help="folder with conf.py")
+    from_git.add_argument(
+        "--since", metavar="REV", help="commit before the reorganization (default: HEAD)"
+    )
+    from_git.add_argument(
+        "--similarity",
+        type=_similarity,
+        default=50,
+        metavar="N",
+        help="rename similarity threshold in percent, as git diff -M (default: 50)",
+    )
+    from_git.add_argument(
+        "--table", type=Path, metavar="FILE", help="table file to merge into instead of conf.py's"
+    )
+    from_git.add_argument("--write", action="store_true", help="merge into the table file")
+    from_git.set_defaults(run=command_from_git)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse already printed the usage line
+        return 2 if exit_.code else 0
+    try:
+        return int(args.run(args))
+    except UsageError as err:
+        print(f"sphinx-relocate: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,287 @@
+"""Derive relocation entries from git renames, and merge them into a table file.
+
+How it reads git, without touching the user's index:
+
+* One ``git diff -M --name-status -z REV`` compares the commit ``REV`` with the working
+  tree, so renames committed since ``REV``, staged ones (``git mv``) and unstaged ones
+  all show up at once.
+* Files moved with a plain ``mv`` are still untracked; they are marked
+  ``--intent-to-add`` in a *copy* of the index (``GIT_INDEX_FILE``), so rename
+  detection pairs them with their deleted old paths.
+* ``-z`` keeps CJK and quoted paths byte-exact; case-only renames are ordinary renames.
+
+Pages (source suffixes) become ``[pages]`` entries by docname, other files ``[files]``
+entries; pages deleted without a rename are listed as needing a target.  tomllib cannot
+write, so :func:`merge_into` edits the table's text: existing entries, comments and
+layout stay as they are.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ._paths import strip_source_suffix
+from ._table import RelocationTable
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+#: git's hash of the empty tree, the base of a repository with no commits yet.
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
+class GitError(Exception):
+    """git is missing, this is not a repository, or a revision is unknown."""
+
+
+def git(args: list[str], cwd: Path, env: dict[str, str] | None = None,
+        stdin: bytes | None = None) -> bytes:
+    """Run git with stable output settings; a failure raises :class:`GitError`."""
+    command = ["git", "-c", "core.quotepath=off", "-c", "diff.renameLimit=0", *args]
+    try:
+        done = subprocess.run(
+            command, cwd=cwd, env=env, input=stdin, capture_output=True, check=False
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed (or not on PATH)") from None
+    if done.returncode:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(message[-1] if message else f"git {args[0]} failed")
+    return done.stdout
+
+
+def top_level(path: Path) -> Path:
+    """The root of the git work tree that holds ``path``."""
+    try:
+        out = git(["rev-parse", "--show-toplevel"], path)
+    except GitError:
+        raise GitError(f"{path}: not inside a git work tree") from None
+    return Path(os.fsdecode(out.strip()))
+
+
+@dataclass(frozen=True)
+class Changes:
+    """Renames and deletions between a revision and the working tree (repo-relative)."""
+
+    renames: list[tuple[str, str]] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+
+
+def changes_since(root: Path, folder: str, since: str | None, similarity: int) -> Changes:
+    """Renames and deletions under ``folder`` (repo-relative) from ``since`` to the worktree."""
+    try:
+        out = git(["rev-parse", "--verify", "--quiet", f"{since or 'HEAD'}^{{commit}}"], root)
+        revision = out.decode().strip()
+    except GitError:
+        if since is not None:
+            raise GitError(f"{since!r} is not a commit in {root}") from None
+        revision = EMPTY_TREE  # no commit yet: everything is new
+    spec = ["--", folder or "."]
+    with tempfile.TemporaryDirectory(prefix="sphinx-relocate-") as temp:
+        index = Path(temp, "index")
+        real_index = Path(os.fsdecode(git(["rev-parse", "--git-path", "index"], root).strip()))
+        real_index = real_index if real_index.is_absolute() else root / real_index
+        if real_index.exists():
+            shutil.copyfile(real_index, index)
+        env = {**os.environ, "GIT_INDEX_FILE": str(index)}
+        untracked = git(["ls-files", "-z", "--others", "--exclude-standard", *spec], root, env)
+        if untracked.strip(b"\0"):
+            git(["add", "--intent-to-add", "--pathspec-from-file=-", "--pathspec-file-nul"],
+                root, env, stdin=untracked)
+        out = git(
+            ["diff", "-z", "--name-status", f"-M{similarity}%", "--no-ext-diff",
+             revision, *spec],
+            root,
+            env,
+        )
+    return _parse_name_status(out)
+
+
+def _parse_name_status(out: bytes) -> Changes:
+    fields = [os.fsdecode(f) for f in out.split(b"\0")]
+    changes = Changes()
+    index = 0
+    while index < len(fields) and fields[index]:
+        status = fields[index]
+        if status[0] in "RC":
+            old, new = fields[index + 1], fields[index + 2]
+            index += 3
+            if status[0] == "R":
+                changes.renames.append((old, new))
+        else:
+            if status[0] == "D":
+                changes.deleted.append(fields[index + 1])
+            index += 2
+    return changes
+
+
+@dataclass
+class Derived:
+    """Table entries derived from git: ``[pages]`` by docname, ``[files]`` by path."""
+
+    pages: list[tuple[str, str]] = field(default_factory=list)
+    files: list[tuple[str, str]] = field(default_factory=list)
+    #: pages deleted without a rename (docnames): they need a target or a decision
+    deleted: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.pages or self.files or self.deleted)
+
+
+def derive(changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]) -> Derived:
+    """Sort git's changes into table entries, relative to the docs folder."""
+    derived = Derived()
+
+    def inside(path: str) -> str | None:
+        return path[len(docs_prefix) :] if path.startswith(docs_prefix) else None
+
+    for old_path, new_path in changes.renames:
+        old, new = inside(old_path), inside(new_path)
+        if old is None:
+            continue
+        old_doc, old_is_page = strip_source_suffix(old, suffixes)
+        if old_is_page:
+            if new is None:
+                derived.deleted.append(old_doc)  # moved out of the docs
+                continue
+            new_doc, new_is_page = strip_source_suffix(new, suffixes)
+            if not new_is_page:
+                derived.deleted.append(old_doc)
+            elif new_doc != old_doc:
+                derived.pages.append((old_doc, new_doc))
+        elif new is not None:
+            derived.files.append((old, new))
+    for path in changes.deleted:
+        old = inside(path)
+        if old is not None:
+            docname, is_page = strip_source_suffix(old, suffixes)
+            if is_page:
+                derived.deleted.append(docname)
+    derived.pages.sort()
+    derived.files.sort()
+    derived.deleted = sorted(set(derived.deleted) - {old for old, _ in derived.pages})
+    return derived
+
+
+def without_known(derived: Derived, table: RelocationTable) -> tuple[Derived, int]:
+    """Drop what the table already moves; also return how many were dropped."""
+    known_files = set(table.files)
+    kept = Derived(
+        pages=[(o, n) for o, n in derived.pages if table.locate_page(o) is None],
+        files=[(o, n) for o, n in derived.files if o not in known_files],
+        deleted=[d for d in derived.deleted if table.locate_page(d) is None],
+    )
+    dropped = (
+        len(derived.pages) + len(derived.files) + len(derived.deleted)
+        - len(kept.pages) - len(kept.files) - len(kept.deleted)
+    )
+    return kept, dropped
+
+
+# -- TOML text ---------------------------------------------------------------------
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string (non-ASCII stays as it is: TOML files are UTF-8)."""
+    escapes = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n",
+               "\f": "\\f", "\r": "\\r"}
+    out = []
+    for char in text:
+        if char in escapes:
+            out.append(escapes[char])
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04X}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+DELETED_NOTE = (
+    "# Deleted without a rename: give each a target (a page or an https:// URL),\n"
+    "# or leave it out if the page is meant to go."
+)
+
+
+def deleted_line(docname: str) -> str:
+    """The commented entry that asks for a deleted page's target."""
+    return f'# {toml_string(docname)} = ""  # deleted: needs a target'
+
+
+def _section_lines(derived: Derived) -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {}
+    if derived.pages or derived.deleted:
+        lines = [f"{toml_string(o)} = {toml_string(n)}" for o, n in derived.pages]
+        if derived.deleted:
+            lines += [*DELETED_NOTE.splitlines(), *map(deleted_line, derived.deleted)]
+        sections["pages"] = lines
+    if derived.files:
+        sections["files"] = [f"{toml_string(o)} = {toml_string(n)}" for o, n in derived.files]
+    return sections
+
+
+def render(derived: Derived) -> str:
+    """The derived entries as a TOML document."""
+    blocks = [
+        "\n".join([f"[{name}]", *lines]) for name, lines in _section_lines(derived).items()
+    ]
+    return "\n\n".join(blocks) + "\n" if blocks else ""
+
+
+def _header_name(line: str) -> str | None:
+    stripped = line.strip()
+    if not stripped.startswith("[") or stripped.startswith("[["):
+        return None
+    end = stripped.find("]")
+    if end < 0:
+        return None
+    return stripped[1:end].strip().strip("\"'")
+
+
+def merge_into(text: str, derived: Derived) -> str:
+    """``text`` of a table file with the derived entries added to their sections.
+
+    Entries go after the last entry of their section (comments before the next header
+    stay with it); a missing section is appended.  Lines already present are not added
+    again, so merging twice changes nothing.
+    """
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines()
+    present = {line.strip() for line in lines}
+    note = DELETED_NOTE.splitlines()
+    for name, new_lines in _section_lines(derived).items():
+        wanted = [line for line in new_lines if not line.startswith("#") and line not in present]
+        asked = [line for line in new_lines if line.startswith('# "') and line not in present]
+        if asked:
+            wanted += [*([] if note[0] in present else note), *asked]
+        if not wanted:
+            continue
+        header = next(
+            (i for i, line in enumerate(lines) if _header_name(line) == name), None
+        )
+        if header is None:
+            while lines and not lines[-1].strip():
+                lines.pop()
+            lines += [*([""] if lines else []), f"[{name}]", *wanted]
+            continue
+        end = next(
+            (i for i in range(header + 1, len(lines)) if _header_name(lines[i]) is not None),
+            len(lines),
+        )
+        last = header
+        for i in range(header + 1, end):
+            stripped = lines[i].strip()
+            if stripped and not stripped.startswith("#"):
+                last = i
+        lines[last + 1 : last + 1] = wanted
+    merged = newline.join(lines) + newline
+    tomllib.loads(merged)  # refuse to write a file that no longer parses
+    return merged
+

@@ -1,0 +1,202 @@
+"""Path arithmetic shared by the table, the resolver, the stubs and the command line.
+
+Every redirect extension has had its bugs here (dirhtml ``index``, double ``.html``,
+a leading ``/``), so these are small pure functions, tested exhaustively.  Paths are
+POSIX strings relative to the Sphinx source folder; a docname has no suffix.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from urllib.parse import quote, unquote
+
+#: Suffixes of source files when a project says nothing else.
+DEFAULT_SOURCE_SUFFIXES: tuple[str, ...] = (".rst", ".md", ".txt")
+
+
+def strip_source_suffix(path: str, source_suffixes: Iterable[str]) -> tuple[str, bool]:
+    """Return ``(docname, had_suffix)`` for a source path or a docname."""
+    for suffix in sorted(source_suffixes, key=len, reverse=True):
+        if suffix and path.endswith(suffix) and len(path) > len(suffix):
+            return path[: -len(suffix)], True
+    return path, False
+
+
+def split_target(target: str) -> tuple[str, str, str]:
+    """Split a written link target into ``(path, query, fragment)``, none keeping its mark."""
+    path, _, fragment = target.partition("#")
+    path, _, query = path.partition("?")
+    return path, query, fragment
+
+
+def join_target(path: str, query: str = "", fragment: str = "") -> str:
+    """Inverse of :func:`split_target`."""
+    return path + (f"?{query}" if query else "") + (f"#{fragment}" if fragment else "")
+
+
+def decode(text: str) -> str:
+    """Percent-decode a path or fragment (``%E5%AE%89`` → ``安``)."""
+    return unquote(text) if "%" in text else text
+
+
+def folder_of(docname: str) -> str:
+    """The folder of a docname or path, ``""`` for the top level."""
+    return posixpath.dirname(docname)
+
+
+def join_relative(folder: str, written: str) -> str:
+    """Resolve ``written`` (relative, or ``/``-absolute from the source root) from ``folder``.
+
+    The result is normalized and may start with ``../`` when it leaves the source folder.
+    """
+    if written.startswith("/"):
+        joined = written.lstrip("/")
+    else:
+        joined = posixpath.join(folder, written) if folder else written
+    normal = posixpath.normpath(joined) if joined else ""
+    return "" if normal == "." else normal
+
+
+def relative_path(from_folder: str, to_path: str) -> str:
+    """A relative path that leads from ``from_folder`` to ``to_path`` (both source-relative)."""
+    return posixpath.relpath(to_path, from_folder or ".")
+
+
+def leaves_root(path: str) -> bool:
+    """Whether a normalized source-relative path points outside the source folder."""
+    return path == ".." or path.startswith("../")
+
+
+def html_page_path(docname: str, *, dirhtml: bool, file_suffix: str = ".html") -> str:
+    """The output file an HTML builder writes for ``docname``."""
+    if not dirhtml:
+        return docname + file_suffix
+    if docname == "index" or docname.endswith("/index"):
+        return docname + file_suffix
+    return docname + "/index" + file_suffix
+
+
+def html_page_url(
+    from_file: str, to_docname: str, *, dirhtml: bool, file_suffix: str = ".html"
+) -> str:
+    """The relative URL from one output file to the page of ``to_docname``.
+
+    Under dirhtml the URL ends with ``/`` (``../guide/``) rather than ``index.html``, as
+    Sphinx's own dirhtml links do.
+    """
+    target = html_page_path(to_docname, dirhtml=dirhtml, file_suffix=file_suffix)
+    rel = posixpath.relpath(target, posixpath.dirname(from_file) or ".")
+    if dirhtml and (rel == "index" + file_suffix or rel.endswith("/index" + file_suffix)):
+        rel = rel[: -len("index" + file_suffix)] or "./"
+    return rel
+
+
+# -- URLs of output pages (redirect stubs and exports) ------------------------------
+
+#: Characters a URL path keeps as they are.  ``:`` is not among them, so a relative URL
+#: such as ``a:b.html`` never reads as a scheme; ``%`` is not either, so a name that
+#: contains it survives the round trip.
+_PATH_SAFE = "/!$&'()*+,;=-._~@"
+_FRAGMENT_SAFE = _PATH_SAFE + ":?"
+#: Characters of an absolute URL that are kept (the reserved set and ``%`` escapes).
+_URL_SAFE = _FRAGMENT_SAFE + "#[]%"
+
+
+#: Text that needs no percent-encoding in a path (the common case, checked fast).
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9/!$&'()*+,;=._~@-]*")
+_PLAIN_FRAGMENT = re.compile(r"[A-Za-z0-9/!$&'()*+,;=._~@:?-]*")
+
+
+def quote_path(path: str) -> str:
+    """Percent-encode a relative URL path (``特性.html`` → ``%E7%89%B9%E6%80%A7.html``)."""
+    return path if _PLAIN_PATH.fullmatch(path) else quote(path, safe=_PATH_SAFE)
+
+
+def quote_fragment(fragment: str) -> str:
+    """Percent-encode a fragment (without its ``#``) for use in a URL."""
+    return fragment if _PLAIN_FRAGMENT.fullmatch(fragment) else quote(fragment, safe=_FRAGMENT_SAFE)
+
+
+def quote_url(url: str) -> str:
+    """Percent-encode what an absolute URL must not carry raw (spaces, quotes, ``<``, non-ASCII).
+
+    Existing ``%`` escapes and the reserved characters are kept, so a valid URL is unchanged.
+    """
+    return quote(url, safe=_URL_SAFE)
+
+
+def relative_file_path(to_path: str, from_folder: str) -> str:
+    """``posixpath.relpath(to_path, from_folder)`` for normalized relative paths.
+
+    Pure string work: ``posixpath.relpath`` asks the OS for the working folder on every
+    call, which is most of the cost of 10,000 redirect stubs.
+    """
+    to_parts = to_path.split("/")
+    from_parts = from_folder.split("/") if from_folder else []
+    common = 0
+    for a, b in zip(from_parts, to_parts, strict=False):
+        if a != b:
+            break
+        common += 1
+    return "/".join([".."] * (len(from_parts) - common) + to_parts[common:]) or "."
+
+
+def page_href(
+    from_file: str,
+    to_docname: str,
+    anchor: str = "",
+    *,
+    dirhtml: bool,
+    file_suffix: str = ".html",
+    link_suffix: str | None = None,
+) -> str:
+    """The relative, percent-encoded URL from the output file ``from_file`` to a page.
+
+    As :func:`html_page_url`, plus ``link_suffix`` (Sphinx's ``html_link_suffix``,
+    default ``file_suffix``) and a non-empty ``anchor`` appended as ``#anchor``.
+    """
+    target = html_page_path(to_docname, dirhtml=dirhtml, file_suffix=file_suffix)
+    rel = relative_file_path(target, posixpath.dirname(from_file))
+    index = "index" + file_suffix
+    if dirhtml and (rel == index or rel.endswith("/" + index)):
+        rel = rel[: -len(index)] or "./"
+    elif not dirhtml and link_suffix is not None and link_suffix != file_suffix:
+        rel = (rel[: -len(file_suffix)] if file_suffix else rel) + link_suffix
+    href = quote_path(rel) or "./"
+    return href + "#" + quote_fragment(anchor) if anchor else href
+
+
+def page_root_url(
+    docname: str, *, dirhtml: bool, file_suffix: str = ".html", link_suffix: str | None = None
+) -> str:
+    """The percent-encoded URL path of a page from the root of the site, without a leading ``/``.
+
+    As Sphinx's own ``get_target_uri``: ``guide/page.html``, or under dirhtml
+    ``guide/page/`` (``""`` for the top ``index``).
+    """
+    if dirhtml:
+        if docname == "index":
+            return ""
+        if docname.endswith("/index"):
+            return quote_path(docname[: -len("index")])
+        return quote_path(docname + "/")
+    suffix = file_suffix if link_suffix is None else link_suffix
+    return quote_path(docname + suffix)
+
+
+def safe_output_path(path: str) -> str | None:
+    """``path`` normalized if it stays inside the output folder, else ``None``.
+
+    Refuses absolute paths, drive letters, backslashes, NUL and any ``..`` left after
+    normalization: a redirect is never written (or deleted) outside the output folder.
+    """
+    if not path or "\\" in path or "\0" in path or path.startswith("/"):
+        return None
+    if len(path) > 1 and path[1] == ":":
+        return None
+    normal = posixpath.normpath(path)
+    if normal in (".", "") or leaves_root(normal) or normal.startswith("/"):
+        return None
+    return normal

@@ -1,0 +1,736 @@
+"""Resolve references written against old paths, while each document is read.
+
+One mechanism, :meth:`Resolver.resolve`, takes a written target and answers where it
+lands now.  For a target written in document D it tries, and takes the first that
+exists:
+
+1. the target from D's own folder (a target that exists is never rewritten);
+2. that path through the relocation table (pages, prefixes, files, anchors);
+3. the target from each folder D used to live in (the reverse of the table), as is
+   and then through the table - this fixes the relative links of a moved page.
+
+Each node type is a thin adapter around it: MyST links (rewritten at ``doctree-read``,
+before MyST's own resolver runs as a post-transform), ``:doc:``, ``:download:``,
+images and figures, local reST links, toctree entries (a ``toctree`` directive that
+maps its entries first) and raw HTML (source paths at read time, built URLs at
+``doctree-resolved``).  Every reference is recorded for the checker, and the table
+lookups each document made are kept so that a table edit re-reads only the documents
+it affects.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx import addnodes
+from sphinx.directives.other import TocTree
+from sphinx.util.nodes import make_refnode
+from sphinx.util.osutil import relative_uri
+
+from . import _html
+from ._config import table_of
+from ._paths import (
+    decode,
+    folder_of,
+    join_relative,
+    join_target,
+    leaves_root,
+    relative_path,
+    split_target,
+    strip_source_suffix,
+)
+from ._record import Reference, record
+from ._table import RelocationTable, Target
+from ._warnings import logger
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+#: a URL with a scheme (``https:``, ``mailto:``) or a protocol-relative one
+_EXTERNAL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//)")
+_EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
+#: extensions that make a MyST link target look like a file rather than a label
+_FILE_LIKE = re.compile(
+    r"\.(?:html?|png|jpe?g|gif|svg|webp|ico|pdf|csv|tsv|txt|json|ya?ml|toml|ini|cfg|py|ipynb|"
+    r"sh|zip|gz|tgz|tar|xlsx?|docx?|pptx?|mp4|webm|mp3|ogg|drawio)$",
+    re.IGNORECASE,
+)
+
+#: per document, the table lookups it made: ("page", docname, fragment) or ("file", path, "")
+Lookup = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Where a written target lands now."""
+
+    #: a docname when ``is_page``, else a source-relative path (``../`` when it leaves)
+    path: str
+    is_page: bool
+    anchor: str = ""
+    #: set when the table sends the target to another site
+    url: str = ""
+    exists: bool = True
+    #: the table or an old folder of the document changed the written target
+    rewritten: bool = False
+    query: str = ""
+
+
+def current_docname(env: BuildEnvironment) -> str:
+    """The document being read (``env.docname`` is deprecated in newer Sphinx)."""
+    current = getattr(env, "current_document", None)
+    if current is not None and getattr(current, "docname", None):
+        return cast(str, current.docname)
+    return str(env.docname)
+
+
+def _app_of(env: BuildEnvironment) -> Sphinx:
+    """The application of an environment (``env.app`` is deprecated in Sphinx 9)."""
+    return cast("Sphinx", getattr(env, "_app", None) or env.app)
+
+
+def lookups_of(env: BuildEnvironment) -> dict[str, set[Lookup]]:
+    store: dict[str, set[Lookup]] | None = getattr(env, "relocate_lookups", None)
+    if store is None:
+        store = {}
+        env.relocate_lookups = store  # type: ignore[attr-defined]
+    return store
+
+
+class Resolver:
+    """Resolves the written targets of one document against the project and the table."""
+
+    def __init__(self, app: Sphinx, docname: str) -> None:
+        self.app = app
+        self.env = app.env
+        self.docname = docname
+        self.table: RelocationTable = table_of(app)
+        self.srcdir = str(app.srcdir)
+        source_suffix = app.config.source_suffix
+        self.suffixes = tuple(source_suffix) if not isinstance(source_suffix, str) else (
+            source_suffix,
+        )
+        self.docs = self.env.found_docs
+        folders = [folder_of(docname)]
+        for old in self.table.old_names(docname):
+            if folder_of(old) not in folders:
+                folders.append(folder_of(old))
+        self.folders = folders
+        self.lookups = lookups_of(self.env).setdefault(docname, set())
+
+    # -- the one mechanism ------------------------------------------------------
+
+    def resolve(self, written: str, kind: str) -> Resolved | None:
+        """Resolve ``written`` (``kind``: "page", "file" or "any"); ``None`` if not local."""
+        path, query, fragment = split_target(written)
+        path, fragment = decode(path), decode(fragment)
+        if not path or _EXTERNAL.match(path):
+            return None
+        for index, folder in enumerate(self.folders):
+            if index and path.startswith("/"):
+                break
+            found = self._at(join_relative(folder, path), fragment, kind, moved=index > 0)
+            if found is not None:
+                return Resolved(
+                    found.path, found.is_page, found.anchor, found.url, True, found.rewritten,
+                    query,
+                )
+        first = join_relative(self.folders[0], path)
+        name = self.page_name(first, kind)
+        if name is not None and kind != "file" and (kind == "page" or not self._file_like(first)):
+            return Resolved(name, True, fragment, exists=False, query=query)
+        return Resolved(first, False, fragment, exists=False, query=query)
+
+    def page_name(self, path: str, kind: str) -> str | None:
+        """The docname a path names, if it can name one."""
+        if kind == "file":
+            return None
+        stem, had_suffix = strip_source_suffix(path, self.suffixes)
+        if had_suffix:
+            return stem
+        if path.endswith(".html"):
+            return path[: -len(".html")]
+        if kind == "page" or "." not in posixpath.basename(path):
+            return path
+        return None
+
+    def _file_like(self, path: str) -> bool:
+        return bool(_FILE_LIKE.search(path)) and not path.endswith(".html")
+
+    def file_exists(self, path: str) -> bool:
+        return bool(path) and os.path.exists(os.path.join(self.srcdir, path))
+
+    def _at(self, path: str, fragment: str, kind: str, *, moved: bool) -> Resolved | None:
+        """Resolve a source-relative ``path`` as is, then through the table."""
+        name = self.page_name(path, kind)
+        exists = self.docs.__contains__
+        if name is not None:
+            self.lookups.add(("page", name, fragment))
+            if name in self.docs:
+                # an [anchors] entry may be keyed by the page's current or an old name
+                for key in (name, *self.table.old_names(name)) if fragment else ():
+                    self.lookups.add(("page", key, fragment))
+                    if (key, fragment) in self.table.anchors:
+                        target = self.table.locate_reference(key, fragment, exists)
+                        if target is not None:
+                            return self._from_target(target)
+                return Resolved(name, True, fragment, rewritten=moved)
+        if kind != "page" and self.file_exists(path):
+            return Resolved(path, False, fragment, rewritten=moved)
+        if name is not None:
+            target = self.table.locate_reference(name, fragment, exists)
+            if target is not None and (target.url or target.path in self.docs):
+                return self._from_target(target)
+        if kind != "page" and not leaves_root(path):
+            self.lookups.add(("file", path, ""))
+            moved_file = self.table.locate_file(path, self.file_exists)
+            if moved_file is not None and (moved_file.url or self.file_exists(moved_file.path)):
+                return Resolved(moved_file.path, False, fragment, moved_file.url, rewritten=True)
+        return None
+
+    @staticmethod
+    def _from_target(target: Target) -> Resolved:
+        return Resolved(target.path, True, target.anchor, target.url, rewritten=True)
+
+    # -- turning a resolution into what a node needs ------------------------------
+
+    def source_path(self, resolved: Resolved) -> str:
+        """The source-relative file of a resolution (a page's source file with suffix)."""
+        if not resolved.is_page:
+            return resolved.path
+        if resolved.path in self.docs:
+            return str(self.env.doc2path(resolved.path, False)).replace(os.sep, "/")
+        return resolved.path
+
+    def relative(self, resolved: Resolved, *, keep_fragment: bool = True) -> str:
+        """The resolution written relative to this document's folder."""
+        if resolved.url:
+            return resolved.url
+        path = relative_path(folder_of(self.docname), self.source_path(resolved))
+        return join_target(path, resolved.query, resolved.anchor if keep_fragment else "")
+
+    def repo_url(self, resolved: Resolved) -> str | None:
+        """The forge URL of an existing target outside the source folder, if configured."""
+        base = self.app.config.relocate_repo_url
+        if not base or resolved.is_page or not resolved.exists or not leaves_root(resolved.path):
+            return None
+        absolute = os.path.normpath(os.path.join(self.srcdir, resolved.path))
+        inside = os.path.relpath(absolute, repo_root(self.app)).replace(os.sep, "/")
+        if leaves_root(inside):
+            return None
+        return join_target(base.rstrip("/") + "/" + inside, resolved.query, resolved.anchor)
+
+    def note(self, node: nodes.Node | None, line: int, written: str, resolved: Resolved,
+             kind: str) -> None:
+        """Record the reference, and log (or warn about) a rewrite."""
+        if resolved.exists and not resolved.is_page and leaves_root(resolved.path) and (
+            kind in ("link", "raw_html", "download")
+        ):
+            kind = "repo_file"
+        record(
+            self.env,
+            Reference(
+                self.docname,
+                line,
+                kind,
+                written,
+                resolved.url or resolved.path,
+                resolved.is_page and not resolved.url,
+                resolved.anchor,
+                resolved.rewritten,
+            ),
+        )
+        if resolved.rewritten:
+            now = resolved.url or (
+                f"{resolved.path}#{resolved.anchor}" if resolved.anchor else resolved.path
+            )
+            location = (self.docname, line) if line else self.docname
+            # relocate.outdated comes from the checker, on every build, from the record
+            logger.verbose("relocated %s reference %r → %r", kind, written, now, location=location)
+
+
+def repo_root(app: Sphinx) -> str:
+    """``relocate_repo_root``, else the git top level above the conf dir, else the conf dir."""
+    configured = app.config.relocate_repo_root
+    confdir = Path(app.confdir)
+    if configured:
+        return str((confdir / configured).resolve())
+    for folder in (confdir.resolve(), *confdir.resolve().parents):
+        if (folder / ".git").exists():
+            return str(folder)
+    return str(confdir.resolve())
+
+
+def _line(node: nodes.Node) -> int:
+    line = node.line
+    if line is None:
+        parent = node.parent
+        while parent is not None and line is None:
+            line = parent.line
+            parent = parent.parent
+    return line or 0
+
+
+# -- doctree-read: the node adapters --------------------------------------------
+
+
+def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
+    """Rewrite every reference of the document just read (before Sphinx's collectors)."""
+    resolver = Resolver(app, current_docname(app.env))
+    for node in list(doctree.findall(_is_reference)):
+        if isinstance(node, addnodes.pending_xref):
+            _pending_xref(resolver, node)
+        elif isinstance(node, addnodes.download_reference):
+            _download(resolver, node)
+        elif isinstance(node, nodes.image):
+            _image(resolver, node)
+        elif isinstance(node, nodes.raw):
+            _raw_html(resolver, node)
+        elif isinstance(node, nodes.reference):
+            _reference(resolver, node)
+
+
+def _is_reference(node: nodes.Node) -> bool:
+    if isinstance(node, addnodes.pending_xref):
+        return bool(
+            node.get("reftype") == "myst"
+            or (node.get("reftype") == "doc" and node.get("refdomain") == "std")
+        )
+    if isinstance(node, (addnodes.download_reference, nodes.image)):
+        return True
+    if isinstance(node, nodes.raw):
+        return "html" in node.get("format", "").split()
+    if isinstance(node, nodes.reference):
+        return "refuri" in node and not node.get("internal")
+    return False
+
+
+def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
+    line = _line(node)
+    if node["reftype"] == "doc":  # :doc:
+        written = node["reftarget"]
+        resolved = resolver.resolve(written, "page")
+        if resolved is None:
+            return
+        if resolved.rewritten and resolved.exists and not resolved.url:
+            node["reftarget"] = "/" + resolved.path
+        elif resolved.url:
+            node.replace_self(_external(node, resolved.url))
+        resolver.note(node, line, written, resolved, "link")
+        return
+    # a MyST link: refdomain "doc" when MyST found the page, None when it found nothing
+    if node.get("refdomain") == "doc" and os.path.isabs(node["reftarget"]):
+        # a Markdown file outside the source folder, which Sphinx names by absolute path
+        outside = _outside_file(resolver, node["reftarget"])
+        if outside is None:
+            return
+        node["refdomain"] = None
+        node["reftarget"] = relative_path(folder_of(resolver.docname), outside) + (
+            f"#{node['reftargetid']}" if node.get("reftargetid") else ""
+        )
+    if node.get("refdomain") == "doc":
+        written = "/" + node["reftarget"] + (
+            f"#{node['reftargetid']}" if node.get("reftargetid") else ""
+        )
+    else:
+        written = node["reftarget"]
+    resolved = resolver.resolve(written, "page" if node.get("refdomain") == "doc" else "any")
+    if resolved is None:
+        return
+    if not resolved.exists:
+        if node.get("refdomain") == "doc" or _looks_like_path(written, resolver):
+            resolver.note(node, line, node["reftarget"], resolved, "link")
+        return
+    url = resolved.url or resolver.repo_url(resolved)
+    if url:
+        node.replace_self(_external(node, url))
+    elif resolved.is_page:
+        node["refdomain"] = "doc"
+        node["reftarget"] = resolved.path
+        node["reftargetid"] = resolved.anchor or None
+    elif not os.path.isfile(os.path.join(resolver.srcdir, resolved.path)):
+        pass  # a folder: nothing to download; the checker judges the link
+    else:
+        download = addnodes.download_reference(
+            "",
+            "",
+            *node.children,
+            refdomain=None,
+            reftarget=resolver.relative(resolved, keep_fragment=False),
+            refdoc=node.get("refdoc", resolver.docname),
+            reftype="myst",
+            refexplicit=node.get("refexplicit", False),
+        )
+        download.source, download.line = node.source, node.line
+        for child in download.children:
+            if isinstance(child, nodes.Element):
+                child["classes"] = [*child["classes"], "download"]
+        node.replace_self(download)
+    resolver.note(node, line, written.lstrip("/") if node.get("refdomain") == "doc" else written,
+                  resolved, "link")
+
+
+def _outside_file(resolver: Resolver, absolute_docname: str) -> str | None:
+    """The source-relative path (``../``…) of an out-of-tree file MyST took for a page."""
+    for suffix in resolver.suffixes:
+        if os.path.isfile(absolute_docname + suffix):
+            return os.path.relpath(absolute_docname + suffix, resolver.srcdir).replace(
+                os.sep, "/"
+            )
+    return None
+
+
+def _looks_like_path(written: str, resolver: Resolver) -> bool:
+    """Whether an unresolved MyST target is a path (and not a label or an object name)."""
+    path = split_target(written)[0]
+    return (
+        "/" in path
+        or path.endswith(".html")
+        or strip_source_suffix(path, resolver.suffixes)[1]
+        or bool(_FILE_LIKE.search(path))
+    )
+
+
+def _external(node: nodes.Element, url: str) -> nodes.reference:
+    reference = nodes.reference("", "", refuri=url)
+    for child in node.children:
+        reference += child.deepcopy()
+    if not reference.children or not reference.astext():
+        reference.children = []
+        reference += nodes.literal(url, url)
+    reference.source, reference.line = node.source, node.line
+    return reference
+
+
+def _download(resolver: Resolver, node: addnodes.download_reference) -> None:
+    written = node["reftarget"]
+    resolved = resolver.resolve(written, "file")
+    if resolved is None:
+        return
+    is_link = node.get("reftype") == "myst"
+    if resolved.exists and is_link and (url := resolved.url or resolver.repo_url(resolved)):
+        node.replace_self(_external(node, url))
+    elif resolved.exists and resolved.rewritten and not resolved.url:
+        node["reftarget"] = resolver.relative(resolved, keep_fragment=False)
+    resolver.note(node, _line(node), written, resolved, "link" if is_link else "download")
+
+
+def _image(resolver: Resolver, node: nodes.image) -> None:
+    written = node["uri"]
+    if written.startswith("data:") or "://" in written or written.endswith(".*"):
+        return
+    resolved = resolver.resolve(written, "file")
+    if resolved is None:
+        return
+    if resolved.exists and resolved.rewritten and not resolved.url:
+        node["uri"] = resolver.relative(resolved, keep_fragment=False)
+    elif resolved.url:
+        node["uri"] = resolved.url
+    resolver.note(node, _line(node), written, resolved, "image")
+
+
+def _reference(resolver: Resolver, node: nodes.reference) -> None:
+    """A local link written in reST (```text <old/page.html>`_``) or an own absolute URL."""
+    written = node["refuri"]
+    if _EXTERNAL.match(written):
+        _own_url(resolver, node, written)
+        return
+    if written.startswith("#"):
+        return
+    resolved = resolver.resolve(written, "any")
+    if resolved is None or not resolved.exists:
+        if resolved is not None and _looks_like_path(written, resolver):
+            resolver.note(node, _line(node), written, resolved, "link")
+        return
+    if resolved.url or (url := resolver.repo_url(resolved)):
+        node["refuri"] = resolved.url or url
+    elif resolved.is_page:  # a page: resolved late, so every builder gets its own URL
+        xref = addnodes.pending_xref(
+            "",
+            nodes.inline("", "", *[c.deepcopy() for c in node.children]),
+            refdomain="",
+            reftype="relocate",
+            reftarget=resolved.path,
+            refanchor=resolved.anchor,
+            refdoc=resolver.docname,
+            refexplicit=True,
+        )
+        xref.source, xref.line = node.source, node.line
+        node.replace_self(xref)
+    elif resolved.rewritten:
+        node["refuri"] = resolver.relative(resolved)
+    resolver.note(node, _line(node), written, resolved, "link")
+
+
+def _own_url(resolver: Resolver, node: nodes.Element | None, url: str, line: int = 0) -> None:
+    """Record an absolute URL of the project's own repository or site."""
+    config = resolver.app.config
+    for base, is_site in ((config.relocate_repo_url, False), (config.html_baseurl, True)):
+        if not base or not url.startswith(base):
+            continue
+        rest, _, fragment = url[len(base.rstrip("/")) + 1 :].partition("#")
+        rest = decode(rest.partition("?")[0])
+        if is_site:
+            name = rest[: -len(".html")] if rest.endswith(".html") else rest.rstrip("/")
+            if rest.endswith("/") or not rest:
+                name = (name + "/index").lstrip("/")
+            target, is_page = name, True
+        else:
+            absolute = os.path.join(repo_root(resolver.app), rest)
+            target = os.path.relpath(absolute, resolver.srcdir).replace(os.sep, "/")
+            stem, had = strip_source_suffix(target, resolver.suffixes)
+            is_page = had and not leaves_root(target)
+            target = stem if is_page else target
+        record(
+            resolver.env,
+            Reference(
+                resolver.docname, line or (_line(node) if node is not None else 0),
+                "repo_url", url, target, is_page, decode(fragment),
+            ),
+        )
+        return
+
+
+def _raw_html(resolver: Resolver, node: nodes.raw) -> None:
+    """Rewrite raw HTML's href/src to resolved source paths; register its images."""
+    line = _line(node)
+    env = resolver.env
+
+    def rewrite(found: _html.UrlAttribute) -> str | None:
+        written = found.value
+        if _EXTERNAL.match(written):
+            _own_url(resolver, None, written, line)
+            return None
+        if written.startswith(("#", "/")):
+            return None
+        image = found.attribute == "src"
+        resolved = resolver.resolve(written, "file" if image else "any")
+        if resolved is None:
+            return None
+        if not resolved.exists and not _looks_like_path(written, resolver):
+            return None
+        resolver.note(node, line, written, resolved, "raw_html")
+        if not resolved.exists:
+            return None
+        url = resolved.url or resolver.repo_url(resolved)
+        if url:
+            return url
+        if not resolved.is_page:
+            if image:
+                env.images.add_file(resolver.docname, resolved.path)
+            elif not leaves_root(resolved.path) and os.path.isfile(
+                os.path.join(resolver.srcdir, resolved.path)
+            ):
+                env.dlfiles.add_file(resolver.docname, resolved.path)
+            env.note_dependency(resolved.path)
+        return resolver.relative(resolved) if resolved.rewritten else None
+
+    text = node.astext()
+    new = _html.rewrite_urls(text, rewrite)
+    if new != text:
+        node.children = []
+        node += nodes.Text(new)
+
+
+# -- toctree entries -----------------------------------------------------------
+
+
+class RelocatingTocTree(TocTree):
+    """The ``toctree`` directive, with entries written against old names mapped first."""
+
+    def run(self) -> list[nodes.Node]:
+        resolver = Resolver(_app_of(self.env), current_docname(self.env))
+        glob = "glob" in self.options
+        lines: list[str] = []
+        content: StringList = self.content
+        # docutils gives absolute content offsets; MyST counts from the directive's body
+        relative = bool(content) and content.offset(0) < self.lineno - 1
+        for index, entry in enumerate(content):
+            if relative:
+                line = self.lineno + self.content_offset + index + 1
+            else:
+                line = content.offset(index) + 1
+            lines.append(self._map(resolver, entry, glob, line))
+        self.content = StringList(lines, items=list(content.items))
+        return super().run()
+
+    @staticmethod
+    def _map(resolver: Resolver, entry: str, glob: bool, line: int) -> str:
+        stripped = entry.strip()
+        if not stripped or stripped == "self" or _EXTERNAL.match(stripped):
+            return entry
+        explicit = _EXPLICIT_TITLE.match(stripped)
+        title, ref = (explicit.group(1), explicit.group(2)) if explicit else (None, stripped)
+        if ref == "self" or _EXTERNAL.match(ref) or (glob and not explicit and "*" in ref):
+            return entry
+        resolved = resolver.resolve(ref, "page")
+        if resolved is None:
+            return entry
+        resolver.note(None, line, ref, resolved, "toctree")
+        if not resolved.exists or not resolved.rewritten:
+            return entry
+        new = resolved.url or "/" + resolved.path
+        return f"{title} <{new}>" if title is not None else new
+
+
+# -- late resolution -----------------------------------------------------------
+
+
+def _anchor_id(env: BuildEnvironment, docname: str, anchor: str) -> str:
+    """The HTML id of ``anchor`` in ``docname`` (a MyST heading slug maps to its id)."""
+    if not anchor:
+        return ""
+    slugs = env.metadata.get(docname, {}).get("myst_slugs", {})
+    if anchor in slugs:
+        return cast(str, slugs[anchor][1])
+    return anchor
+
+
+def on_missing_reference(
+    app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, contnode: nodes.Element
+) -> nodes.reference | None:
+    """Resolve the page links of reST references that the resolver turned into xrefs."""
+    if node.get("reftype") != "relocate" or node["reftarget"] not in env.all_docs:
+        return None
+    target = node["reftarget"]
+    anchor = _anchor_id(env, target, node.get("refanchor", ""))
+    return make_refnode(app.builder, node["refdoc"], target, anchor, contnode)
+
+
+def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Turn raw HTML's source paths into the URLs this HTML builder writes."""
+    builder = app.builder
+    if builder is None or builder.format != "html":
+        return
+    env = app.env
+    folder = folder_of(docname)
+    source_suffix = app.config.source_suffix
+    suffixes = tuple(source_suffix) if not isinstance(source_suffix, str) else (source_suffix,)
+    page_uri = builder.get_target_uri(docname).partition("#")[0]
+    imagedir = getattr(builder, "imagedir", "_images")
+
+    def rewrite(found: _html.UrlAttribute) -> str | None:
+        path, query, fragment = split_target(found.value)
+        path = decode(path)
+        if not path or _EXTERNAL.match(path) or path.startswith("/"):
+            return None
+        source = join_relative(folder, path)
+        stem, had_suffix = strip_source_suffix(source, suffixes)
+        if found.attribute == "href" and had_suffix and stem in env.all_docs:
+            uri = builder.get_relative_uri(docname, stem)
+            anchor = _anchor_id(env, stem, decode(fragment))
+            if uri.startswith("#") and anchor:
+                return "#" + anchor
+            return join_target(uri, query, anchor)
+        if found.attribute == "src" and source in env.images:
+            filename = env.images[source][1]
+            if hasattr(builder, "images"):
+                builder.images[source] = filename
+            return join_target(
+                relative_uri(page_uri, imagedir) + "/" + filename, query, fragment
+            )
+        downloads: Any = env.dlfiles
+        entry = downloads.get(source) or downloads.get(Path(source))
+        if found.attribute == "href" and entry is not None:
+            return join_target(
+                relative_uri(page_uri, "_downloads") + "/" + str(entry[1]).replace(os.sep, "/"),
+                query,
+                fragment,
+            )
+        return None
+
+    for node in doctree.findall(nodes.raw):
+        if "html" not in node.get("format", "").split():
+            continue
+        text = node.astext()
+        new = _html.rewrite_urls(text, rewrite)
+        if new != text:
+            node.children = []
+            node += nodes.Text(new)
+
+
+# -- incremental builds --------------------------------------------------------
+
+
+def on_env_get_outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Documents whose references resolve differently now: the table or the pages changed."""
+    table = table_of(app)
+    lookups = lookups_of(env)
+    previous: tuple[str, RelocationTable] | None = getattr(env, "relocate_table_state", None)
+    env.relocate_table_state = (table.digest, table)  # type: ignore[attr-defined]
+    outdated: set[str] = set()
+    appeared_or_gone = added | removed
+    old_table = previous[1] if previous is not None and previous[0] != table.digest else None
+    if appeared_or_gone or old_table is not None:
+        srcdir = str(app.srcdir)
+
+        def file_exists(path: str) -> bool:
+            return os.path.exists(os.path.join(srcdir, path))
+
+        docs = env.found_docs.__contains__
+        for docname, made in lookups.items():
+            if docname in outdated:
+                continue
+            for kind, key, fragment in made:
+                if kind == "page" and key in appeared_or_gone:
+                    outdated.add(docname)
+                    break
+                if old_table is None:
+                    continue
+                if kind == "page":
+                    before = old_table.locate_reference(key, fragment, docs)
+                    after = table.locate_reference(key, fragment, docs)
+                else:
+                    before = old_table.locate_file(key, file_exists)
+                    after = table.locate_file(key, file_exists)
+                if before != after:
+                    outdated.add(docname)
+                    break
+    if old_table is not None:
+        outdated.update(
+            docname
+            for docname in env.found_docs
+            if old_table.old_names(docname) != table.old_names(docname)
+        )
+    result = sorted(outdated & env.found_docs - changed - added)
+    if result:
+        logger.verbose("relocation table changed: re-reading %d documents", len(result))
+    return result
+
+
+def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    lookups_of(env).pop(docname, None)
+
+
+def on_env_merge_info(
+    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
+) -> None:
+    theirs = lookups_of(other)
+    ours = lookups_of(env)
+    for docname in docnames:
+        if docname in theirs:
+            ours[docname] = theirs[docname]
+
+
+def setup_resolver(app: Sphinx) -> None:
+    """Connect the resolver; called from the extension's ``setup()``."""
+    app.add_directive("toctree", RelocatingTocTree, override=True)
+    # below 500, so images, downloads and toctrees are rewritten before Sphinx's
+    # collectors (priority 500) record them
+    app.connect("doctree-read", on_doctree_read, priority=200)
+    app.connect("doctree-resolved", on_doctree_resolved)
+    app.connect("missing-reference", on_missing_reference)
+    app.connect("env-get-outdated", on_env_get_outdated)
+    app.connect("env-purge-doc", on_env_purge_doc)
+    app.connect("env-merge-info", on_env_merge_info)

@@ -1,0 +1,650 @@
+"""Redirect stubs at every old URL, the manifest of what was written, and the exports.
+
+How it works:
+
+* :func:`plan` (no Sphinx) turns the table into one :class:`Redirect` per old page: its
+  stub file (``old.html``, or ``old/index.html`` under dirhtml), the relative URL of the
+  new page and a map of old ``#fragment`` → URL from ``[anchors]``.  Old pages that are
+  still pages of the build, or that differ from a page only by letter case, get no stub.
+* At ``build-finished`` (only after a successful build, once every page is on disk, so
+  nothing a stub would overwrite is still to come) the stubs are rendered without the
+  theme — a string format per stub, or one compiled Jinja template — and written with one
+  system call each.  Folders are created and checked once each.
+* ``_relocate/stubs.json`` in the output folder lists every file written, with a hash of
+  its content.  A later build deletes a listed file the table no longer produces, and only
+  when its content is still what the extension wrote.
+* ``relocate_redirect_exports`` adds a Netlify/Cloudflare ``_redirects`` file and a JSON
+  list of page redirects, from the same plan, for server-side rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+import re
+import weakref
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from html import escape
+from json.encoder import encode_basestring_ascii as _json_string
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sphinx.errors import ConfigError
+
+from ._paths import (
+    html_page_path,
+    page_href,
+    page_root_url,
+    quote_url,
+    safe_output_path,
+)
+from ._table import Location, RelocationTable, Target
+from ._warnings import RelocateWarning, warn
+
+if TYPE_CHECKING:
+    import jinja2
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.config import Config
+
+#: The manifest of every file the extension wrote into the output folder.
+MANIFEST = "_relocate/stubs.json"
+#: Where each export is written, relative to the output folder.
+EXPORTS: dict[str, str] = {"json": "_relocate/redirects.json", "netlify": "_redirects"}
+#: First path segments where Sphinx (or this extension) keeps its own files.
+_RESERVED = frozenset({"_relocate", "_static", "_images", "_downloads", "_sources"})
+_SPECIAL = re.compile(r"[&<>\"']")
+#: HTML builders that package pages into something else: no stubs there.
+_PACKAGED = frozenset({"singlehtml", "epub", "htmlhelp", "qthelp", "devhelp", "applehelp"})
+
+
+# -- the plan (no Sphinx) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Redirect:
+    """One old page and where its stub sends the reader."""
+
+    old: str
+    #: the stub file, relative to the output folder
+    path: str
+    #: the new page from the stub: relative URL (with the target's anchor) or absolute URL
+    url: str
+    #: the new page without anchor: absolute with ``html_baseurl``, else relative
+    canonical: str
+    #: the new page's title, for the visible link
+    title: str
+    #: ``str(target)``: ``docname``, ``docname#anchor`` or a URL
+    new: str
+    #: old fragment → URL, from ``[anchors]``
+    anchors: Mapping[str, str] = field(default_factory=dict)
+    #: the old and new URL paths from the site root (``/old.html``), for the exports
+    source: str = ""
+    destination: str = ""
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An old page that gets no stub, and the warning to give (``None``: say nothing)."""
+
+    old: str
+    path: str
+    kind: RelocateWarning | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Site:
+    """What a plan needs to know about the HTML output."""
+
+    dirhtml: bool
+    file_suffix: str = ".html"
+    link_suffix: str | None = None
+    baseurl: str = ""
+
+    def file(self, docname: str) -> str:
+        return html_page_path(docname, dirhtml=self.dirhtml, file_suffix=self.file_suffix)
+
+    def href(self, from_file: str, target: Target) -> str:
+        if target.url:
+            return quote_url(target.url)
+        return page_href(
+            from_file,
+            target.path,
+            target.anchor,
+            dirhtml=self.dirhtml,
+            file_suffix=self.file_suffix,
+            link_suffix=self.link_suffix,
+        )
+
+    def root_url(self, docname: str) -> str:
+        return page_root_url(
+            docname,
+            dirhtml=self.dirhtml,
+            file_suffix=self.file_suffix,
+            link_suffix=self.link_suffix,
+        )
+
+
+def old_pages(table: RelocationTable, documents: Iterable[str]) -> list[str]:
+    """Every old page that needs a stub: ``[pages]`` keys and ``[prefixes]`` names of documents."""
+    found = set(documents)
+    old = {name for name in table.pages if name not in found}
+    if table.prefixes:  # without them, every old name is a [pages] key already
+        for docname in found:
+            old.update(name for name in table.old_names(docname) if name not in found)
+    return sorted(old)
+
+
+def plan(
+    table: RelocationTable,
+    documents: Iterable[str],
+    site: Site,
+    *,
+    protected: Iterable[str] = (),
+    titles: Mapping[str, str] | None = None,
+) -> tuple[list[Redirect], list[Skipped]]:
+    """The stubs to write for ``table`` in a site with these ``documents``.
+
+    ``protected`` are further output files the build writes (``genindex.html``, extra
+    files).  Returns the redirects, sorted by stub path, and the old pages left out.
+    """
+    found = set(documents)
+    exists = found.__contains__
+    pages = {site.file(d): d for d in found}
+    others = {safe_output_path(p) or p for p in protected} - pages.keys()
+    folded = {p.casefold(): p for p in sorted([*pages, *others])}
+    titles = titles or {}
+    redirects: dict[str, Redirect] = {}
+    skipped: list[Skipped] = []
+
+    for old in old_pages(table, found):
+        target = table.locate_reference(old, "", exists=exists)
+        if target is None or (not target.url and target.path not in found):
+            continue  # no target page: relocate.target_missing was reported for the table
+        path = safe_output_path(site.file(old))
+        if path is None or path.split("/", 1)[0] in _RESERVED:
+            shown = path or site.file(old)
+            skipped.append(
+                Skipped(
+                    old,
+                    shown,
+                    RelocateWarning.STUB,
+                    f"no redirect stub for {old!r}: "
+                    f"{shown!r} is not a place for a page in the output folder",
+                )
+            )
+            continue
+        if path in pages:  # dirhtml: 'a' and 'a/index' share a URL, which still works
+            skipped.append(Skipped(old, path, None, ""))
+            continue
+        if path in others:
+            skipped.append(
+                Skipped(
+                    old,
+                    path,
+                    RelocateWarning.SHADOWED,
+                    f"no redirect stub for {old!r}: the build writes its own page {path!r}",
+                )
+            )
+            continue
+        clash = folded.get(path.casefold())
+        if clash is not None:
+            skipped.append(
+                Skipped(
+                    old,
+                    path,
+                    RelocateWarning.CASE_RENAME,
+                    f"no redirect stub for {old!r} → {target}: {path!r} and the page "
+                    f"{clash!r} differ only by letter case, so on case-insensitive file "
+                    "systems (macOS, Windows) the stub would replace that page; old links "
+                    "with the old spelling work only where the server ignores case",
+                )
+            )
+            continue
+        if path in redirects:  # two old names, one file; the first in sorted order wins
+            continue
+        redirects[path] = _redirect(table, site, old, path, target, exists, titles)
+    return [redirects[p] for p in sorted(redirects)], skipped
+
+
+def _redirect(
+    table: RelocationTable,
+    site: Site,
+    old: str,
+    path: str,
+    target: Target,
+    exists: Callable[[str], bool],
+    titles: Mapping[str, str],
+) -> Redirect:
+    url = site.href(path, target)
+    anchors: dict[str, str] = {}
+    by_page = _anchors_by_page(table)
+    for fragment in sorted({*by_page.get(old, ()), *by_page.get(target.path, ())}):
+        moved = table.locate_reference(old, fragment, exists=exists)
+        if moved is not None and (moved.url or exists(moved.path)):
+            anchors.setdefault(fragment, site.href(path, moved))
+    if target.url:
+        canonical = destination = quote_url(target.url)
+        title = target.url
+    else:
+        root = site.root_url(target.path)
+        canonical = posixpath.join(site.baseurl, root) if site.baseurl else url.split("#")[0]
+        destination = "/" + root + (url[url.index("#") :] if "#" in url else "")
+        title = titles.get(target.path) or target.path
+    return Redirect(
+        old=old,
+        path=path,
+        url=url,
+        canonical=canonical,
+        title=title,
+        new=str(target),
+        anchors=anchors,
+        source="/" + site.root_url(old),
+        destination=destination,
+    )
+
+
+def _anchors_by_page(table: RelocationTable) -> dict[str, list[str]]:
+    """The ``[anchors]`` fragments of each old page (cached on the table)."""
+    cache: dict[str, list[str]] | None = table.__dict__.get("_stub_anchor_index")
+    if cache is None:
+        cache = {}
+        for page, fragment in table.anchors:
+            cache.setdefault(page, []).append(fragment)
+        table.__dict__["_stub_anchor_index"] = cache
+    return cache
+
+
+# -- rendering ---------------------------------------------------------------------------
+
+
+def js_string(value: object) -> str:
+    """``value`` as a JavaScript literal that is safe inside ``<script>`` in HTML.
+
+    JSON with ASCII only (so U+2028/U+2029 are escaped) and ``<``, ``>``, ``&`` as
+    ``\\u`` escapes, so neither ``</script>`` nor ``<!--`` can appear.
+    """
+    if isinstance(value, str):
+        text = _json_string(value)
+    else:
+        text = json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+    if "<" in text or ">" in text or "&" in text:
+        text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return text
+
+
+#: Forwards ``?query`` and ``#fragment``: a mapped old fragment wins; a target with its
+#: own anchor keeps it (no second ``#``); otherwise the incoming fragment is appended.
+#: The code has no ``<`` at all, so nothing in it can close the element.
+_SCRIPT = (
+    "<script>(function(){{var t={url},m={anchors},l=window.location,"
+    "h=l.hash.slice(1),k=h,u,i,b,f;"
+    "try{{k=decodeURIComponent(h)}}catch(e){{}}"
+    "var has=function(x){{return Object.prototype.hasOwnProperty.call(m,x)}};"
+    "u=h&&has(k)?m[k]:h&&has(h)?m[h]:t.indexOf('#')==-1?t+l.hash:t;"
+    "if(l.search){{i=u.indexOf('#');b=i==-1?u:u.slice(0,i);f=i==-1?'':u.slice(i);"
+    "u=b+(b.indexOf('?')==-1?l.search:'&'+l.search.slice(1))+f}}"
+    "l.replace(u)}})();</script>"
+)
+
+
+def _escape(text: str) -> str:
+    """``html.escape`` with a fast path for text that needs none."""
+    return escape(text) if _SPECIAL.search(text) else text
+
+
+def head_html(redirect: Redirect) -> str:
+    """The tags every stub needs in ``<head>``: robots, canonical, script, no-script refresh.
+
+    The refresh sits in ``<noscript>`` so that it cannot race the script (which keeps the
+    query and fragment) and still works with JavaScript off.
+    """
+    url = _escape(redirect.url)
+    anchors = js_string(dict(redirect.anchors)) if redirect.anchors else "{}"
+    return (
+        '<meta name="robots" content="noindex">\n'
+        f'<link rel="canonical" href="{_escape(redirect.canonical)}">\n'
+        + _SCRIPT.format(url=js_string(redirect.url), anchors=anchors)
+        + f'\n<noscript><meta http-equiv="refresh" content="0; url={url}"></noscript>\n'
+    )
+
+
+def render_default(redirect: Redirect) -> str:
+    """The built-in stub: a complete page that needs no theme."""
+    title = _escape(redirect.title)
+    return (
+        "<!DOCTYPE html>\n<html>\n<head>\n"
+        '<meta charset="utf-8">\n'
+        f"<title>Moved: {title}</title>\n"
+        f"{head_html(redirect)}"
+        "</head>\n<body>\n"
+        f'<p>This page has moved to <a href="{_escape(redirect.url)}">{title}</a>.</p>\n'
+        "</body>\n</html>\n"
+    )
+
+
+def load_template(path: Path, shown: str) -> jinja2.Template:
+    """Compile a ``relocate_stub_template`` once; a bad one is a one-line ``ConfigError``."""
+    import jinja2
+
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else err
+        raise ConfigError(f"relocate_stub_template: cannot read {shown}: {reason}") from None
+    environment = jinja2.Environment(
+        autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
+    )
+    try:
+        return environment.from_string(text)
+    except jinja2.TemplateSyntaxError as err:
+        raise ConfigError(f"{shown}:{err.lineno}: relocate_stub_template: {err.message}") from None
+
+
+def template_context(redirect: Redirect) -> dict[str, Any]:
+    """The variables of a ``relocate_stub_template`` (documented in docs/stubs.md)."""
+    from markupsafe import Markup
+
+    return {
+        "head": Markup(head_html(redirect)),
+        "root": "../" * redirect.path.count("/"),
+        "url": redirect.url,
+        "canonical": redirect.canonical,
+        "title": redirect.title,
+        "old": redirect.old,
+        "new": redirect.new,
+    }
+
+
+def export_files(redirects: list[Redirect], exports: Iterable[str]) -> dict[str, bytes]:
+    """The contents of each requested export, by output path."""
+    files: dict[str, bytes] = {}
+    rows = sorted((r.source, r.destination) for r in redirects)
+    for name in sorted(set(exports)):
+        if name == "json":
+            data = [{"from": source, "to": to} for source, to in rows]
+            text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        else:  # netlify: forced (!), because the stubs themselves exist at the old paths
+            text = "# Redirects of moved pages, written by sphinx-relocate.\n" + "".join(
+                f"{source} {to} 301!\n" for source, to in rows
+            )
+        files[EXPORTS[name]] = text.encode("utf-8")
+    return files
+
+
+# -- writing -----------------------------------------------------------------------------
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+class Writer:
+    """Writes files under one folder: each folder created and checked once, no symlinks out."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = str(root)
+        os.makedirs(self.root, exist_ok=True)
+        self.real_root = os.path.realpath(self.root)
+        self.folders: dict[str, bool] = {"": True}
+        self.flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+        self.flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+    def folder_ok(self, folder: str) -> bool:
+        """Create ``folder`` (relative) if needed; false when it is not a real folder inside."""
+        known = self.folders.get(folder)
+        if known is not None:
+            return known
+        ok = self.folder_ok(posixpath.dirname(folder))
+        if ok:
+            full = os.path.join(self.root, folder)
+            try:
+                os.mkdir(full)
+            except FileExistsError:
+                real = os.path.realpath(full)
+                ok = os.path.isdir(full) and (
+                    real == os.path.join(self.real_root, folder)
+                    or real.startswith(self.real_root + os.sep)
+                )
+            except OSError:
+                ok = False
+        self.folders[folder] = ok
+        return ok
+
+    def write(self, path: str, data: bytes) -> str | None:
+        """Write ``data`` to ``path`` (safe, relative); return an error message or ``None``."""
+        if not self.folder_ok(posixpath.dirname(path)):
+            return f"{posixpath.dirname(path)!r} is not a folder inside the output folder"
+        full = os.path.join(self.root, path)
+        if not hasattr(os, "O_NOFOLLOW") and os.path.islink(full):  # pragma: no cover
+            return f"{path!r} is a symbolic link"
+        try:
+            fd = os.open(full, self.flags, 0o666)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+            finally:
+                os.close(fd)
+        except OSError as err:
+            return f"cannot write {path!r}: {err.strerror or err}"
+        return None
+
+    def remove_stale(self, path: str, expected: str) -> None:
+        """Delete ``path`` if it still holds what the extension wrote; then empty folders."""
+        full = os.path.join(self.root, path)
+        try:
+            if os.path.islink(full):
+                return
+            with open(full, "rb") as handle:
+                if digest(handle.read()) != expected:
+                    return
+            os.unlink(full)
+        except OSError:
+            return
+        folder = posixpath.dirname(path)
+        while folder:
+            try:
+                os.rmdir(os.path.join(self.root, folder))
+            except OSError:
+                return
+            folder = posixpath.dirname(folder)
+
+
+def read_manifest(outdir: Path) -> dict[str, str]:
+    """The files a previous build wrote, with their hashes; empty when unreadable."""
+    try:
+        data = json.loads((outdir / MANIFEST).read_text("utf-8"))
+        files = data["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    if not isinstance(files, dict):
+        return {}
+    return {
+        safe: str(value)
+        for key, value in files.items()
+        if isinstance(key, str) and (safe := safe_output_path(key)) is not None
+    }
+
+
+def write_all(
+    outdir: Path,
+    files: Mapping[str, bytes],
+    previous: Mapping[str, str],
+    protected: set[str],
+    on_error: Callable[[str, str], None],
+) -> dict[str, str]:
+    """Write ``files``, drop stale ones from ``previous``, update the manifest.
+
+    Returns the new manifest (path → hash of the content written).
+    """
+    writer = Writer(outdir)
+    written: dict[str, str] = {}
+    for path in sorted(files):
+        data = files[path]
+        error = writer.write(path, data)
+        if error is None:
+            written[path] = digest(data)
+        else:
+            on_error(path, error)
+    for path in sorted(previous.keys() - written.keys() - protected - {MANIFEST}):
+        writer.remove_stale(path, previous[path])
+    if written:
+        body = json.dumps({"version": 1, "files": written}, indent=1, sort_keys=True) + "\n"
+        writer.write(MANIFEST, body.encode("utf-8"))
+    elif previous:
+        writer.remove_stale(MANIFEST, digest((outdir / MANIFEST).read_bytes()))
+    return written
+
+
+# -- Sphinx ------------------------------------------------------------------------------
+
+
+@dataclass
+class _State:
+    template: jinja2.Template | None = None
+    template_name: str = ""
+    #: pages the builder rendered in this process (genindex, search, domain indices, …)
+    pages: set[str] = field(default_factory=set)
+
+
+_STATE: weakref.WeakKeyDictionary[Sphinx, _State] = weakref.WeakKeyDictionary()
+
+
+def _state(app: Sphinx) -> _State:
+    state = _STATE.get(app)
+    if state is None:
+        state = _STATE[app] = _State()
+    return state
+
+
+def on_config_inited(app: Sphinx, config: Config) -> None:
+    """Check ``relocate_redirect_exports`` and compile ``relocate_stub_template`` once."""
+    exports = config.relocate_redirect_exports or []
+    unknown = sorted({str(e) for e in exports} - EXPORTS.keys())
+    if unknown:
+        raise ConfigError(
+            f"relocate_redirect_exports: unknown export {', '.join(map(repr, unknown))} "
+            f"(expected any of: {', '.join(map(repr, sorted(EXPORTS)))})"
+        )
+    state = _STATE[app] = _State()
+    if config.relocate_stub_template:
+        path = Path(app.confdir, config.relocate_stub_template)
+        state.template_name = str(path)
+        state.template = load_template(path, str(path))
+
+
+def html_site(builder: Builder) -> Site | None:
+    """The output shape of ``builder``, or ``None`` when it gets no stubs."""
+    from sphinx.builders._epub_base import EpubBuilder
+    from sphinx.builders.dirhtml import DirectoryHTMLBuilder
+    from sphinx.builders.html import StandaloneHTMLBuilder
+    from sphinx.builders.singlehtml import SingleFileHTMLBuilder
+    from sphinxcontrib.serializinghtml import SerializingHTMLBuilder
+
+    if (
+        not isinstance(builder, StandaloneHTMLBuilder)
+        or isinstance(builder, (SingleFileHTMLBuilder, EpubBuilder, SerializingHTMLBuilder))
+        or builder.name in _PACKAGED
+    ):
+        return None
+    return Site(
+        dirhtml=isinstance(builder, DirectoryHTMLBuilder),
+        file_suffix=builder.out_suffix,
+        link_suffix=builder.link_suffix,
+        baseurl=builder.config.html_baseurl or "",
+    )
+
+
+def on_html_page_context(app: Sphinx, pagename: str, *args: Any) -> None:
+    """Remember each page the builder renders itself, so no stub replaces it."""
+    _state(app).pages.add(pagename)
+
+
+def _extra_files(app: Sphinx) -> set[str]:
+    """Files ``html_extra_path`` copies into the output folder."""
+    found: set[str] = set()
+    for extra in app.config.html_extra_path or ():
+        base = Path(app.confdir, extra)
+        if base.is_file():
+            found.add(base.name)
+            continue
+        for folder, _, names in os.walk(base):
+            rel = Path(folder).relative_to(base).as_posix()
+            found.update(posixpath.normpath(posixpath.join(rel, n)) for n in names)
+    return found
+
+
+def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
+    """Write the stubs and exports of a successful HTML build; remove stale ones."""
+    if exception is not None:
+        return
+    site = html_site(app.builder)
+    if site is None:
+        return
+    from ._config import table_of
+
+    state = _state(app)
+    env = app.env
+    documents = env.found_docs
+    extra = _extra_files(app)
+    protected = {site.file(p) for p in state.pages} | extra
+    titles = {d: env.titles[d].astext() for d in documents if d in env.titles}
+    table = table_of(app)
+    redirects, skipped = plan(table, documents, site, protected=protected, titles=titles)
+
+    def location(old: str) -> str | None:
+        found: Location | None = table.location_of(old)
+        return str(found) if found else None
+
+    for skip in skipped:
+        if skip.kind is not None:
+            warn(skip.kind, skip.message, location=location(skip.old))
+
+    render: Callable[[Redirect], str] = render_default
+    if state.template is not None:
+        template = state.template
+
+        def render(redirect: Redirect) -> str:
+            return template.render(template_context(redirect))
+
+    import jinja2
+
+    files: dict[str, bytes] = {}
+    olds: dict[str, str] = {}
+    for redirect in redirects:
+        try:
+            files[redirect.path] = render(redirect).encode("utf-8")
+        except jinja2.TemplateError as err:
+            warn(
+                RelocateWarning.STUB,
+                f"relocate_stub_template: {err}; the built-in stub is used instead",
+                location=state.template_name,
+            )
+            render = render_default
+            files[redirect.path] = render(redirect).encode("utf-8")
+        olds[redirect.path] = redirect.old
+    for name, data in export_files(redirects, app.config.relocate_redirect_exports).items():
+        if name in extra:
+            warn(
+                RelocateWarning.STUB,
+                f"html_extra_path provides {name!r}; the {name!r} export is not written",
+            )
+            continue
+        files[name] = data
+        olds[name] = ""
+
+    def on_error(path: str, message: str) -> None:
+        old = olds.get(path, "")
+        warn(
+            RelocateWarning.STUB,
+            f"no redirect stub for {old!r}: {message}" if old else message,
+            location=location(old) if old else None,
+        )
+
+    pages = {site.file(d) for d in documents} | protected
+    write_all(Path(app.outdir), files, read_manifest(Path(app.outdir)), pages, on_error)

@@ -1,0 +1,67 @@
+"""Every warning the extension emits, as one enum.
+
+Each is logged with ``type="relocate"`` and ``subtype=<value>``, so a project silences
+one kind with ``suppress_warnings = ["relocate.<value>"]``.  The docs list every member
+(a test keeps them in step).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from sphinx.util import logging
+
+logger = logging.getLogger("sphinx_relocate")
+
+
+class RelocateWarning(Enum):
+    """The ``relocate.*`` warning subtypes."""
+
+    # -- the table --
+    TABLE = "table"
+    """The relocation table has a problem that does not stop the build."""
+    CASE_COLLISION = "case_collision"
+    """Two old names differ only by letter case; they collide on macOS and Windows."""
+    TARGET_MISSING = "target_missing"
+    """A table target is not a document (or file) of the project."""
+    SHADOWED = "shadowed"
+    """An old name in the table is still a document, so the table entry is not used."""
+
+    # -- references --
+    OUTDATED = "outdated"
+    """A reference was written against an old path and rewritten (``relocate_report_rewrites``)."""
+    LINK = "link"
+    """A link to a page or local file does not land."""
+    ANCHOR = "anchor"
+    """A link lands on a page that has no such anchor."""
+    TOCTREE = "toctree"
+    """A toctree entry names no document."""
+    IMAGE = "image"
+    """An image or figure file does not exist."""
+    DOWNLOAD = "download"
+    """A download target does not exist."""
+    RAW_HTML = "raw_html"
+    """An ``href`` or ``src`` in raw HTML does not land."""
+    REPO_FILE = "repo_file"
+    """A link that leaves the docs folder names no file of the repository."""
+    REPO_URL = "repo_url"
+    """An absolute URL of the project's own site or repository names no file or page."""
+
+    # -- redirect stubs --
+    CASE_RENAME = "case_rename"
+    """An old and a new page differ only by letter case, so no stub is written for it."""
+    STUB = "stub"
+    """A redirect stub could not be written (template error, an unwritable path)."""
+
+    # -- the report --
+    SUMMARY = "summary"
+    """The closing count of dangling references (only with ``relocate_fail_on_dangling``)."""
+
+    def __str__(self) -> str:
+        return f"relocate.{self.value}"
+
+
+def warn(kind: RelocateWarning, message: str, location: Any = None, **kwargs: Any) -> None:
+    """Log a ``relocate.*`` warning at ``(docname, line)``, a node, or ``"file:line"``."""
+    logger.warning(message, type="relocate", subtype=kind.value, location=location, **kwargs)

@@ -1,0 +1,2 @@
+extensions = ["sphinx_relocate"]
+exclude_patterns = ["_build"]

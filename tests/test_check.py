@@ -1,0 +1,248 @@
+"""Dangling references: one warning each, at its line, on every build, until fixed."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from myst_parser import __version__ as myst_version
+from sphinx.cmd.build import build_main
+
+from sphinx_relocate import RelocateWarning
+from sphinx_relocate._config import CONFIG_VALUES
+
+ROOT = Path(__file__).parent / "roots" / "test-check-dangling"
+DOCS = Path(__file__).parent.parent / "docs"
+COLOR = re.compile(r"\x1b\[[0-9;]*m")
+WARNING = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+)?:? ?WARNING: (?P<message>.*?) \[(?P<type>[\w.]+)\]$"
+)
+
+#: Every dangling reference of the test root: (file, text on its line, warning type).
+EXPECTED = [
+    # Sphinx's own, at the directive; it re-reads the page on every build, so ours is silent
+    ("index.md", "{toctree}", "toc.not_readable"),
+    ("index.md", "[a page that moved away](fsdp2.md)", "relocate.link"),
+    ("index.md", "guide.md#不存在的标题", "relocate.anchor"),
+    ("index.md", "img/missing.png", "relocate.image"),
+    ("index.md", '<a href="gone.md">', "relocate.raw_html"),
+    ("index.md", '<img src="img/nothing.png"', "relocate.raw_html"),
+    ("index.md", "../examples/lost/README.md", "relocate.repo_file"),
+    ("index.md", "https://forge.example/org/repo/blob/main/docs/guides/in", "relocate.repo_url"),
+    ("index.md", "pytorch/absent.md", "relocate.link"),
+    ("rstpage.rst", ":doc:`nowhere`", "relocate.link"),
+    ("rstpage.rst", "files/missing.zip", "relocate.download"),
+    ("rstpage.rst", "<old-page.html>", "relocate.link"),
+    ("relocations.toml", '"old-guide"', "relocate.anchor"),
+]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A copy of the test repository (docs/ inside it); returns its docs folder."""
+    shutil.copytree(ROOT, tmp_path / "repo")
+    return tmp_path / "repo" / "docs"
+
+
+def warnings_of(text: str, srcdir: Path) -> list[tuple[str, int, str, str]]:
+    """(file relative to srcdir, line, type, message) of every warning in ``text``."""
+    found = []
+    for line in COLOR.sub("", text).splitlines():
+        match = WARNING.match(line.strip())
+        if match:
+            file = os.path.relpath(match["file"], srcdir).replace(os.sep, "/")
+            found.append((file, int(match["line"] or 0), match["type"], match["message"]))
+    return found
+
+
+def line_of(srcdir: Path, file: str, text: str) -> int:
+    lines = (srcdir / file).read_text("utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, 1) if text in line)
+
+
+def expected(srcdir: Path) -> list[tuple[str, int, str]]:
+    return sorted((file, line_of(srcdir, file, text), kind) for file, text, kind in EXPECTED)
+
+
+def build(make_app: Callable[..., Any], srcdir: Path, **overrides: Any) -> tuple[Any, list]:
+    app = make_app("html", srcdir=srcdir, confoverrides=overrides)
+    app.build()
+    return app, warnings_of(app.warning.getvalue(), srcdir)
+
+
+def dangling(warnings: list[tuple[str, int, str, str]]) -> list[tuple[str, int, str]]:
+    """The findings among ``warnings``: leave out forge.md (the resolver's concern)."""
+    return sorted(
+        (file, line, kind)
+        for file, line, kind, _ in warnings
+        if file != "forge.md" and kind != "relocate.summary"
+    )
+
+
+def summary_of(warnings: list[tuple[str, int, str, str]]) -> str:
+    """The summary line that ``warnings`` call for."""
+    kinds = ("relocate.", "toc.")
+    found = [w for w in warnings if w[2].startswith(kinds) and "summary" not in w[2]]
+    return f"{len(found)} dangling references in {len({w[0] for w in found})} documents"
+
+
+def sphinx_build(
+    capsys: pytest.CaptureFixture[str], srcdir: Path, *args: str
+) -> tuple[int, str, str]:
+    """Run the ``sphinx-build`` command in this process: (exit status, stdout, stderr)."""
+    capsys.readouterr()
+    status = build_main(["-N", "-b", "html", *args, str(srcdir), str(srcdir / "_build")])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_each_dangling_reference_is_one_warning_at_its_line(make_app, repo: Path) -> None:
+    app, warnings = build(make_app, repo)
+    assert dangling(warnings) == expected(repo)
+    assert len(EXPECTED) >= 10
+    messages = {(f, k): m for f, _, k, m in warnings}
+    link = next(m for f, _, k, m in warnings if "fsdp2.md" in m)
+    assert "a page named `fsdp2.md` now lives at `features/parallel/fsdp2.md`" in link
+    absent = next(m for f, _, k, m in warnings if "pytorch/absent.md" in m)
+    assert "the table moves `pytorch/` to `guides/`" in absent
+    own = messages["index.md", "relocate.repo_url"]
+    assert "closest match: `guides/install`" in own
+    assert summary_of(warnings) in app.status.getvalue()
+
+
+def test_no_warning_of_sphinx_or_myst_duplicates_ours(make_app, repo: Path) -> None:
+    _, warnings = build(make_app, repo)
+    others = [w for w in warnings if not w[2].startswith(("relocate.", "toc."))]
+    assert [w for w in others if w[0] != "forge.md"] == []
+
+
+def test_dangling_links_become_marked_text(make_app, repo: Path) -> None:
+    app, _ = build(make_app, repo)
+    index = (app.outdir / "index.html").read_text("utf-8")
+    rstpage = (app.outdir / "rstpage.html").read_text("utf-8")
+    assert index.count('class="relocate-dangling"') == 4  # fsdp2, image, lost README, absent
+    assert 'href="fsdp2.html"' not in index and "missing.png" not in index
+    assert 'href="guide.html#id2"' in index  # the CJK slug that exists
+    assert 'href="guide.html"' in index  # the missing anchor: a link to the page
+    assert rstpage.count('class="relocate-dangling"') == 2  # :doc: and :download:
+
+
+def test_a_second_build_reports_the_same(make_app, repo: Path) -> None:
+    _, first = build(make_app, repo)
+    app, second = build(make_app, repo)
+    assert "0 changed" in app.status.getvalue() or "1 changed" in app.status.getvalue()
+    assert dangling(second) == dangling(first) == expected(repo)
+
+
+def test_fixing_one_link_removes_exactly_one_finding(make_app, repo: Path) -> None:
+    _, first = build(make_app, repo)
+    page = repo / "rstpage.rst"
+    page.write_text(page.read_text("utf-8").replace(":doc:`nowhere`", ":doc:`guide`"), "utf-8")
+    _, second = build(make_app, repo)
+    fixed = ("rstpage.rst", line_of(repo, "rstpage.rst", ":doc:`guide`."), "relocate.link")
+    assert dangling(second) == [f for f in dangling(first) if f != fixed]
+    assert len(dangling(second)) == len(dangling(first)) - 1
+
+
+def test_adding_the_missing_files_rereads_their_referrers(make_app, repo: Path) -> None:
+    build(make_app, repo)
+    (repo / "fsdp2.md").write_text("# Back again\n", "utf-8")
+    shutil.copy(repo / "img" / "logo.png", repo / "img" / "missing.png")
+    app, warnings = build(make_app, repo)
+    gone = {("index.md", "relocate.link", "fsdp2"), ("index.md", "relocate.image", "missing")}
+    left = {(f, k, "fsdp2" if "fsdp2" in m else "missing" if "missing.png" in m else "")
+            for f, _, k, m in warnings}
+    assert not gone & left
+    index = (app.outdir / "index.html").read_text("utf-8")
+    assert 'href="fsdp2.html"' in index
+    assert "missing.png" in index
+    assert len([w for w in dangling(warnings) if w[0] != "fsdp2.md"]) == len(EXPECTED) - 2
+
+
+def test_removing_a_page_reports_its_referrers(make_app, repo: Path) -> None:
+    build(make_app, repo)
+    (repo / "guides" / "install.md").unlink()
+    _, warnings = build(make_app, repo)
+    toctree = ("index.md", line_of(repo, "index.md", "{toctree}"), "toc.not_readable")
+    assert dangling(warnings).count(toctree) == 2  # missing-chapter and guides/install
+
+
+def test_ignore_and_suppress(make_app, repo: Path) -> None:
+    app, warnings = build(
+        make_app,
+        repo,
+        relocate_ignore=[r"fsdp2", r"\.\./examples/"],
+        suppress_warnings=["relocate.download"],
+    )
+    # an ignored target is left to Sphinx and MyST, which may warn about it themselves
+    messages = " ".join(m for _, _, kind, m in warnings if kind.startswith("relocate."))
+    assert "fsdp2" not in messages and "examples/lost" not in messages
+    assert not [w for w in warnings if w[2] == "relocate.download"]
+    assert "10 dangling references in 3 documents" in app.status.getvalue()
+
+
+def test_a_bad_ignore_pattern_is_a_one_line_error(make_app, repo: Path) -> None:
+    from sphinx.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"relocate_ignore: invalid regular expression '\('"):
+        make_app("html", srcdir=repo, confoverrides={"relocate_ignore": ["("]})
+
+
+def test_fail_on_dangling_fails_without_w_and_sums_up_last(capsys, repo: Path) -> None:
+    status, _, err = sphinx_build(capsys, repo, "-q")
+    assert status == 0, err
+    status, _, err = sphinx_build(capsys, repo, "-q", "-D", "relocate_fail_on_dangling=1")
+    assert status == 1
+    lines = [line for line in err.splitlines() if "WARNING" in line]
+    assert lines[-1].endswith(f"WARNING: {summary_of(warnings_of(err, repo))} [relocate.summary]")
+
+
+def test_w_fails_on_every_build(capsys, repo: Path) -> None:
+    for _ in range(2):  # the second build reads nothing new and still fails
+        status, _, err = sphinx_build(capsys, repo, "-W", "--keep-going", "-q")
+        assert status == 1
+        assert "[relocate.link]" in err
+
+
+def test_parallel_read_gives_the_same_findings(capsys, repo: Path) -> None:
+    _, _, serial = sphinx_build(capsys, repo, "-E", "-q")
+    _, _, parallel = sphinx_build(capsys, repo, "-E", "-q", "-j", "2")
+    assert sorted(warnings_of(parallel, repo)) == sorted(warnings_of(serial, repo))
+    assert len(warnings_of(parallel, repo)) >= len(EXPECTED)
+
+
+@pytest.mark.xfail(
+    int(myst_version.split(".")[0]) < 5,
+    strict=True,
+    reason="resolver, with myst-parser < 5: an existing out-of-tree file arrives as a doc "
+    "xref without its suffix, so it is neither a forge link nor a download",
+)
+def test_existing_out_of_tree_links_become_forge_links(make_app, repo: Path) -> None:
+    app, warnings = build(make_app, repo)
+    forge = (app.outdir / "forge.html").read_text("utf-8")
+    assert 'href="https://forge.example/org/repo/blob/main/examples/demo/README.md"' in forge
+    assert [w for w in warnings if w[0] == "forge.md"] == []
+
+
+# -- the docs keep up with the code ---------------------------------------------------
+
+
+def test_docs_list_every_warning_subtype() -> None:
+    text = (DOCS / "warnings.md").read_text("utf-8")
+    missing = [str(member) for member in RelocateWarning if f"`{member}`" not in text]
+    assert missing == []
+
+
+def test_docs_list_every_config_value() -> None:
+    page = DOCS / "configuration.md"
+    if not page.exists():
+        pytest.skip("docs/configuration.md is not written yet")
+    text = page.read_text("utf-8")
+    if "{relocate-config}" in text:
+        return  # the page is generated from CONFIG_VALUES by the docs' own directive
+    assert [v.name for v in CONFIG_VALUES if v.name not in text] == []

@@ -1,0 +1,169 @@
+"""``sphinx-relocate rewrite`` end to end on a reorganized git repository.
+
+The flow of the guide: move files (the fixture), ``from-git --write``, give the deleted
+page a target, ``rewrite --write``; then a plain Sphinx build (the extension NOT
+enabled) has no warnings, every README link exists on disk, a second run is a no-op
+and the word diff shows only link targets.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from reorg_fixture import REPO_URL, git, make_reorganized_repo
+from sphinx.application import Sphinx
+from sphinx.util.docutils import docutils_namespace
+
+from sphinx_relocate._cli import main
+from sphinx_relocate._rewrite import find_targets
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
+    root = tmp_path / "repo"
+    base = make_reorganized_repo(root)
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs/zh", "--since", base, "--write"]) == 0
+    table = root / "docs/zh/relocations.toml"
+    text = table.read_text(encoding="utf-8")
+    table.write_text(
+        text.replace(
+            '# "pytorch/old_page" = ""  # deleted: needs a target',
+            '"pytorch/old_page" = "https://example.org/old-page"',
+        ),
+        encoding="utf-8",
+    )
+    return root, base
+
+
+def plain_build(srcdir: Path, outdir: Path) -> str:
+    """Warnings of an HTML build without sphinx_relocate (only myst_parser)."""
+    warnings = io.StringIO()
+    with docutils_namespace():
+        app = Sphinx(
+            srcdir, srcdir, outdir, outdir / ".doctrees", "html",
+            status=None, warning=warnings, freshenv=True,
+            confoverrides={"extensions": ["myst_parser"]},
+        )
+        app.build()
+    return warnings.getvalue()
+
+
+def all_targets(root: Path) -> set[str]:
+    """Every written link target of every Markdown file."""
+    found = set()
+    for path in root.rglob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        found.update(text[s.start : s.end] for s in find_targets(text, path.name))
+    return found
+
+
+def readme_targets(root: Path) -> list[tuple[Path, str]]:
+    """Every relative link target of the READMEs outside the docs."""
+    found = []
+    for readme in (root / "README.md", root / "examples/demo/README.md"):
+        text = readme.read_text(encoding="utf-8")
+        for span in find_targets(text, readme.name):
+            target = text[span.start : span.end]
+            if "://" not in target and not target.startswith("#"):
+                found.append((readme, target))
+    return found
+
+
+def test_rewrite_fixes_the_sources(
+    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, _ = repo
+    capsys.readouterr()
+    before = {p: p.read_bytes() for p in root.rglob("*.md") if ".git" not in p.parts}
+
+    # default: a diff, nothing changed
+    assert main(["rewrite", "docs/zh"]) == 0
+    out, err = capsys.readouterr()
+    assert "+++ b/examples/demo/README.md" in out
+    assert "-- [安装](docs/zh/pytorch/install_guide.md)\n" in out
+    assert "+- [安装](docs/zh/guides/install_guide.md)\n" in out
+    assert re.search(r"would rewrite \d+ links in 9 files \(.*repo-url 3.*\)", err), err
+    assert {p: p.read_bytes() for p in before} == before
+
+    # --check: exit 1, one line per file
+    assert main(["rewrite", "docs/zh", "--check"]) == 1
+    assert "README.md: 6 links to rewrite" in capsys.readouterr().out
+
+    # the plain build is broken before the rewrite
+    assert "WARNING" in plain_build(root / "docs/zh", tmp_path / "broken")
+
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "moved")
+    old_targets = all_targets(root)
+    assert main(["rewrite", "docs/zh", "--write"]) == 0
+    assert "rewrote" in capsys.readouterr().err
+    new_targets = all_targets(root)
+
+    # a plain Sphinx build has zero warnings
+    assert plain_build(root / "docs/zh", tmp_path / "out") == ""
+    # every relative link of the READMEs exists on disk
+    targets = readme_targets(root)
+    assert len(targets) == 6
+    for readme, target in targets:
+        path = target.split("#")[0]
+        assert (readme.parent / path).exists() or (readme.parent / _unquote(path)).exists(), target
+
+    # a second run is a no-op
+    assert main(["rewrite", "docs/zh", "--check"]) == 0
+    assert "nothing to rewrite" in capsys.readouterr().err
+
+    # the word diff shows only link targets
+    diff = git(
+        root, "diff", "--word-diff=porcelain",
+        "--word-diff-regex=[^][()<>\"' \t`]+", "--", "*.md",
+    )
+    removed = [line[1:].strip("<>()[]\"' ") for line in diff.splitlines() if line.startswith("-")
+               and not line.startswith("---")]
+    added = [line[1:].strip("<>()[]\"' ") for line in diff.splitlines() if line.startswith("+")
+             and not line.startswith("+++")]
+    assert len(removed) == len(added) > 20
+    for token in removed:
+        assert token in old_targets or token.startswith(REPO_URL), token
+    for token in added:
+        assert token in new_targets or token.startswith((REPO_URL, "https://example.org/")), token
+
+def _unquote(text: str) -> str:
+    from urllib.parse import unquote
+
+    return unquote(text)
+
+
+def test_rewrite_usage_errors(
+    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, _ = repo
+    assert main(["rewrite", "docs/zh", "--check", "--write"]) == 2
+    assert main(["rewrite", "no/such/dir"]) == 2
+    assert "no/such/dir: not a folder" in capsys.readouterr().err
+    assert main(["rewrite", "docs/zh", "--repo-root", str(tmp_path / "repo/examples")]) == 2
+    assert "not inside the repository root" in capsys.readouterr().err
+    bad = root / "docs/zh/relocations.toml"
+    bad.write_text('[pages]\n"a" = "a"\n', encoding="utf-8")
+    assert main(["rewrite", "docs/zh"]) == 2
+    err = capsys.readouterr().err
+    assert "relocations.toml:2:" in err and "Traceback" not in err
+
+
+def test_mentions_flag(repo: tuple[Path, str], capsys: pytest.CaptureFixture[str]) -> None:
+    root, _ = repo
+    tool = root / "tools/build.py"
+    tool.parent.mkdir()
+    tool.write_text('"""Reads docs/zh/pytorch/install_guide.md."""\n', encoding="utf-8")
+    (root / "NOTES.md").write_text("Edit `docs/zh/features/fsdp2.md`.\n", encoding="utf-8")
+    assert main(["rewrite", "docs/zh", "--write"]) == 0
+    assert "pytorch" in tool.read_text(encoding="utf-8")
+    assert main(["rewrite", "docs/zh", "--write", "--mentions"]) == 0
+    assert tool.read_text(encoding="utf-8") == '"""Reads docs/zh/guides/install_guide.md."""\n'
+    assert (root / "NOTES.md").read_text(encoding="utf-8") == (
+        "Edit `docs/zh/features/parallel/fsdp2.md`.\n"
+    )
+    assert "mention 2" in capsys.readouterr().err

@@ -1,0 +1,224 @@
+"""Resolution across builds: incremental re-reads, ``-j 2``, rST only, links out of the tree,
+and sphinx-autobuild picking up a table edit."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.request
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+ROOTS = Path(__file__).parent / "roots"
+REORG = ROOTS / "test-reorg"
+
+
+def build_reading(
+    srcdir: Path, buildername: str = "html", **kwargs: object
+) -> tuple[set[str], str]:
+    """Build ``srcdir`` (keeping its environment); return the documents read and warnings."""
+    read: set[str] = set()
+    warning = StringIO()
+    app = SphinxTestApp(buildername, srcdir=srcdir, status=StringIO(), warning=warning, **kwargs)
+    app.connect("source-read", lambda app, docname, source: read.add(docname))
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return read, warning.getvalue()
+
+
+def test_table_edits_reread_only_the_documents_they_affect(tmp_path: Path) -> None:
+    srcdir = tmp_path / "src"
+    shutil.copytree(REORG, srcdir)
+    read, warnings = build_reading(srcdir)
+    assert len(read) == 10 and warnings == ""
+
+    assert build_reading(srcdir)[0] == set()  # a no-op rebuild reads nothing
+
+    table = srcdir / "relocations.toml"
+    table.write_text(
+        table.read_text("utf-8").replace(
+            '= "guides/install_guide#源码安装"', '= "guides/install_guide#环境准备"'
+        ),
+        "utf-8",
+    )
+    read, warnings = build_reading(srcdir)
+    # the four documents that link to the old anchor, and no other
+    assert read == {"overview", "features/parallel/fsdp2", "guides/quickstart", "guides/tuning"}
+    assert warnings == ""
+    assert 'href="guides/install_guide.html#id2"' in (
+        srcdir / "_build" / "html" / "overview.html"
+    ).read_text("utf-8")
+    assert build_reading(srcdir)[0] == set()
+
+    # moving a page (and saying so in the table) re-reads its referrers
+    (srcdir / "guides" / "tuning.md").rename(srcdir / "guides" / "performance.md")
+    table.write_text(
+        table.read_text("utf-8").replace(
+            "[pages]\n", '[pages]\n"guides/tuning" = "guides/performance"\n'
+        ),
+        "utf-8",
+    )
+    read, warnings = build_reading(srcdir)
+    assert read == {"guides/performance", "introduction/feature_overview"}
+    assert warnings == ""
+    assert 'href="../guides/performance.html">Tuning</a>' in (
+        srcdir / "_build" / "html" / "introduction" / "feature_overview.html"
+    ).read_text("utf-8")
+
+
+def test_parallel_output_is_byte_identical(tmp_path: Path) -> None:
+    outputs = []
+    for parallel in (0, 2):
+        srcdir = tmp_path / f"j{parallel}"
+        shutil.copytree(REORG, srcdir)
+        _, warnings = build_reading(srcdir, parallel=parallel)
+        assert warnings == ""
+        outdir = srcdir / "_build" / "html"
+        outputs.append(
+            {
+                p.relative_to(outdir).as_posix(): p.read_bytes()
+                for p in sorted(outdir.rglob("*"))
+                if p.is_file() and not p.name.startswith(".") and p.suffix != ".js"
+            }
+        )
+    assert outputs[0].keys() == outputs[1].keys()
+    for name in outputs[0]:
+        assert outputs[0][name] == outputs[1][name], name
+
+
+def test_rst_only_project_builds_without_myst(tmp_path: Path) -> None:
+    srcdir = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-resolve-rst", srcdir)
+    blocker = tmp_path / "block"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(
+        "import sys\nsys.modules['myst_parser'] = None  # as if it were not installed\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-n", "-q", "-b", "html", str(srcdir),
+         str(tmp_path / "out")],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "out" / "guide" / "moved.html").read_text("utf-8")
+    assert 'href="../other.html"' in page  # :doc: written from the old folder
+    assert 'src="../_images/pic.png"' in page
+    assert 'href="../other.html#part"' in page  # raw HTML
+
+
+def _out_of_tree_project(tmp_path: Path) -> Path:
+    """repo/docs is the source folder; repo/examples and repo/sources are outside it."""
+    repo = tmp_path / "repo"
+    docs = repo / "docs"
+    (docs / "guide").mkdir(parents=True)
+    (repo / "examples" / "x").mkdir(parents=True)
+    (repo / "examples" / "x" / "README.md").write_text("# Example\n")
+    (repo / "sources" / "images").mkdir(parents=True)
+    shutil.copy(REORG / "images" / "arch.png", repo / "sources" / "images" / "x.png")
+    (docs / "conf.py").write_text(
+        'extensions = ["myst_parser", "sphinx_relocate"]\nrelocate_repo_root = ".."\n'
+    )
+    (docs / "relocations.toml").write_text('[pages]\n"page" = "guide/page"\n')
+    (docs / "index.md").write_text("# Home\n\n```{toctree}\npage\n```\n")
+    # written when the page lived at docs/page.md
+    (docs / "guide" / "page.md").write_text(
+        textwrap.dedent(
+            """\
+            # Page
+
+            [example](../examples/x/README.md) and [the folder](../examples/x)
+            and [on the forge](https://forge.example/org/repo/blob/main/docs/guide/page.md#page)
+
+            ![x](../sources/images/x.png)
+            """
+        )
+    )
+    return docs
+
+
+@pytest.mark.parametrize("repo_url", [None, "https://forge.example/org/repo/blob/main/"])
+def test_links_leaving_the_source_folder(tmp_path: Path, repo_url: str | None) -> None:
+    docs = _out_of_tree_project(tmp_path)
+    overrides = {"relocate_repo_url": repo_url} if repo_url else {}
+    warning = StringIO()
+    app = SphinxTestApp("html", srcdir=docs, confoverrides=overrides, status=StringIO(),
+                        warning=warning)
+    try:
+        app.build()
+        refs = {r.written: r for r in app.env.relocate_references["guide/page"]}  # type: ignore[attr-defined]
+    finally:
+        app.cleanup()
+    page = (docs / "_build" / "html" / "guide" / "page.html").read_text("utf-8")
+    assert 'src="../_images/x.png"' in page
+    readme = refs["../examples/x/README.md"]
+    assert (readme.kind, readme.target, readme.rewritten) == (
+        "repo_file", "../examples/x/README.md", True
+    )
+    if repo_url:
+        own = refs["https://forge.example/org/repo/blob/main/docs/guide/page.md#page"]
+        assert (own.kind, own.target, own.is_page, own.anchor) == (
+            "repo_url", "guide/page", True, "page"
+        )
+        assert f'href="{repo_url}examples/x/README.md"' in page
+        assert f'href="{repo_url}examples/x"' in page
+        assert warning.getvalue() == ""
+    else:
+        assert re.search(r'href="\.\./_downloads/[0-9a-f]+/README\.md"', page)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _fetch(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:  # loopback only
+            return response.read().decode("utf-8")
+    except OSError:
+        return ""
+
+
+def test_sphinx_autobuild_picks_up_a_table_edit(tmp_path: Path) -> None:
+    autobuild = shutil.which("sphinx-autobuild", path=str(Path(sys.executable).parent))
+    if autobuild is None:
+        pytest.skip("sphinx-autobuild is not installed")
+    srcdir = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-resolve-rst", srcdir)
+    port = _free_port()
+    process = subprocess.Popen(
+        [autobuild, "--host", "127.0.0.1", "--port", str(port), "-q", str(srcdir),
+         str(tmp_path / "out")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/index.html"
+    try:
+        deadline = time.monotonic() + 60
+        while 'href="other.html"><span class="doc">Old other' not in _fetch(url):
+            assert time.monotonic() < deadline, "the first build was never served"
+            time.sleep(0.3)
+        table = srcdir / "relocations.toml"
+        edited = table.read_text().replace('"old/other" = "other"', '"old/other" = "third"')
+        table.write_text(edited)
+        while 'href="third.html"><span class="doc">Old other' not in _fetch(url):
+            assert time.monotonic() < deadline, "the table edit was never picked up"
+            time.sleep(0.3)
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()

@@ -1,0 +1,299 @@
+"""Unit and property tests of the source rewriter (no git, no Sphinx)."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from sphinx_relocate._rewrite import (
+    Rewriter,
+    SourceFile,
+    find_targets,
+    read_source,
+    repo_base,
+    walk_repository,
+    write_atomically,
+)
+from sphinx_relocate._table import load_table
+
+SUFFIXES = (".md", ".rst")
+
+
+def make_rewriter(
+    toml: str, files: set[str], tmp_path: Path, prefix: str = "docs/", **kwargs: object
+) -> Rewriter:
+    table_file = tmp_path / "relocations.toml"
+    table_file.write_text(toml, encoding="utf-8")
+    table, problems = load_table(table_file, source_suffixes=SUFFIXES)
+    assert not problems
+    return Rewriter(
+        table, docs_prefix=prefix, source_suffixes=SUFFIXES, files=files, **kwargs  # type: ignore[arg-type]
+    )
+
+
+FILES = {
+    "README.md",
+    "docs/index.md",
+    "docs/guides/install.md",
+    "docs/guides/deep/page.md",
+    "docs/features/parallel/fsdp2.md",
+    "docs/features/overview.md",
+    "docs/images/new.png",
+    "docs/api.rst",
+    "assets/logo.png",
+}
+TABLE = """\
+[pages]
+"pytorch/install" = "guides/install"
+"features/fsdp2" = "features/parallel/fsdp2"
+"guides/page" = "guides/deep/page"
+"old" = "https://example.org/old"
+
+[files]
+"images/old.png" = "images/new.png"
+
+[anchors]
+"pytorch/install#source" = "guides/install#from-source"
+"""
+
+
+@pytest.fixture
+def rewriter(tmp_path: Path) -> Rewriter:
+    return make_rewriter(TABLE, FILES, tmp_path, repo_url="https://github.com/o/r/blob/main/")
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "after"),
+    [
+        # Markdown links and images, keeping the author's style
+        ("docs/index.md", "[i](pytorch/install.md)", "[i](guides/install.md)"),
+        ("docs/index.md", "[i](./pytorch/install.md)", "[i](./guides/install.md)"),
+        ("docs/index.md", "[i](pytorch/install)", "[i](guides/install)"),
+        ("docs/index.md", "[i](pytorch/install.html#x)", "[i](guides/install.html#x)"),
+        ("docs/index.md", "[i](<pytorch/install.md> 'T')", "[i](<guides/install.md> 'T')"),
+        ("docs/index.md", '[i](pytorch/install.md "T")', '[i](guides/install.md "T")'),
+        ("docs/index.md", "[i](/pytorch/install.md)", "[i](/guides/install.md)"),
+        ("docs/index.md", "[i](pytorch/install.md#source)", "[i](guides/install.md#from-source)"),
+        ("docs/index.md", "[i](pytorch/install.md?x=1#k)", "[i](guides/install.md?x=1#k)"),
+        ("docs/index.md", "[o](old.md)", "[o](https://example.org/old)"),
+        ("docs/index.md", "![p](images/old.png)", "![p](images/new.png)"),
+        ("docs/index.md", "[r]: pytorch/install.md", "[r]: guides/install.md"),
+        ("docs/index.md", "[r]: <pytorch/install.md>", "[r]: <guides/install.md>"),
+        # MyST
+        ("docs/index.md", "{doc}`pytorch/install`", "{doc}`guides/install`"),
+        ("docs/index.md", "{doc}`T <pytorch/install>`", "{doc}`T <guides/install>`"),
+        ("docs/index.md", "```{toctree}\n:maxdepth: 1\n\npytorch/install\nT <features/fsdp2>\n```",
+         "```{toctree}\n:maxdepth: 1\n\nguides/install\nT <features/parallel/fsdp2>\n```"),
+        ("docs/index.md", "```{image} images/old.png\n```", "```{image} images/new.png\n```"),
+        # raw HTML
+        ("docs/index.md", '<a href="pytorch/install.md">', '<a href="guides/install.md">'),
+        ("docs/index.md", "<img src='images/old.png' alt=x>", "<img src='images/new.png' alt=x>"),
+        # reST
+        ("docs/api.rst", ":doc:`pytorch/install`", ":doc:`guides/install`"),
+        ("docs/api.rst", ":doc:`T <pytorch/install>`", ":doc:`T <guides/install>`"),
+        ("docs/api.rst", ":download:`f <images/old.png>`", ":download:`f <images/new.png>`"),
+        ("docs/api.rst", "`T <pytorch/install.html>`_", "`T <guides/install.html>`_"),
+        ("docs/api.rst", ".. image:: images/old.png\n", ".. image:: images/new.png\n"),
+        ("docs/api.rst", ".. figure:: /images/old.png\n", ".. figure:: /images/new.png\n"),
+        ("docs/api.rst", ".. toctree::\n   :hidden:\n\n   pytorch/install\n\nText\n",
+         ".. toctree::\n   :hidden:\n\n   guides/install\n\nText\n"),
+        # outside the docs, and own-repository URLs
+        ("README.md", "[i](docs/pytorch/install.md)", "[i](docs/guides/install.md)"),
+        ("README.md", "https://github.com/o/r/blob/dev/docs/features/fsdp2.md.",
+         "https://github.com/o/r/blob/dev/docs/features/parallel/fsdp2.md."),
+        ("README.md", "<https://github.com/o/r/tree/main/docs/images/old.png>",
+         "<https://github.com/o/r/tree/main/docs/images/new.png>"),
+        # CRLF files keep their line ends
+        ("docs/index.md", "[i](pytorch/install.md)\r\n[r]: old.md\r\n",
+         "[i](guides/install.md)\r\n[r]: https://example.org/old\r\n"),
+    ],
+)
+def test_rewrite_kinds(rewriter: Rewriter, path: str, before: str, after: str) -> None:
+    assert rewriter.rewrite_text(path, before)[0] == after
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("docs/index.md", "[ok](guides/install.md) [web](https://example.org/x.md) [a](#x)"),
+        ("docs/index.md", "[missing](nowhere.md) [mail](mailto:a@b.c)"),
+        ("docs/index.md", "```text\n[code](pytorch/install.md)\n```\n"),
+        ("docs/index.md", "Mentions docs/pytorch/install.md in text."),
+        ("docs/api.rst", "`name <target_>`_ and `T <guides/install.html>`_"),
+        ("README.md", "[x](../outside/pytorch/install.md)"),
+        ("README.md", "https://github.com/other/r/blob/main/docs/pytorch/install.md"),
+    ],
+)
+def test_left_alone(rewriter: Rewriter, path: str, text: str) -> None:
+    assert rewriter.rewrite_text(path, text)[0] == text
+
+
+def test_moved_page_links_are_rerelativized(tmp_path: Path) -> None:
+    """A moved page's links resolve from its new folder first, then its old one."""
+    rewriter = make_rewriter(TABLE, FILES, tmp_path)
+    text = (
+        "[stays](install.md) [sibling](../features/overview.md) "
+        "![logo](../../assets/logo.png) [moved](../features/fsdp2.md)"
+    )
+    new, kinds = rewriter.rewrite_text("docs/guides/deep/page.md", text)
+    assert new == (
+        "[stays](../install.md) [sibling](../../features/overview.md) "
+        "![logo](../../../assets/logo.png) [moved](../../features/parallel/fsdp2.md)"
+    )
+    assert kinds == {"link": 3, "image": 1}
+    # a target that exists from the new folder stays as it is
+    assert rewriter.rewrite_text("docs/guides/deep/page.md", "[x](page.md)")[0] == "[x](page.md)"
+
+
+def test_percent_encoding_and_cjk(tmp_path: Path) -> None:
+    rewriter = make_rewriter(
+        '[pages]\n"features/特性总览" = "introduction/特性"\n',
+        {"docs/introduction/特性.md", "docs/index.md"},
+        tmp_path,
+    )
+    encoded = "[t](features/%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88.md#%E5%AE%89)"
+    assert rewriter.rewrite_text("docs/index.md", encoded)[0] == (
+        "[t](introduction/%E7%89%B9%E6%80%A7.md#%E5%AE%89)"
+    )
+    assert rewriter.rewrite_text("docs/index.md", "[t](features/特性总览.md#安)")[0] == (
+        "[t](introduction/特性.md#安)"
+    )
+
+
+def test_mentions_only_with_the_flag(tmp_path: Path) -> None:
+    rewriter = make_rewriter(TABLE, FILES, tmp_path, mentions=True)
+    text = 'See `docs/pytorch/install.md` and docs/features/fsdp2.md.\n"""docs/old.md"""'
+    assert rewriter.rewrite_text("docs/index.md", text)[0] == (
+        'See `docs/guides/install.md` and docs/features/parallel/fsdp2.md.\n'
+        '"""https://example.org/old"""'
+    )
+    assert rewriter.rewrite_text("tools/x.py", '"""Read docs/pytorch/install.md."""')[0] == (
+        '"""Read docs/guides/install.md."""'
+    )
+
+
+def test_repo_base() -> None:
+    assert repo_base("https://github.com/o/r/blob/main/") == "https://github.com/o/r"
+    assert repo_base("https://gitlab.com/o/r/-/tree/main/docs") == "https://gitlab.com/o/r"
+    assert repo_base("https://gitee.com/o/r.git") == "https://gitee.com/o/r"
+
+
+# -- properties --------------------------------------------------------------------
+
+_segment = st.text(
+    alphabet=st.sampled_from("abcXYZ_-特性"), min_size=1, max_size=6
+)
+_surrounding = st.text(
+    alphabet=st.sampled_from("ab ()[]<>#`\n\r\t!.:*-特"), max_size=30
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    before=_surrounding,
+    after=_surrounding,
+    old=st.lists(_segment, min_size=1, max_size=3),
+    new=st.lists(_segment, min_size=1, max_size=3),
+    dot=st.booleans(),
+    suffix=st.sampled_from([".md", "", ".html"]),
+    fragment=st.sampled_from(["", "#x", "#相关"]),
+)
+def test_only_the_target_changes_and_twice_is_once(
+    before: str, after: str, old: list[str], new: list[str], dot: bool, suffix: str,
+    fragment: str,
+) -> None:
+    assume("```" not in before)  # an open code fence: nothing after it is a link
+    old_doc, new_doc = "/".join(old), "/".join(["n", *new])
+    table, _ = load_table(None, {old_doc: new_doc}, source_suffixes=SUFFIXES)
+    files = {f"docs/{new_doc}.md", "docs/index.md"}
+    rewriter = Rewriter(table, docs_prefix="docs/", source_suffixes=SUFFIXES, files=files)
+    target = ("./" if dot else "") + old_doc + suffix + fragment
+    link = f"[t]({target})"
+    text = f"{before}\n{link}\n{after}"
+    result, _ = rewriter.rewrite_text("docs/index.md", text)
+    expected_target = ("./" if dot else "") + new_doc + suffix + fragment
+    head = f"{before}\n[t]("
+    assert result.startswith(head)
+    assert result.endswith(f")\n{after}")
+    # the spans found in the original are the only places that changed
+    spans = find_targets(text, "docs/index.md")
+    masked_old = "".join(
+        c for i, c in enumerate(text) if not any(s.start <= i < s.end for s in spans)
+    )
+    new_spans = find_targets(result, "docs/index.md")
+    masked_new = "".join(
+        c for i, c in enumerate(result) if not any(s.start <= i < s.end for s in new_spans)
+    )
+    assert masked_old == masked_new
+    assert result[len(head) :].startswith(expected_target + ")")
+    assert rewriter.rewrite_text("docs/index.md", result)[0] == result
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=80))
+def test_no_table_changes_nothing(text: str) -> None:
+    table, _ = load_table(None, {}, source_suffixes=SUFFIXES)
+    rewriter = Rewriter(table, docs_prefix="", source_suffixes=SUFFIXES, files=set(FILES))
+    for path in ("index.md", "api.rst"):
+        assert rewriter.rewrite_text(path, text)[0] == text
+
+
+# -- files on disk -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding"),
+    [
+        (b"\xef\xbb\xbf[a](old.md)\r\n", "utf-8"),
+        (b"[a](old.md)\n", "utf-8"),
+        ("\ufeff[a](old.md)\r\n".encode("utf-16-le"), "utf-16-le"),
+    ],
+)
+def test_write_keeps_bom_encoding_newlines_and_mode(
+    tmp_path: Path, data: bytes, encoding: str
+) -> None:
+    path = tmp_path / "page.md"
+    path.write_bytes(data)
+    path.chmod(0o640)
+    source = read_source(path)
+    assert source is not None and source.encoding == encoding
+    write_atomically(path, source, source.text.replace("old", "new"))
+    assert path.read_bytes() == data.replace(
+        "old".encode(encoding), "new".encode(encoding)
+    )
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["page.md"]  # no temp file left
+
+
+def test_binary_files_are_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "x.md"
+    path.write_bytes(b"[a](b.md)\0\x01")
+    assert read_source(path) is None
+    path.write_bytes(b"\xff\xfe\xfa invalid")
+    assert read_source(path) is None
+    assert SourceFile("", "utf-8", b"").text == ""
+
+
+def test_walk_skips_vcs_build_venv_and_symlinks(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    outside = tmp_path / "outside"
+    for rel in ("a.md", "docs/b.md", ".git/c.md", "docs/_build/d.md", "node_modules/e.md",
+                "env/pyvenv.cfg", "env/f.md", ".github/g.md", ".tox/h.md", "build/i.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x", encoding="utf-8")
+    outside.mkdir()
+    (outside / "secret.md").write_text("x", encoding="utf-8")
+    (root / "link").symlink_to(outside)
+    (root / "file_link.md").symlink_to(outside / "secret.md")
+    files, folders = walk_repository(root)
+    assert files == [".github/g.md", "a.md", "docs/b.md"]
+    assert "docs" in folders and "link" not in folders
+
+
+def test_existing_targets_keep_their_spelling(rewriter: Rewriter) -> None:
+    text = "[a](../guides/install.md) [b](./install.md) [c](install)"
+    assert rewriter.rewrite_text("docs/guides/x.md", text)[0] == text

@@ -1,0 +1,111 @@
+"""Property tests of the URL helpers behind redirect stubs (pure, no Sphinx build)."""
+
+from __future__ import annotations
+
+import posixpath
+from urllib.parse import unquote, urljoin, urlsplit
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sphinx_relocate._paths import (
+    html_page_path,
+    page_href,
+    page_root_url,
+    quote_fragment,
+    quote_path,
+    quote_url,
+    relative_file_path,
+    safe_output_path,
+)
+from sphinx_relocate._stubs import js_string
+
+_CHARS = st.sampled_from(list("abcXYZ09-_.~ '\"<>&%:#?@=+;,!()[]特性总览é\u2028"))
+segment = st.one_of(
+    st.sampled_from(["index", "guide", "a", "特性总览", "EP_balance"]),
+    st.text(_CHARS, min_size=1, max_size=8).filter(lambda s: s not in (".", "..")),
+)
+docname = st.lists(segment, min_size=1, max_size=5).map("/".join)
+anchor = st.one_of(st.just(""), st.text(_CHARS, max_size=8))
+shape = st.one_of(
+    st.tuples(st.just(True), st.sampled_from([".html", ".htm"]), st.just(None)),
+    st.tuples(
+        st.just(False),
+        st.sampled_from([".html", ".htm", ".xhtml"]),
+        st.sampled_from([None, "", ".html", "/"]),
+    ),
+)
+BASE = "http://host/prefix/"
+
+
+@given(docname, docname, anchor, shape)
+def test_href_resolves_to_the_target_page(old, new, fragment, form) -> None:
+    dirhtml, file_suffix, link_suffix = form
+    stub = html_page_path(old, dirhtml=dirhtml, file_suffix=file_suffix)
+    href = page_href(
+        stub, new, fragment, dirhtml=dirhtml, file_suffix=file_suffix, link_suffix=link_suffix
+    )
+    # relative: no scheme, no host, no leading '/'; only printable ASCII
+    parts = urlsplit(href)
+    assert not parts.scheme and not parts.netloc and not href.startswith("/")
+    assert href.isascii() and href.isprintable() and not set(href) & set(' "<>\\`')
+    # from the stub's own URL, under any prefix, it lands on the target page
+    stub_url = BASE + quote_path(stub)
+    root = page_root_url(new, dirhtml=dirhtml, file_suffix=file_suffix, link_suffix=link_suffix)
+    resolved = urljoin(stub_url, href)
+    assert resolved == BASE + root + ("#" + quote_fragment(fragment) if fragment else "")
+    assert unquote(urlsplit(href).fragment) == fragment
+    # and the decoded path is the file Sphinx writes (html) or its folder (dirhtml)
+    path = unquote(urlsplit(resolved).path)[len("/prefix/") :]
+    target = html_page_path(new, dirhtml=dirhtml, file_suffix=file_suffix)
+    if dirhtml:
+        assert posixpath.join(path, "index" + file_suffix).lstrip("/") == target
+    elif link_suffix is None or link_suffix == file_suffix:
+        assert path == target
+
+
+@given(st.text(max_size=30))
+def test_safe_output_path_never_leaves_the_folder(path) -> None:
+    safe = safe_output_path(path)
+    if safe is None:
+        return
+    assert safe == posixpath.normpath(safe)
+    assert not safe.startswith("/") and ".." not in safe.split("/")
+    assert "\\" not in safe and "\0" not in safe
+    assert posixpath.join("/out", safe).startswith("/out/")
+
+
+def test_safe_output_path_examples() -> None:
+    assert safe_output_path("a/./b/../c.html") == "a/c.html"
+    for bad in ("../x.html", "a/../../x", "/etc/passwd", "C:/x", "a\\b", "", ".", "a/.."):
+        assert safe_output_path(bad) is None, bad
+
+
+@given(st.text(max_size=30))
+def test_quote_url_is_idempotent_and_keeps_valid_urls(text) -> None:
+    once = quote_url("https://example.org/" + text)
+    assert quote_url(once) == once
+    assert once.isascii() and not set(once) & set(' "<>\\`')
+    valid = "https://example.org/a/b.html?x=1&y=%20#frag"
+    assert quote_url(valid) == valid
+
+
+@given(
+    st.recursive(
+        st.one_of(st.text(_CHARS), st.integers()),
+        lambda inner: st.dictionaries(st.text(_CHARS), inner, max_size=3),
+        max_leaves=6,
+    )
+)
+def test_js_string_cannot_leave_the_script_element(value) -> None:
+    import json
+
+    text = js_string(value)
+    assert not set(text) & set("<>&\u2028\u2029") and text.isascii()
+    assert json.loads(text) == value
+
+
+@given(docname, st.one_of(st.just(""), docname))
+def test_relative_file_path_is_relpath(to_path, from_folder) -> None:
+    expected = posixpath.relpath(to_path, from_folder or ".")
+    assert relative_file_path(to_path, from_folder) == expected

@@ -1,0 +1,99 @@
+"""Each bad input gives exactly one clear problem at the right line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sphinx_relocate._table import load_table
+
+# (table text, expected line, expected words in the message)
+CASES = {
+    "malformed": ('[pages]\n"a" = "b"\n"c" = \n', 3, "invalid TOML, column"),
+    "unknown-section": (
+        '[pages]\n"a" = "b"\n\n[redirects]\n"x" = "y"\n',
+        4,
+        "unknown section [redirects]",
+    ),
+    "empty-key": ('[pages]\n"" = "b"\n', 2, "empty key"),
+    "empty-value": ('[pages]\n"a" = ""\n', 2, "empty value"),
+    "same": ('[pages]\n"a/b" = "a/b.md"\n', 2, "the old and new names are the same"),
+    "dotdot": ('[pages]\n"../x" = "b"\n', 2, "'..' segments"),
+    "dotdot-value": ('[pages]\n"x" = "a/../../b"\n', 2, "'..' segments"),
+    "absolute": ('[pages]\n"/abs/x" = "b"\n', 2, "not absolute"),
+    "backslash": ("[pages]\n'a\\b' = \"c\"\n", 2, "forward slashes"),
+    "javascript": ('[pages]\n"a" = "javascript:alert(1)"\n', 2, "unsafe target"),
+    "data": ('[pages]\n"a" = "data:text/html,x"\n', 2, "unsafe target"),
+    "ftp": ('[pages]\n"a" = "ftp://example.org/x"\n', 2, "http(s) URLs"),
+    "not-a-string": ('[pages]\n"a" = 3\n', 2, "must be strings"),
+    "spelled-twice": ('[pages]\n"a" = "b"\n"a.md" = "c"\n', 3, "the same old name as the entry at"),
+    "anchor-in-pages": ('[pages]\n"a#x" = "b"\n', 2, "'#' belongs in [anchors]"),
+    "anchor-key": ('[anchors]\n"a" = "b#c"\n', 2, "'page#old-id'"),
+    "anchor-value": ('[anchors]\n"a#x" = "b"\n', 2, "'page#new-id'"),
+    "page-in-files": ('[files]\n"a.md" = "b.md"\n', 2, "pages are moved under [pages]"),
+    "folder-in-pages": ('[pages]\n"a/" = "b/"\n', 2, "folders are moved under [prefixes]"),
+    "url-key": ('[pages]\n"https://x.org/a" = "b"\n', 2, "not URLs"),
+    "section-not-table": ('pages = "x"\n', 1, "must be a table"),
+    "bad-utf8": (b'[pages]\n"a" = "\xff"\n', 2, "not valid UTF-8"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_one_problem_per_bad_input(tmp_path: Path, name: str) -> None:
+    text, line, words = CASES[name]
+    path = tmp_path / "t.toml"
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    _, problems = load_table(path, display_name="t.toml")
+    assert [str(p.location) for p in problems] == [f"t.toml:{line}"], problems
+    assert words in problems[0].message
+    assert problems[0].fatal
+    assert "\n" not in str(problems[0])
+
+
+def test_cycle_is_named_member_by_member(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('[pages]\n"a" = "b"\n"b" = "c"\n"c" = "a"\n"ok" = "fine"\n', encoding="utf-8")
+    table, problems = load_table(path, display_name="t.toml")
+    assert len(problems) == 1
+    message = str(problems[0])
+    assert message.startswith("t.toml:2: relocation cycle: a → b → c → a")
+    for member, line in (("a", 2), ("b", 3), ("c", 4)):
+        assert f"{member} at t.toml:{line}" in message
+    # the rest of the table still works
+    assert table.locate_page("ok") is not None
+    assert table.locate_page("a") is None
+
+
+def test_prefix_cycle(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('[prefixes]\n"x/" = "y/"\n"y/" = "x/"\n', encoding="utf-8")
+    _, problems = load_table(path, display_name="t.toml")
+    assert len(problems) == 1
+    assert "relocation cycle: x/ → y/ → x/" in problems[0].message
+
+
+def test_mixed_page_and_prefix_cycle(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('[pages]\n"b/x" = "a/x"\n\n[prefixes]\n"a/" = "b/"\n', encoding="utf-8")
+    _, problems = load_table(path, display_name="t.toml")
+    assert len(problems) == 1 and "relocation cycle" in problems[0].message
+
+
+def test_case_collision_is_flagged_not_fatal(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('[pages]\n"Guide" = "a"\n"guide" = "b"\n', encoding="utf-8")
+    _, problems = load_table(path, display_name="t.toml")
+    assert len(problems) == 1
+    assert not problems[0].fatal and problems[0].subtype == "case_collision"
+    assert "'Guide' (t.toml:2), 'guide' (t.toml:3)" in problems[0].message
+
+
+def test_case_only_rename_is_fine(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('[pages]\n"features/EP_balance" = "features/ep_balance"\n', encoding="utf-8")
+    _, problems = load_table(path, display_name="t.toml")
+    assert problems == []
