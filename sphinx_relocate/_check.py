@@ -45,7 +45,7 @@ from sphinx.util.logging import is_suppressed_warning
 from . import _record
 from ._config import table_of
 from ._paths import decode, folder_of, join_relative, leaves_root, strip_source_suffix
-from ._record import Reference
+from ._record import PerDocument, Reference
 from ._resolve import current_docname, repo_root
 from ._table import check_against_project
 from ._warnings import RelocateWarning, logger, warn
@@ -131,20 +131,10 @@ def settings_of(app: Sphinx) -> Settings:
 # -- what the environment keeps --------------------------------------------------
 
 
-def anchors_of(env: BuildEnvironment) -> dict[str, set[str]]:
-    """docname → every fragment a link may name on that page."""
-    store: dict[str, set[str]] | None = getattr(env, "relocate_anchors", None)
-    if store is None:
-        store = env.relocate_anchors = {}  # type: ignore[attr-defined]
-    return store
-
-
-def neutralized_of(env: BuildEnvironment) -> dict[str, set[str]]:
-    """docname → source-relative files whose image or download node was replaced."""
-    store: dict[str, set[str]] | None = getattr(env, "relocate_neutralized", None)
-    if store is None:
-        store = env.relocate_neutralized = {}  # type: ignore[attr-defined]
-    return store
+#: docname → every fragment a link may name on that page
+anchors_of: PerDocument[set[str]] = PerDocument("relocate_anchors")
+#: docname → source-relative files whose image or download node was replaced
+neutralized_of: PerDocument[set[str]] = PerDocument("relocate_neutralized")
 
 
 def _dangling_keys(env: BuildEnvironment) -> dict[str, frozenset[tuple[str, str]]]:
@@ -153,21 +143,6 @@ def _dangling_keys(env: BuildEnvironment) -> dict[str, frozenset[tuple[str, str]
     if store is None:
         store = env.relocate_dangling = {}  # type: ignore[attr-defined]
     return store
-
-
-def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    anchors_of(env).pop(docname, None)
-    neutralized_of(env).pop(docname, None)
-
-
-def on_env_merge_info(
-    app: Sphinx, env: BuildEnvironment, docnames: list[str], other: BuildEnvironment
-) -> None:
-    for store in (anchors_of, neutralized_of):
-        theirs, ours = store(other), store(env)
-        for docname in docnames:
-            if docname in theirs:
-                ours[docname] = theirs[docname]
 
 
 def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
@@ -654,8 +629,8 @@ def setup_checker(app: Sphinx) -> None:
     # last, so every id other handlers add is seen
     app.connect("doctree-read", collect_anchors, priority=900)
     app.connect("env-get-outdated", on_env_get_outdated)
-    app.connect("env-purge-doc", on_env_purge_doc)
-    app.connect("env-merge-info", on_env_merge_info)
+    anchors_of.connect(app)
+    neutralized_of.connect(app)
     app.connect("env-updated", on_env_updated)
     app.add_post_transform(DanglingLinks)
     # after every other handler, so the summary is the last line before Sphinx's own

@@ -9,12 +9,15 @@ their document and merged from parallel readers.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -39,28 +42,42 @@ class Reference:
     rewritten: bool = False
 
 
-def references_of(env: BuildEnvironment) -> dict[str, list[Reference]]:
-    """The per-document reference records, created on first use."""
-    store: dict[str, list[Reference]] | None = getattr(env, "relocate_references", None)
-    if store is None:
-        store = {}
-        env.relocate_references = store  # type: ignore[attr-defined]
-    return store
+class PerDocument(Generic[T]):
+    """``docname → value`` kept on the environment, purged and merged like Sphinx's own data.
+
+    Every store of the extension is one of these, so none can forget ``-j`` or a
+    removed document.
+    """
+
+    def __init__(self, attribute: str) -> None:
+        self.attribute = attribute
+
+    def __call__(self, env: BuildEnvironment) -> dict[str, T]:
+        store: dict[str, T] | None = getattr(env, self.attribute, None)
+        if store is None:
+            store = {}
+            setattr(env, self.attribute, store)
+        return store
+
+    def purge(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        self(env).pop(docname, None)
+
+    def merge(
+        self, app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
+    ) -> None:
+        theirs, ours = self(other), self(env)
+        for docname in docnames:
+            if docname in theirs:
+                ours[docname] = theirs[docname]
+
+    def connect(self, app: Sphinx) -> None:
+        app.connect("env-purge-doc", self.purge)
+        app.connect("env-merge-info", self.merge)
+
+
+#: the reference records of each document
+references_of: PerDocument[list[Reference]] = PerDocument("relocate_references")
 
 
 def record(env: BuildEnvironment, reference: Reference) -> None:
     references_of(env).setdefault(reference.docname, []).append(reference)
-
-
-def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    references_of(env).pop(docname, None)
-
-
-def on_env_merge_info(
-    app: Sphinx, env: BuildEnvironment, docnames: list[str], other: BuildEnvironment
-) -> None:
-    theirs = references_of(other)
-    ours = references_of(env)
-    for docname in docnames:
-        if docname in theirs:
-            ours[docname] = theirs[docname]

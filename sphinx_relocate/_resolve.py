@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -47,7 +46,7 @@ from ._paths import (
     split_target,
     strip_source_suffix,
 )
-from ._record import Reference, record
+from ._record import PerDocument, Reference, record
 from ._table import RelocationTable, Target
 from ._warnings import logger
 
@@ -98,12 +97,8 @@ def _app_of(env: BuildEnvironment) -> Sphinx:
     return cast("Sphinx", getattr(env, "_app", None) or env.app)
 
 
-def lookups_of(env: BuildEnvironment) -> dict[str, set[Lookup]]:
-    store: dict[str, set[Lookup]] | None = getattr(env, "relocate_lookups", None)
-    if store is None:
-        store = {}
-        env.relocate_lookups = store  # type: ignore[attr-defined]
-    return store
+#: the table keys and paths each document looked up, to re-read it when they change
+lookups_of: PerDocument[set[Lookup]] = PerDocument("relocate_lookups")
 
 
 class Resolver:
@@ -709,20 +704,6 @@ def on_env_get_outdated(
     return result
 
 
-def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    lookups_of(env).pop(docname, None)
-
-
-def on_env_merge_info(
-    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
-) -> None:
-    theirs = lookups_of(other)
-    ours = lookups_of(env)
-    for docname in docnames:
-        if docname in theirs:
-            ours[docname] = theirs[docname]
-
-
 def setup_resolver(app: Sphinx) -> None:
     """Connect the resolver; called from the extension's ``setup()``."""
     app.add_directive("toctree", RelocatingTocTree, override=True)
@@ -732,5 +713,4 @@ def setup_resolver(app: Sphinx) -> None:
     app.connect("doctree-resolved", on_doctree_resolved)
     app.connect("missing-reference", on_missing_reference)
     app.connect("env-get-outdated", on_env_get_outdated)
-    app.connect("env-purge-doc", on_env_purge_doc)
-    app.connect("env-merge-info", on_env_merge_info)
+    lookups_of.connect(app)
