@@ -327,7 +327,7 @@ def plan_moves(
     for folder in rng.sample(folders, len(folders)):
         if by_folder >= 0.4 * goal:
             break
-        if count[folder] > max(3, 0.2 * goal) or any(
+        if count[folder] > max(8, 0.2 * goal) or any(
             folder == t or folder.startswith(t + "/") or t.startswith(folder + "/") for t in taken
         ):
             continue

@@ -323,8 +323,11 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
         resolver.note(node, line, written, resolved, "link")
         return
     # a MyST link: refdomain "doc" when MyST found the page, None when it found nothing
-    if node.get("refdomain") == "doc" and os.path.isabs(node["reftarget"]):
-        # a Markdown file outside the source folder, which Sphinx names by absolute path
+    if node.get("refdomain") == "doc" and (
+        os.path.isabs(node["reftarget"]) or leaves_root(node["reftarget"])
+    ):
+        # a Markdown file outside the source folder, which Sphinx names by its path
+        # (absolute since Sphinx 8, relative with '../' in 7.4)
         outside = _outside_file(resolver, node["reftarget"])
         if outside is None:
             return
@@ -374,13 +377,12 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
                   resolved, "link")
 
 
-def _outside_file(resolver: Resolver, absolute_docname: str) -> str | None:
+def _outside_file(resolver: Resolver, docname: str) -> str | None:
     """The source-relative path (``../``…) of an out-of-tree file MyST took for a page."""
+    base = os.path.join(resolver.srcdir, docname)  # an absolute docname stays as it is
     for suffix in resolver.suffixes:
-        if os.path.isfile(absolute_docname + suffix):
-            return os.path.relpath(absolute_docname + suffix, resolver.srcdir).replace(
-                os.sep, "/"
-            )
+        if os.path.isfile(base + suffix):
+            return os.path.relpath(base + suffix, resolver.srcdir).replace(os.sep, "/")
     return None
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from myst_parser import __version__ as myst_version
 from sphinx.cmd.build import build_main
 
 from sphinx_relocate import RelocateWarning
@@ -76,11 +75,9 @@ def build(make_app: Callable[..., Any], srcdir: Path, **overrides: Any) -> tuple
 
 
 def dangling(warnings: list[tuple[str, int, str, str]]) -> list[tuple[str, int, str]]:
-    """The findings among ``warnings``: leave out forge.md (the resolver's concern)."""
+    """The findings among ``warnings`` (the summary left out)."""
     return sorted(
-        (file, line, kind)
-        for file, line, kind, _ in warnings
-        if file != "forge.md" and kind != "relocate.summary"
+        (file, line, kind) for file, line, kind, _ in warnings if kind != "relocate.summary"
     )
 
 
@@ -118,7 +115,7 @@ def test_each_dangling_reference_is_one_warning_at_its_line(make_app, repo: Path
 def test_no_warning_of_sphinx_or_myst_duplicates_ours(make_app, repo: Path) -> None:
     _, warnings = build(make_app, repo)
     others = [w for w in warnings if not w[2].startswith(("relocate.", "toc."))]
-    assert [w for w in others if w[0] != "forge.md"] == []
+    assert others == []
 
 
 def test_dangling_links_become_marked_text(make_app, repo: Path) -> None:
@@ -155,8 +152,10 @@ def test_adding_the_missing_files_rereads_their_referrers(make_app, repo: Path) 
     shutil.copy(repo / "img" / "logo.png", repo / "img" / "missing.png")
     app, warnings = build(make_app, repo)
     gone = {("index.md", "relocate.link", "fsdp2"), ("index.md", "relocate.image", "missing")}
-    left = {(f, k, "fsdp2" if "fsdp2" in m else "missing" if "missing.png" in m else "")
-            for f, _, k, m in warnings}
+    left = {
+        (f, k, "fsdp2" if "fsdp2" in m else "missing" if "missing.png" in m else "")
+        for f, _, k, m in warnings
+    }
     assert not gone & left
     index = (app.outdir / "index.html").read_text("utf-8")
     assert 'href="fsdp2.html"' in index
@@ -216,12 +215,6 @@ def test_parallel_read_gives_the_same_findings(capsys, repo: Path) -> None:
     assert len(warnings_of(parallel, repo)) >= len(EXPECTED)
 
 
-@pytest.mark.xfail(
-    int(myst_version.split(".")[0]) < 5,
-    strict=True,
-    reason="resolver, with myst-parser < 5: an existing out-of-tree file arrives as a doc "
-    "xref without its suffix, so it is neither a forge link nor a download",
-)
 def test_existing_out_of_tree_links_become_forge_links(make_app, repo: Path) -> None:
     app, warnings = build(make_app, repo)
     forge = (app.outdir / "forge.html").read_text("utf-8")
