@@ -17,8 +17,8 @@ import pytest
 from sphinx.testing.util import SphinxTestApp
 
 GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "gen_corpus.py"
-PAGES = 30
-SEED = 4  # a seed whose 30 pages have a whole-folder move as well as single moves
+PAGES = 40
+SEED = 0  # a seed whose 40 pages have a whole-folder move as well as single moves
 
 
 @pytest.fixture(scope="module")
