@@ -121,10 +121,10 @@ def _conf_error(conf_py: Path, err: Exception) -> str:
 
 
 def _conf_path_arg(conf_py: Path) -> Any:
-    """Sphinx 7.4 wants a str here, Sphinx 8+ a Path."""
+    """Sphinx up to 8.1 wants a str here, Sphinx 9 a Path (8.2 takes both)."""
     import sphinx
 
-    return str(conf_py) if sphinx.version_info < (8,) else conf_py
+    return str(conf_py) if sphinx.version_info < (8, 2) else conf_py
 
 
 def _empty_tags() -> Any:
