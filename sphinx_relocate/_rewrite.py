@@ -34,7 +34,14 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
 
-from ._paths import decode, join_relative, leaves_root, split_target, strip_source_suffix
+from ._paths import (
+    decode,
+    join_relative,
+    leaves_root,
+    relative_path,
+    split_target,
+    strip_source_suffix,
+)
 from ._table import RelocationTable, Target
 
 #: Files read as Markdown and as reStructuredText anywhere in the repository.
@@ -187,7 +194,7 @@ class Rewriter:
             root = site.root + "/" if site.root else ""
             text = "/" + (new_path[len(root) :] if new_path.startswith(root) else new_path)
         else:
-            text = posixpath.relpath(new_path, site.folder or ".")
+            text = relative_path(site.folder, new_path)
             if path.startswith("./") and not text.startswith("../"):
                 text = "./" + text
         if path.endswith("/") and not text.endswith("/"):

@@ -15,7 +15,7 @@ from sphinx_relocate._paths import (
     quote_fragment,
     quote_path,
     quote_url,
-    relative_file_path,
+    relative_path,
     safe_output_path,
 )
 from sphinx_relocate._stubs import js_string
@@ -106,6 +106,6 @@ def test_js_string_cannot_leave_the_script_element(value) -> None:
 
 
 @given(docname, st.one_of(st.just(""), docname))
-def test_relative_file_path_is_relpath(to_path, from_folder) -> None:
+def test_relative_path_is_relpath(to_path, from_folder) -> None:
     expected = posixpath.relpath(to_path, from_folder or ".")
-    assert relative_file_path(to_path, from_folder) == expected
+    assert relative_path(from_folder, to_path) == expected
