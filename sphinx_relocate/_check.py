@@ -19,6 +19,9 @@ How it works:
   post-transform that runs before theirs), and ours is the only warning.  Toctree
   entries are the exception: Sphinx warns ``toc.not_readable`` on every build (it
   re-reads such documents), so we count those but do not warn twice.
+* A page link of a moved page that names one page from the new folder and another from
+  an old one (``../index.md#setup``) lands when either has the anchor; a post-transform
+  sends it to that page (:func:`settle`).
 * At ``build-finished`` a summary line counts the findings;
   ``relocate_fail_on_dangling`` makes it a warning and the exit status 1.
 """
@@ -162,6 +165,26 @@ def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
     anchors_of(env)[docname] = found
 
 
+def has_anchor(anchors: dict[str, set[str]], docname: str, anchor: str) -> bool:
+    """Whether ``anchor`` is on ``docname``; a page not read with this extension has all."""
+    found = anchors.get(docname)
+    if found is None:
+        return True
+    return anchor in found or decode(anchor) in found
+
+
+def settle(
+    anchors: dict[str, set[str]], target: str, anchor: str, alternatives: Iterable[str]
+) -> str:
+    """The page a link with alternatives goes to: ``target``, unless only an alternative
+    has the anchor (a moved page's link written against its old folder)."""
+    if not anchor or has_anchor(anchors, target, anchor):
+        return target
+    return next(
+        (a for a in alternatives if a in anchors and has_anchor(anchors, a, anchor)), target
+    )
+
+
 # -- replacing what Sphinx and MyST would warn about -------------------------------
 
 
@@ -214,6 +237,22 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
         replaced.add(rel)
     if replaced:
         neutralized_of(env)[docname] = replaced
+
+
+class AmbiguousLinks(SphinxPostTransform):
+    """Send each link with alternatives to the page that has its anchor (before
+    :class:`DanglingLinks`, MyST's resolver (9) and Sphinx's (10))."""
+
+    default_priority = 7
+
+    def run(self, **kwargs: Any) -> None:
+        anchors = anchors_of(self.env)
+        for node in self.document.findall(addnodes.pending_xref):
+            alternatives = node.get("relocate_alternatives")
+            if alternatives:
+                key = "refanchor" if node.get("reftype") == "relocate" else "reftargetid"
+                anchor = node.get(key)
+                node["reftarget"] = settle(anchors, node["reftarget"], anchor or "", alternatives)
 
 
 class DanglingLinks(SphinxPostTransform):
@@ -313,8 +352,15 @@ class Checker:
             hint = self._page_hint(ref)
             return Finding(ref, _subtype(ref.kind), self._message(label, reason, hint))
         if ref.anchor and not self.has_anchor(ref.target, ref.anchor):
+            if settle(self.anchors, ref.target, ref.anchor, ref.alternatives) != ref.target:
+                return None  # written against the page's old folder, where it lands
             reason = f"no anchor {ref.anchor!r} on {ref.target!r}"
             hint = self._anchor_hint(ref.target, ref.anchor)
+            if ref.alternatives:
+                others = " or ".join(f"`{a}`" for a in ref.alternatives)
+                hint = f"from the page's old folder it names {others}, which lacks it too" + (
+                    f"; {hint}" if hint else ""
+                )
             return Finding(ref, RelocateWarning.ANCHOR, self._message(label, reason, hint))
         return None
 
@@ -335,10 +381,7 @@ class Checker:
         return Finding(ref, kind, self._message(label, f"no file {where!r} in the repository", ""))
 
     def has_anchor(self, docname: str, anchor: str) -> bool:
-        found = self.anchors.get(docname)
-        if found is None:  # not read with this extension; nothing to say
-            return True
-        return anchor in found or decode(anchor) in found
+        return has_anchor(self.anchors, docname, anchor)
 
     def file_exists(self, path: str) -> bool:
         known = self._exists.get(path)
@@ -528,13 +571,13 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         if finding.reference.kind not in SPHINX_REPORTS:
             warn(finding.subtype, finding.message, location=finding.location)
     if app.config.relocate_report_rewrites:
-        report_rewrites(references, env.all_docs)
+        report_rewrites(references, env.all_docs, checker.anchors)
     report.table = checker.check_table_anchors()
     for where, message in report.table:
         warn(RelocateWarning.ANCHOR, message, location=where)
 
-    # documents whose findings changed are written again, so the post-transform
-    # replaces (or restores) their links
+    # documents whose findings, or the page a link with alternatives goes to, changed
+    # are written again, so the post-transforms replace (or restore) their links
     previous = _dangling_keys(env)
     current: dict[str, frozenset[tuple[str, str]]] = {}
     for finding in report.findings:
@@ -542,6 +585,13 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         current[ref.docname] = current.get(ref.docname, frozenset()) | {
             (finding.subtype.value, ref.written)
         }
+    for docname in references.keys() & env.all_docs:
+        for ref in references[docname]:
+            chosen = settle(checker.anchors, ref.target, ref.anchor, ref.alternatives)
+            if ref.alternatives and chosen != ref.target:
+                current[docname] = current.get(docname, frozenset()) | {
+                    ("alternative", f"{ref.written} -> {chosen}")
+                }
     rewrite = sorted(
         d for d in previous.keys() | current.keys()
         if previous.get(d) != current.get(d) and d in env.all_docs
@@ -550,16 +600,21 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return rewrite
 
 
-def report_rewrites(references: dict[str, list[Reference]], documents: Iterable[str]) -> None:
+def report_rewrites(
+    references: dict[str, list[Reference]],
+    documents: Iterable[str],
+    anchors: dict[str, set[str]],
+) -> None:
     """``relocate.outdated`` for each rewritten reference: from the records, so every build."""
     existing = set(documents)
     for docname in sorted(references):
         if docname not in existing:
             continue
         for ref in references[docname]:
-            if not ref.rewritten:
+            target = settle(anchors, ref.target, ref.anchor, ref.alternatives)
+            if not ref.rewritten and target == ref.target:
                 continue
-            now = f"{ref.target}#{ref.anchor}" if ref.anchor else ref.target
+            now = f"{target}#{ref.anchor}" if ref.anchor else target
             warn(
                 RelocateWarning.OUTDATED,
                 f"{ref.written!r} is written against an old path; it now points to {now!r}",
@@ -632,6 +687,7 @@ def setup_checker(app: Sphinx) -> None:
     anchors_of.connect(app)
     neutralized_of.connect(app)
     app.connect("env-updated", on_env_updated)
+    app.add_post_transform(AmbiguousLinks)
     app.add_post_transform(DanglingLinks)
     # after every other handler, so the summary is the last line before Sphinx's own
     app.connect("build-finished", on_build_finished, priority=900)

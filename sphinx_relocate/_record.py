@@ -40,6 +40,10 @@ class Reference:
     anchor: str = ""
     #: the table changed the written target
     rewritten: bool = False
+    #: other pages the target names from the document's old folders (a page link with an
+    #: anchor that exists from both); the link goes to the first that has the anchor
+    #: when ``target`` lacks it, decided once every document is read
+    alternatives: tuple[str, ...] = ()
 
 
 class PerDocument(Generic[T]):

@@ -9,6 +9,11 @@ exists:
 3. the target from each folder D used to live in (the reverse of the table), as is
    and then through the table - this fixes the relative links of a moved page.
 
+A page link with an anchor that lands from D's folder and on another page from an old
+folder (``../index.md#setup``) keeps both: the other pages are recorded as alternatives,
+and the link goes to the one that has the anchor once every document is read
+(``_check.AmbiguousLinks``).
+
 Each node type is a thin adapter around it: MyST links (rewritten at ``doctree-read``,
 before MyST's own resolver runs as a post-transform), ``:doc:``, ``:download:``,
 images and figures, local reST links, toctree entries (a ``toctree`` directive that
@@ -23,7 +28,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -82,6 +87,8 @@ class Resolved:
     #: the table or an old folder of the document changed the written target
     rewritten: bool = False
     query: str = ""
+    #: other pages the target names from the document's old folders (see ``alternatives``)
+    alternatives: tuple[str, ...] = ()
 
 
 def current_docname(env: BuildEnvironment) -> str:
@@ -137,13 +144,37 @@ class Resolver:
             if found is not None:
                 return Resolved(
                     found.path, found.is_page, found.anchor, found.url, True, found.rewritten,
-                    query,
+                    query, self.alternatives(path, fragment, kind, found) if index == 0 else (),
                 )
         first = join_relative(self.folders[0], path)
         name = self.page_name(first, kind)
         if name is not None and kind != "file" and (kind == "page" or not self._file_like(first)):
             return Resolved(name, True, fragment, exists=False, query=query)
         return Resolved(first, False, fragment, exists=False, query=query)
+
+    def alternatives(
+        self, path: str, fragment: str, kind: str, found: Resolved
+    ) -> tuple[str, ...]:
+        """Other pages a relative ``path#fragment`` names from the document's old folders.
+
+        A moved page's links were written against its old folder, but ``../index.md``
+        exists from the new one too; which page is meant depends on which has the
+        anchor, known only once every document is read.
+        """
+        if not fragment or not found.is_page or found.url or path.startswith("/"):
+            return ()
+        others: list[str] = []
+        for folder in self.folders[1:]:
+            other = self._at(join_relative(folder, path), fragment, kind, moved=True)
+            if (
+                other is not None
+                and other.is_page
+                and not other.url
+                and other.anchor == found.anchor
+                and other.path not in (found.path, *others)
+            ):
+                others.append(other.path)
+        return tuple(others)
 
     def page_name(self, path: str, kind: str) -> str | None:
         """The docname a path names, if it can name one."""
@@ -242,6 +273,7 @@ class Resolver:
                 resolved.is_page and not resolved.url,
                 resolved.anchor,
                 resolved.rewritten,
+                resolved.alternatives,
             ),
         )
         if resolved.rewritten:
@@ -344,6 +376,13 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
     resolved = resolver.resolve(written, "page" if node.get("refdomain") == "doc" else "any")
     if resolved is None:
         return
+    if node.get("refdomain") == "doc" and resolved.exists and not resolved.rewritten:
+        # MyST already made the written path a docname, from the new folder: spell it
+        # relative again to see what it names from the old folders
+        spelled = relative_path(folder_of(resolver.docname), resolver.source_path(resolved))
+        resolved = replace(resolved, alternatives=resolver.alternatives(
+            spelled, resolved.anchor, "page", resolved
+        ))
     if not resolved.exists:
         if node.get("refdomain") == "doc" or _looks_like_path(written, resolver):
             resolver.note(node, line, node["reftarget"], resolved, "link")
@@ -355,6 +394,8 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
         node["refdomain"] = "doc"
         node["reftarget"] = resolved.path
         node["reftargetid"] = resolved.anchor or None
+        if resolved.alternatives:  # settled by _check.AmbiguousLinks, once anchors are known
+            node["relocate_alternatives"] = list(resolved.alternatives)
     elif not os.path.isfile(os.path.join(resolver.srcdir, resolved.path)):
         pass  # a folder: nothing to download; the checker judges the link
     else:
@@ -461,6 +502,8 @@ def _reference(resolver: Resolver, node: nodes.reference) -> None:
             refdoc=resolver.docname,
             refexplicit=True,
         )
+        if resolved.alternatives:
+            xref["relocate_alternatives"] = list(resolved.alternatives)
         xref.source, xref.line = node.source, node.line
         node.replace_self(xref)
     elif resolved.rewritten:
@@ -513,6 +556,8 @@ def _raw_html(resolver: Resolver, node: nodes.raw) -> None:
         resolved = resolver.resolve(written, "file" if image else "any")
         if resolved is None:
             return None
+        # its URL is made per builder from the written path, which keeps one meaning
+        resolved = replace(resolved, alternatives=())
         if not resolved.exists and not _looks_like_path(written, resolver):
             return None
         resolver.note(node, line, written, resolved, "raw_html")

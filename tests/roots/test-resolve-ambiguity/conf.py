@@ -1,0 +1,4 @@
+extensions = ["myst_parser", "sphinx_relocate"]
+myst_heading_anchors = 2
+exclude_patterns = ["_build"]
+show_warning_types = True  # Sphinx 7.4 does not add "[relocate.x]" by default

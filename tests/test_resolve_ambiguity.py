@@ -1,0 +1,77 @@
+"""A moved page's ``../index.md#anchor`` names a page from its new folder and another from
+its old one: the link goes to the one that has the anchor, decided once all is read."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+ROOT = Path(__file__).parent / "roots" / "test-resolve-ambiguity"
+COLOR = re.compile(r"\x1b\[[0-9;]*m")
+WITHOUT_BROKEN = {"exclude_patterns": ["_build", "guide/deep/broken.md"]}
+WITH_BROKEN = {"relocate_map": {"guide/broken": "guide/deep/broken"}}
+
+
+def hrefs(app: Any, page: str) -> list[str]:
+    return re.findall(r'href="([^"]*)"', (Path(app.outdir) / page).read_text("utf-8"))
+
+
+@pytest.mark.sphinx("html", testroot="resolve-ambiguity", confoverrides=WITHOUT_BROKEN)
+def test_link_goes_to_the_page_that_has_the_anchor(app: Any, warning: StringIO) -> None:
+    app.build()
+    assert COLOR.sub("", warning.getvalue()) == ""
+    links = hrefs(app, "guide/deep/page.html")
+    # only the old folder's page (the top-level index) has #setup, MyST link and .html link
+    assert links.count("../../index.html#setup") == 2
+    assert "../index.html#setup" not in links
+    # the new folder's page has #topics: it stays there
+    assert "../index.html#topics" in links
+
+
+@pytest.mark.sphinx("html", testroot="resolve-ambiguity", confoverrides=WITH_BROKEN)
+def test_anchor_on_neither_page_is_one_warning_naming_both(app: Any, warning: StringIO) -> None:
+    app.build()
+    lines = COLOR.sub("", warning.getvalue()).splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].endswith("[relocate.anchor]")
+    assert "broken.md:7:" in lines[0]
+    assert "no anchor 'nowhere' on 'guide/index'" in lines[0]
+    assert "from the page's old folder it names `index`" in lines[0]
+    # the link goes to the top of the new folder's page, as for any missing anchor
+    assert "../index.html" in hrefs(app, "guide/deep/broken.html")
+
+
+def test_a_changed_anchor_set_rewrites_the_linking_page(tmp_path: Path) -> None:
+    srcdir = tmp_path / "src"
+    shutil.copytree(ROOT, srcdir)
+
+    def build() -> tuple[list[str], str]:
+        warning = StringIO()
+        app = SphinxTestApp(
+            "html", srcdir=srcdir, confoverrides=WITHOUT_BROKEN, status=StringIO(),
+            warning=warning,
+        )
+        try:
+            app.build()
+            return hrefs(app, "guide/deep/page.html"), warning.getvalue()
+        finally:
+            app.cleanup()
+
+    links, warnings = build()
+    assert "../../index.html#setup" in links and warnings == ""
+    # the new folder's page gains the anchor: the link (not re-read) now goes there
+    index = srcdir / "guide" / "index.md"
+    index.write_text(index.read_text("utf-8") + "\n## Setup\n\nThe guide's setup.\n", "utf-8")
+    links, warnings = build()
+    assert "../index.html#setup" in links and "../../index.html#setup" not in links
+    assert warnings == ""
+    # and loses it again: back to the old folder's page
+    index.write_text(index.read_text("utf-8").partition("\n## Setup")[0] + "\n", "utf-8")
+    links, warnings = build()
+    assert links.count("../../index.html#setup") == 2 and warnings == ""
