@@ -11,12 +11,14 @@ that the runner can split a build into phases:
 ``finish``  the ``build-finished`` handlers (redirect stubs, reports)
 
 and count the documents it re-read and the warnings it gave.  Peak memory is this
-process's ``ru_maxrss`` (and that of its worker processes under ``-j``).
+process's ``ru_maxrss`` (and that of its worker processes under ``-j``); ``gc_s`` is the
+time spent in Python's cyclic garbage collector (this process only).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import os
@@ -59,6 +61,17 @@ def main() -> int:
         reread.append(len(docnames))
 
     warnings = io.StringIO()
+    collected = {"seconds": 0.0, "full": 0, "started": 0.0}
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        """Time the cyclic garbage collector: its cost grows with the objects alive."""
+        if phase == "start":
+            collected["started"] = time.perf_counter()
+        else:
+            collected["seconds"] += time.perf_counter() - collected["started"]
+            collected["full"] += info["generation"] == 2
+
+    gc.callbacks.append(on_gc)
     profiler = None
     if args.profile:
         import cProfile
@@ -116,6 +129,8 @@ def main() -> int:
         "maxrss_kib": max(own.ru_maxrss, workers.ru_maxrss),
         "cpu": own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime,
         "statuscode": app.statuscode,
+        "gc_s": collected["seconds"],
+        "gc_full": collected["full"],
     }
     json.dump(result, sys.stdout)
     print()

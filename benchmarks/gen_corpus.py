@@ -45,16 +45,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-WORDS = (
-    "api auth backup batch build cache client cluster config deploy driver event export "
-    "filter gateway guide hook import kernel layout metric model monitor network "
-    "node plugin policy proxy queue quota release render route runtime schema search "
-    "server shard storage stream task theme token tuning upgrade worker"
-).split()
-CJK = (
-    "安装指南 配置说明 快速开始 常见问题 性能调优 部署流程 接口参考 数据迁移 "
-    "故障排查 版本说明 权限管理 最佳实践 并行训练 内存优化 特性总览"
-).split()
+_WORDS = """
+api auth backup batch build cache client cluster config deploy driver event export filter
+gateway guide hook import kernel layout metric model monitor network node plugin policy proxy
+queue quota release render route runtime schema search server shard storage stream task theme
+token tuning upgrade worker
+"""
+_CJK = "安装指南 配置说明 快速开始 常见问题 性能调优 部署流程 接口参考 数据迁移 故障排查 版本说明 权限管理 最佳实践 并行训练 内存优化 特性总览"  # noqa: E501
+WORDS = tuple(_WORDS.split())
+CJK = tuple(_CJK.split())
 MAX_DEPTH = 4
 _SLUG_DROP = re.compile(r"[^\w\u4e00-\u9fff\- ]")
 
@@ -269,7 +268,9 @@ def render(page: Page, pages: list[Page], rng: random.Random) -> str:
             image(relpath(f"images/shared-{page.shared_image}.png", page.docname), "shared")
         if k == 1 and page.raw_html:
             block = raw_html(page, pages)
-            out.extend([*block, ""] if md else [".. raw:: html", "", *("   " + b for b in block), ""])
+            if not md:
+                block = [".. raw:: html", "", *("   " + b for b in block)]
+            out.extend([*block, ""])
     return "\n".join(out)
 
 
@@ -343,7 +344,9 @@ def plan_moves(
 
     singles = [p for p in pages[1:] if p.folder in kept]
     chosen = rng.sample(singles, min(len(singles), max(0, goal - by_folder)))
-    chosen += [p for p in singles if not p.name.isascii() and p not in chosen and rng.random() < 0.5]
+    picked = {p.number for p in chosen}
+    chosen += [p for p in singles  # half of the CJK file names get ASCII ones
+               if not p.name.isascii() and p.number not in picked and rng.random() < 0.5]
     new_folders = [posixpath.join(rng.choice(["", *shallow]), f"{rng.choice(WORDS)}-n{j}")
                    for j in range(max(1, len(chosen) // 10))]
     for page in sorted(chosen, key=lambda p: p.number):

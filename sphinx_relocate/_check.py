@@ -226,12 +226,16 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
     candidates += [
         (node, node["reftarget"]) for node in doctree.findall(addnodes.download_reference)
     ]
+    folder, srcdir = folder_of(docname), str(app.srcdir)
     for node, written in candidates:
         if not written or "://" in written or written.startswith("data:") or "*" in written:
             continue
-        rel, full = env.relfn2path(written, docname)
-        rel = posixpath.normpath(str(rel).replace(os.sep, "/"))
-        if rel not in recorded or os.path.exists(full) or _ignored(settings, written, rel):
+        rel = join_relative(folder, written)  # what env.relfn2path gives, without pathlib
+        if (
+            rel not in recorded
+            or os.path.exists(os.path.join(srcdir, rel))
+            or _ignored(settings, written, rel)
+        ):
             continue
         _replace_with_text(node, written)
         replaced.add(rel)

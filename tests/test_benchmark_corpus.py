@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from io import StringIO
 from pathlib import Path
 from types import ModuleType
 
+import myst_parser
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
 GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "gen_corpus.py"
 PAGES = 40
+MYST_MAJOR = int(myst_parser.__version__.split(".")[0])
 SEED = 0  # a seed whose 40 pages have a whole-folder move as well as single moves
 
 
@@ -25,9 +28,11 @@ SEED = 0  # a seed whose 40 pages have a whole-folder move as well as single mov
 def gen_corpus() -> ModuleType:
     if not GENERATOR.exists():  # an sdist without benchmarks/
         pytest.skip("benchmarks/gen_corpus.py is not in this tree")
-    spec = importlib.util.spec_from_file_location("gen_corpus", GENERATOR)
+    name = "sphinx_relocate_benchmarks_gen_corpus"
+    spec = importlib.util.spec_from_file_location(name, GENERATOR)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
@@ -78,14 +83,27 @@ def test_generator_is_deterministic_and_has_the_promised_shape(
     assert "[prefixes]" in table and "[pages]" in table
 
 
+def unexplained(warnings: str) -> list[str]:
+    """The warnings of a corpus build, less those of myst-parser < 5's known limitation.
+
+    myst-parser 4 (the newest for Sphinx 7.4) resolves ``[text](page.rst#label)`` only
+    against heading slugs, which reST pages do not have: "local id not found".
+    """
+    lines = [line for line in warnings.splitlines() if line.strip()]
+    if MYST_MAJOR < 5:
+        lines = [line for line in lines if "local id not found in doc" not in line]
+    return lines
+
+
 def test_original_builds_clean_and_moved_builds_clean_with_sphinx_relocate(
     corpus: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _, warnings = build(corpus / "original", "plain", monkeypatch)
-    assert warnings == ""
+    _, plain = build(corpus / "original", "plain", monkeypatch)
+    assert unexplained(plain) == []
 
-    outdir, warnings = build(corpus / "moved", "relocate", monkeypatch)
-    assert warnings == ""
+    outdir, relocated = build(corpus / "moved", "relocate", monkeypatch)
+    assert unexplained(relocated) == []
+    assert relocated.count("WARNING") == plain.count("WARNING")  # 0 on myst-parser 5
     # every old page of the table got a redirect stub
     old_pages = re.findall(
         r'^\s+"([^"]+)": ', (corpus / "moved" / "_relocate" / "reredirects.py").read_text("utf-8"),
