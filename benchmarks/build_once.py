@@ -13,6 +13,12 @@ that the runner can split a build into phases:
 and count the documents it re-read and the warnings it gave.  Peak memory is this
 process's ``ru_maxrss`` (and that of its worker processes under ``-j``); ``gc_s`` is the
 time spent in Python's cyclic garbage collector (this process only).
+
+``own_s`` and ``own_cpu`` are the time spent inside sphinx-relocate itself: every event
+handler, post-transform and directive hook of the package, timed in place (this process
+only, so ``-j`` workers are not counted).  Unlike the difference between two builds it
+is not blurred by the load of the machine, but it leaves out indirect costs such as
+pickling the references the extension keeps in the environment.
 """
 
 from __future__ import annotations
@@ -33,6 +39,57 @@ def now() -> tuple[float, float]:
     return time.perf_counter(), time.process_time()
 
 
+class OwnTime:
+    """Accumulates the wall and CPU time of the callables it wraps (which never nest)."""
+
+    def __init__(self, profiler: Any = None) -> None:
+        #: a cProfile.Profile that runs only inside the wrapped callables
+        self.profiler = profiler
+        self.wall = 0.0
+        self.cpu = 0.0
+        #: qualified name -> CPU seconds
+        self.by_name: dict[str, float] = {}
+
+    def wrap(self, function: Any) -> Any:
+        name = f"{function.__module__}.{function.__qualname__}".removeprefix("sphinx_relocate.")
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            wall, cpu = now()
+            if self.profiler is not None:
+                self.profiler.enable()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                if self.profiler is not None:
+                    self.profiler.disable()
+                spent = time.process_time() - cpu
+                self.wall += time.perf_counter() - wall
+                self.cpu += spent
+                self.by_name[name] = self.by_name.get(name, 0.0) + spent
+
+        return timed
+
+    def instrument(self, app: Any) -> None:
+        """Wrap sphinx-relocate's handlers, post-transforms and toctree mapping."""
+        for name, listeners in app.events.listeners.items():
+            app.events.listeners[name] = [
+                listener._replace(handler=self.wrap(listener.handler))
+                if getattr(listener.handler, "__module__", "").startswith("sphinx_relocate")
+                else listener
+                for listener in listeners
+            ]
+        for transform in app.registry.get_post_transforms():
+            if transform.__module__.startswith("sphinx_relocate"):
+                transform.run = self.wrap(transform.run)
+        try:
+            from sphinx_relocate import _resolve
+        except ImportError:
+            return
+        _resolve.RelocatingTocTree._map = staticmethod(  # type: ignore[method-assign]
+            self.wrap(_resolve.RelocatingTocTree._map)
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("srcdir", type=Path)
@@ -43,6 +100,8 @@ def main() -> int:
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("-E", "--fresh", action="store_true", help="ignore a saved environment")
     parser.add_argument("--profile", type=Path, help="write cProfile stats of the build here")
+    parser.add_argument("--profile-own", type=Path,
+                        help="write cProfile stats of sphinx-relocate's own code only here")
     args = parser.parse_args()
 
     os.environ["SPHINX_RELOCATE_BENCH"] = args.mode
@@ -93,6 +152,13 @@ def main() -> int:
         parallel=args.jobs,
     )
     stamps["init"] = now()
+    own_profiler = None
+    if args.profile_own:
+        import cProfile
+
+        own_profiler = cProfile.Profile()
+    own = OwnTime(own_profiler)
+    own.instrument(app)
     app.connect("env-before-read-docs", before_read, priority=-1_000_000)
     app.connect("env-updated", stamp("updated_last"), priority=1_000_000)
     app.connect("build-finished", stamp("finish_first"), priority=-1_000_000)
@@ -102,6 +168,8 @@ def main() -> int:
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(str(args.profile))
+    if own_profiler is not None:
+        own_profiler.dump_stats(str(args.profile_own))
 
     init = stamps["init"]
     updated = stamps.get("updated_last", init)
@@ -109,7 +177,7 @@ def main() -> int:
     finish_last = stamps.get("finish_last", end)
     lines = [line for line in warnings.getvalue().splitlines() if line.strip()]
     problems = [line for line in lines if "WARNING" in line or "ERROR" in line]
-    own = resource.getrusage(resource.RUSAGE_SELF)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = {
         "mode": args.mode,
@@ -126,11 +194,14 @@ def main() -> int:
         "reread": sum(reread),
         "warnings": len(problems),
         "warning_sample": problems[:5],
-        "maxrss_kib": max(own.ru_maxrss, workers.ru_maxrss),
-        "cpu": own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime,
+        "maxrss_kib": max(usage.ru_maxrss, workers.ru_maxrss),
+        "cpu": usage.ru_utime + usage.ru_stime + workers.ru_utime + workers.ru_stime,
         "statuscode": app.statuscode,
         "gc_s": collected["seconds"],
         "gc_full": collected["full"],
+        "own_s": own.wall,
+        "own_cpu": own.cpu,
+        "own_by_name": {k: round(v, 4) for k, v in sorted(own.by_name.items())},
     }
     json.dump(result, sys.stdout)
     print()

@@ -20,6 +20,10 @@ folder once: that is the *floor* for the same files, measured right after, and t
 result is reported as the ratio of the two.  Runs are interleaved (tool, floor, next
 tool, floor, ...), so machine noise hits both sides of each ratio alike.
 
+Each phase is timed twice: until the code returns (the files are in the page cache,
+which is what a build waits for) and until ``os.sync()`` returns after it (the files
+are on disk), the ``synced`` times.
+
 Prints one JSON object per measurement.
 """
 
@@ -168,12 +172,15 @@ def write_table(path: Path, moves: list[tuple[str, str]]) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def timed(run: Callable[[], Any]) -> tuple[float, float]:
-    """Wall-clock and CPU (user + system) seconds of ``run()``."""
+def timed(run: Callable[[], Any]) -> tuple[float, float, float]:
+    """Wall-clock and CPU (user + system) seconds of ``run()``, and the wall-clock
+    seconds until its files are on disk (``os.sync()`` right after)."""
     gc.collect()
     start, cpu = time.perf_counter(), time.process_time()
     run()
-    return time.perf_counter() - start, time.process_time() - cpu
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    os.sync()
+    return wall, cpu, time.perf_counter() - start
 
 
 def measure(count: int, runs: int, tools: list[str], workdir: Path) -> list[dict[str, Any]]:
@@ -181,7 +188,7 @@ def measure(count: int, runs: int, tools: list[str], workdir: Path) -> list[dict
     table_file = workdir / "relocations.toml"
     write_table(table_file, moves)
     out = workdir / "out"
-    results: dict[str, dict[str, list[tuple[float, float]]]] = {
+    results: dict[str, dict[str, list[tuple[float, float, float]]]] = {
         t: {"tool": [], "floor": []} for t in tools
     }
     files_written: dict[str, int] = {}
@@ -206,7 +213,7 @@ def measure(count: int, runs: int, tools: list[str], workdir: Path) -> list[dict
     for tool in tools:
         row: dict[str, Any] = {"entries": count, "tool": tool, "runs": runs,
                                "files": files_written[tool]}
-        for k, clock in enumerate(("wall", "cpu")):
+        for k, clock in enumerate(("wall", "cpu", "synced")):
             tool_times = [t[k] for t in results[tool]["tool"]]
             floor_times = [f[k] for f in results[tool]["floor"]]
             ratios = [t / f for t, f in zip(tool_times, floor_times, strict=True)]

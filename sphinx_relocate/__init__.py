@@ -29,7 +29,7 @@ from . import _record, _stubs
 from ._check import setup_checker
 from ._config import CONFIG_VALUES, on_config_inited, on_env_get_outdated, register
 from ._resolve import setup_resolver
-from ._table import Location, Problem, RelocationTable, TableError, Target, load_table
+from ._table import Location, Problem, RelocationTable, Target, load_table
 from ._warnings import RelocateWarning
 
 if TYPE_CHECKING:
@@ -42,14 +42,13 @@ __all__ = [
     "Problem",
     "RelocateWarning",
     "RelocationTable",
-    "TableError",
     "Target",
     "load_table",
     "setup",
 ]
 
 #: Bump when the data kept in the environment changes shape.
-ENV_VERSION = 1
+ENV_VERSION = 2
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

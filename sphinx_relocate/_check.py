@@ -49,7 +49,7 @@ from . import _record
 from ._config import table_of
 from ._paths import decode, folder_of, join_relative, leaves_root, strip_source_suffix
 from ._record import PerDocument, Reference
-from ._resolve import current_docname, repo_root
+from ._resolve import current_docname, elements, repo_root, source_folder
 from ._table import check_against_project
 from ._warnings import RelocateWarning, logger, warn
 
@@ -94,6 +94,8 @@ class Report:
     anchors: set[tuple[str, str, str]] = field(default_factory=set)
     #: (location, message) of table targets whose anchor is missing
     table: list[tuple[str, str]] = field(default_factory=list)
+    #: some reference has alternatives for :class:`AmbiguousLinks` to settle
+    alternatives: bool = False
 
 
 _SETTINGS: weakref.WeakKeyDictionary[Sphinx, Settings] = weakref.WeakKeyDictionary()
@@ -153,15 +155,18 @@ def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
     env = app.env
     docname = current_docname(env)
     found: set[str] = set()
-    for node in doctree.findall(nodes.Element):
-        found.update(node.get("ids", ()))
-        found.update(node.get("names", ()))
+    for node in elements(doctree):
+        attributes = node.attributes
+        ids, names = attributes.get("ids"), attributes.get("names")
+        if ids:
+            found.update(ids)
+        if names:
+            found.update(names)
+        if isinstance(node, nodes.raw) and "html" in attributes.get("format", "").split():
+            for match in _RAW_ID.finditer(node.astext()):
+                found.add(next(g for g in match.groups() if g is not None))
     slugs = getattr(doctree, "myst_slugs", None) or env.metadata[docname].get("myst_slugs", {})
     found.update(slugs)
-    for raw in doctree.findall(nodes.raw):
-        if "html" in raw.get("format", "").split():
-            for match in _RAW_ID.finditer(raw.astext()):
-                found.add(next(g for g in match.groups() if g is not None))
     anchors_of(env)[docname] = found
 
 
@@ -221,21 +226,16 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
         return
     replaced: set[str] = set()
     candidates: list[tuple[nodes.Element, str]] = [
-        (node, node["uri"]) for node in doctree.findall(nodes.image)
+        (node, node["uri"] if isinstance(node, nodes.image) else node["reftarget"])
+        for node in elements(doctree)
+        if isinstance(node, (nodes.image, addnodes.download_reference))
     ]
-    candidates += [
-        (node, node["reftarget"]) for node in doctree.findall(addnodes.download_reference)
-    ]
-    folder, srcdir = folder_of(docname), str(app.srcdir)
+    folder, files = folder_of(docname), source_folder(app)
     for node, written in candidates:
         if not written or "://" in written or written.startswith("data:") or "*" in written:
             continue
         rel = join_relative(folder, written)  # what env.relfn2path gives, without pathlib
-        if (
-            rel not in recorded
-            or os.path.exists(os.path.join(srcdir, rel))
-            or _ignored(settings, written, rel)
-        ):
+        if rel not in recorded or files.exists(rel) or _ignored(settings, written, rel):
             continue
         _replace_with_text(node, written)
         replaced.add(rel)
@@ -250,10 +250,13 @@ class AmbiguousLinks(SphinxPostTransform):
     default_priority = 7
 
     def run(self, **kwargs: Any) -> None:
+        report = _REPORTS.get(self.env)
+        if report is not None and not report.alternatives:
+            return
         anchors = anchors_of(self.env)
-        for node in self.document.findall(addnodes.pending_xref):
+        for node in elements(self.document):
             alternatives = node.get("relocate_alternatives")
-            if alternatives:
+            if alternatives and isinstance(node, addnodes.pending_xref):
                 key = "refanchor" if node.get("reftype") == "relocate" else "reftargetid"
                 anchor = node.get(key)
                 node["reftarget"] = settle(anchors, node["reftarget"], anchor or "", alternatives)
@@ -268,7 +271,9 @@ class DanglingLinks(SphinxPostTransform):
         report = _REPORTS.get(self.env)
         if report is None or not report.findings:
             return
-        for node in list(self.document.findall(addnodes.pending_xref)):
+        xrefs = [node for node in elements(self.document)
+                 if isinstance(node, addnodes.pending_xref)]
+        for node in xrefs:
             refdoc = node.get("refdoc", "")
             target = node.get("reftarget", "")
             domain, reftype = node.get("refdomain"), node.get("reftype")
@@ -559,6 +564,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         if docname not in env.all_docs:
             continue
         for ref in references[docname]:
+            report.alternatives = report.alternatives or bool(ref.alternatives)
             finding = checker.check(ref)
             if finding is None:
                 continue

@@ -335,6 +335,20 @@ def _similarity(text: str) -> int:
     return value
 
 
+def _add_command(
+    commands: Any, name: str, run: Callable[[argparse.Namespace], int], *, summary: str,
+    description: str, table_help: str,
+) -> argparse.ArgumentParser:
+    """A subcommand with what every command takes: the docs folder and ``--table``."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=summary, description=description
+    )
+    parser.add_argument("docs_dir", type=Path, metavar="DOCS_DIR", help="folder with conf.py")
+    parser.add_argument("--table", type=Path, metavar="FILE", help=table_help)
+    parser.set_defaults(run=run)
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sphinx-relocate",
@@ -342,26 +356,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    check = commands.add_parser(
+    _add_command(
+        commands,
         "check",
-        help="validate the relocation table against a docs folder (no build)",
+        command_check,
+        summary="validate the relocation table against a docs folder (no build)",
         description="Validate the relocation table against the files of a docs folder. "
         "Prints one 'file:line: message' per problem; exit 0 clean, 1 problems, 2 usage.",
+        table_help="table file to check instead of conf.py's",
     )
-    check.add_argument("docs_dir", type=Path, metavar="DOCS_DIR", help="folder with conf.py")
-    check.add_argument(
-        "--table", type=Path, metavar="FILE", help="table file to check instead of conf.py's"
-    )
-    check.set_defaults(run=command_check)
 
-    rewrite = commands.add_parser(
+    rewrite = _add_command(
+        commands,
         "rewrite",
-        help="rewrite links written against old paths in the sources (diff by default)",
+        command_rewrite,
+        summary="rewrite links written against old paths in the sources (diff by default)",
         description="Rewrite every link written against an old path, in the docs and in "
         "Markdown and reST anywhere in the repository (READMEs). Prints a unified diff by "
         "default; --check exits 1 when anything would change; --write applies the changes.",
+        table_help="table file to use instead of conf.py's",
     )
-    rewrite.add_argument("docs_dir", type=Path, metavar="DOCS_DIR", help="folder with conf.py")
     rewrite.add_argument(
         "--repo-root",
         type=Path,
@@ -379,22 +393,20 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also rewrite paths in inline code, plain text and Python files",
     )
-    rewrite.add_argument(
-        "--table", type=Path, metavar="FILE", help="table file to use instead of conf.py's"
-    )
     mode = rewrite.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="exit 1 if anything would change")
     mode.add_argument("--write", action="store_true", help="apply the changes in place")
-    rewrite.set_defaults(run=command_rewrite)
 
-    from_git = commands.add_parser(
+    from_git = _add_command(
+        commands,
         "from-git",
-        help="derive [pages] and [files] entries from git renames",
+        command_from_git,
+        summary="derive [pages] and [files] entries from git renames",
         description="Derive table entries from renames committed since REV plus staged, "
         "unstaged and untracked moves. Prints TOML by default; --write merges it into the "
         "table file, keeping existing entries and comments.",
+        table_help="table file to merge into instead of conf.py's",
     )
-    from_git.add_argument("docs_dir", type=Path, metavar="DOCS_DIR", help="folder with conf.py")
     from_git.add_argument(
         "--since", metavar="REV", help="commit before the reorganization (default: HEAD)"
     )
@@ -405,11 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="rename similarity threshold in percent, as git diff -M (default: 50)",
     )
-    from_git.add_argument(
-        "--table", type=Path, metavar="FILE", help="table file to merge into instead of conf.py's"
-    )
     from_git.add_argument("--write", action="store_true", help="merge into the table file")
-    from_git.set_defaults(run=command_from_git)
     return parser
 
 

@@ -89,21 +89,6 @@ def html_page_path(docname: str, *, dirhtml: bool, file_suffix: str = ".html") -
     return docname + "/index" + file_suffix
 
 
-def html_page_url(
-    from_file: str, to_docname: str, *, dirhtml: bool, file_suffix: str = ".html"
-) -> str:
-    """The relative URL from one output file to the page of ``to_docname``.
-
-    Under dirhtml the URL ends with ``/`` (``../guide/``) rather than ``index.html``, as
-    Sphinx's own dirhtml links do.
-    """
-    target = html_page_path(to_docname, dirhtml=dirhtml, file_suffix=file_suffix)
-    rel = posixpath.relpath(target, posixpath.dirname(from_file) or ".")
-    if dirhtml and (rel == "index" + file_suffix or rel.endswith("/index" + file_suffix)):
-        rel = rel[: -len("index" + file_suffix)] or "./"
-    return rel
-
-
 # -- URLs of output pages (redirect stubs and exports) ------------------------------
 
 #: Characters a URL path keeps as they are.  ``:`` is not among them, so a relative URL
@@ -149,8 +134,9 @@ def page_href(
 ) -> str:
     """The relative, percent-encoded URL from the output file ``from_file`` to a page.
 
-    As :func:`html_page_url`, plus ``link_suffix`` (Sphinx's ``html_link_suffix``,
-    default ``file_suffix``) and a non-empty ``anchor`` appended as ``#anchor``.
+    Under dirhtml the URL ends with ``/`` (``../guide/``) rather than ``index.html``, as
+    Sphinx's own dirhtml links do.  ``link_suffix`` is Sphinx's ``html_link_suffix``
+    (default ``file_suffix``); a non-empty ``anchor`` is appended as ``#anchor``.
     """
     target = html_page_path(to_docname, dirhtml=dirhtml, file_suffix=file_suffix)
     rel = relative_path(posixpath.dirname(from_file), target)

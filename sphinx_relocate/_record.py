@@ -10,8 +10,7 @@ their document and merged from parallel readers.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -20,9 +19,12 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Reference:
-    """One internal reference as it stands after resolution."""
+class Reference(NamedTuple):
+    """One internal reference as it stands after resolution.
+
+    A tuple of strings, so the garbage collector stops tracking it and pickling the
+    environment stays cheap: a large site keeps tens of thousands of these.
+    """
 
     docname: str
     #: 1-based source line, 0 when docutils did not give one

@@ -28,9 +28,10 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import dataclass, replace
+import weakref
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -69,12 +70,47 @@ _FILE_LIKE = re.compile(
     re.IGNORECASE,
 )
 
+class SourceFolder:
+    """What this build learned about the source folder; forgotten before each read phase.
+
+    Most references of a site name the same few pages and images, and asking the file
+    system (or ``env.doc2path``, which goes through pathlib) again for each costs more
+    than resolving the reference.
+    """
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        #: docname -> source file relative to the source folder
+        self.source_paths: dict[str, str] = {}
+        self._exists: dict[str, bool] = {}
+
+    def exists(self, path: str) -> bool:
+        """Whether the source-relative ``path`` is there (a file or a folder)."""
+        found = self._exists.get(path)
+        if found is None:
+            found = self._exists[path] = bool(path) and os.path.exists(
+                os.path.join(self.root, path)
+            )
+        return found
+
+
+_SOURCE_FOLDERS: weakref.WeakKeyDictionary[BuildEnvironment, SourceFolder] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def source_folder(app: Sphinx) -> SourceFolder:
+    found = _SOURCE_FOLDERS.get(app.env)
+    if found is None:
+        found = _SOURCE_FOLDERS[app.env] = SourceFolder(str(app.srcdir))
+    return found
+
+
 #: per document, the table lookups it made: ("page", docname, fragment) or ("file", path, "")
 Lookup = tuple[str, str, str]
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(NamedTuple):
     """Where a written target lands now."""
 
     #: a docname when ``is_page``, else a source-relative path (``../`` when it leaves)
@@ -122,6 +158,8 @@ class Resolver:
             source_suffix,
         )
         self.docs = self.env.found_docs
+        self.verbose = app.verbosity > 0
+        self.source_folder = source_folder(app)
         folders = [folder_of(docname)]
         for old in self.table.old_names(docname):
             if folder_of(old) not in folders:
@@ -193,7 +231,7 @@ class Resolver:
         return bool(_FILE_LIKE.search(path)) and not path.endswith(".html")
 
     def file_exists(self, path: str) -> bool:
-        return bool(path) and os.path.exists(os.path.join(self.srcdir, path))
+        return self.source_folder.exists(path)
 
     def _at(self, path: str, fragment: str, kind: str, *, moved: bool) -> Resolved | None:
         """Resolve a source-relative ``path`` as is, then through the table."""
@@ -231,11 +269,14 @@ class Resolver:
 
     def source_path(self, resolved: Resolved) -> str:
         """The source-relative file of a resolution (a page's source file with suffix)."""
-        if not resolved.is_page:
+        if not resolved.is_page or resolved.path not in self.docs:
             return resolved.path
-        if resolved.path in self.docs:
-            return str(self.env.doc2path(resolved.path, False)).replace(os.sep, "/")
-        return resolved.path
+        paths = self.source_folder.source_paths
+        found = paths.get(resolved.path)
+        if found is None:
+            found = str(self.env.doc2path(resolved.path, False)).replace(os.sep, "/")
+            paths[resolved.path] = found
+        return found
 
     def relative(self, resolved: Resolved, *, keep_fragment: bool = True) -> str:
         """The resolution written relative to this document's folder."""
@@ -276,7 +317,7 @@ class Resolver:
                 resolved.alternatives,
             ),
         )
-        if resolved.rewritten:
+        if resolved.rewritten and self.verbose:
             now = resolved.url or (
                 f"{resolved.path}#{resolved.anchor}" if resolved.anchor else resolved.path
             )
@@ -297,6 +338,21 @@ def repo_root(app: Sphinx) -> str:
     return str(confdir.resolve())
 
 
+def elements(root: nodes.Element) -> Iterator[nodes.Element]:
+    """Every element under ``root`` (itself included), in document order.
+
+    An explicit stack rather than ``findall``, which nests one generator per tree level
+    and checks its condition through a call per node.
+    """
+    stack: list[nodes.Node] = [root]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        if isinstance(node, nodes.Element):
+            yield node
+            push(reversed(node.children))
+
+
 def _line(node: nodes.Node) -> int:
     line = node.line
     if line is None:
@@ -313,7 +369,7 @@ def _line(node: nodes.Node) -> int:
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     """Rewrite every reference of the document just read (before Sphinx's collectors)."""
     resolver = Resolver(app, current_docname(app.env))
-    for node in list(doctree.findall(_is_reference)):
+    for node in [node for node in elements(doctree) if _is_reference(node)]:
         if isinstance(node, addnodes.pending_xref):
             _pending_xref(resolver, node)
         elif isinstance(node, addnodes.download_reference):
@@ -376,11 +432,17 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
     resolved = resolver.resolve(written, "page" if node.get("refdomain") == "doc" else "any")
     if resolved is None:
         return
-    if node.get("refdomain") == "doc" and resolved.exists and not resolved.rewritten:
+    if (
+        node.get("refdomain") == "doc"
+        and resolved.exists
+        and not resolved.rewritten
+        and resolved.anchor
+        and len(resolver.folders) > 1
+    ):
         # MyST already made the written path a docname, from the new folder: spell it
         # relative again to see what it names from the old folders
         spelled = relative_path(folder_of(resolver.docname), resolver.source_path(resolved))
-        resolved = replace(resolved, alternatives=resolver.alternatives(
+        resolved = resolved._replace(alternatives=resolver.alternatives(
             spelled, resolved.anchor, "page", resolved
         ))
     if not resolved.exists:
@@ -557,7 +619,7 @@ def _raw_html(resolver: Resolver, node: nodes.raw) -> None:
         if resolved is None:
             return None
         # its URL is made per builder from the written path, which keeps one meaning
-        resolved = replace(resolved, alternatives=())
+        resolved = resolved._replace(alternatives=())
         if not resolved.exists and not _looks_like_path(written, resolver):
             return None
         resolver.note(node, line, written, resolved, "raw_html")
@@ -690,8 +752,8 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
             )
         return None
 
-    for node in doctree.findall(nodes.raw):
-        if "html" not in node.get("format", "").split():
+    for node in elements(doctree):
+        if not isinstance(node, nodes.raw) or "html" not in node.get("format", "").split():
             continue
         text = node.astext()
         new = _html.rewrite_urls(text, rewrite)
@@ -707,6 +769,7 @@ def on_env_get_outdated(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
     """Documents whose references resolve differently now: the table or the pages changed."""
+    _SOURCE_FOLDERS.pop(env, None)  # files may have come, gone or changed their suffix
     table = table_of(app)
     lookups = lookups_of(env)
     previous: tuple[str, RelocationTable] | None = getattr(env, "relocate_table_state", None)

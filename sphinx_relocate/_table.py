@@ -64,14 +64,6 @@ class Problem:
         return f"{self.location}: {self.message}"
 
 
-class TableError(Exception):
-    """Raised by :func:`require_clean` with every fatal problem."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
-
-
 @dataclass(frozen=True)
 class Target:
     """Where an old page, file or anchor now lives.
@@ -83,10 +75,6 @@ class Target:
     path: str = ""
     anchor: str = ""
     url: str = ""
-
-    @property
-    def is_external(self) -> bool:
-        return bool(self.url)
 
     def __str__(self) -> str:
         if self.url:
@@ -272,7 +260,7 @@ def load_table(
     """Read a TOML table and/or a ``relocate_map`` dict into one validated table.
 
     Returns the table built from every valid entry and the list of problems; a
-    caller that must not go on with fatal problems uses :func:`require_clean`.
+    caller must not go on when any of them is ``fatal``.
     ``display_name`` is how the table file is named in messages (default: its path).
     """
     suffixes = tuple(source_suffixes) or DEFAULT_SOURCE_SUFFIXES
@@ -295,13 +283,6 @@ def load_table(
     table = builder.finish()
     table.warnings = tuple(p for p in problems if not p.fatal)
     return table, problems
-
-
-def require_clean(problems: list[Problem]) -> None:
-    """Raise :class:`TableError` when any problem is fatal."""
-    fatal = [p for p in problems if p.fatal]
-    if fatal:
-        raise TableError(fatal)
 
 
 def _read_toml(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote, urlsplit
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -36,6 +36,31 @@ shape = st.one_of(
     ),
 )
 BASE = "http://host/prefix/"
+
+
+def urljoin(base: str, reference: str) -> str:
+    """Resolve a relative-path ``reference`` as browsers do (RFC 3986, section 5.2).
+
+    ``urllib.parse.urljoin`` splits ``;params`` off the last segment, so it resolves
+    ``;`` to the base itself where a browser goes to ``…/;``.
+    """
+    origin = base[: base.index("/", len("http://"))]
+    rest, hash_mark, fragment = reference.partition("#")
+    path, question_mark, query = rest.partition("?")
+    base_path = urlsplit(base).path
+    merged = base_path[: base_path.rfind("/") + 1] + path if path else base_path
+    segments = merged.split("/")[1:]
+    kept: list[str] = []
+    for index, segment in enumerate(segments):
+        last = index == len(segments) - 1
+        if segment in (".", ".."):
+            if segment == ".." and kept:
+                kept.pop()
+            if last:
+                kept.append("")
+        else:
+            kept.append(segment)
+    return origin + "/" + "/".join(kept) + question_mark + query + hash_mark + fragment
 
 
 @given(docname, docname, anchor, shape)
