@@ -279,7 +279,7 @@ def command_from_git(args: argparse.Namespace) -> int:
     """Derive table entries from git renames; print them or merge them into the table."""
     from ._config import table_file
     from ._git import GitError, changes_since, derive, merge_into, render, top_level, without_known
-    from ._rewrite import SourceFile, read_source, write_atomically
+    from ._rewrite import SourceFile, read_source, walk_repository, write_atomically
 
     project = read_project(args.docs_dir)
     table = _table_or_exit(project, args.table)
@@ -289,14 +289,17 @@ def command_from_git(args: argparse.Namespace) -> int:
         changes = changes_since(root, prefix.rstrip("/"), args.since, args.similarity)
     except GitError as err:
         raise UsageError(str(err)) from None
-    derived, known = without_known(derive(changes, prefix, project.source_suffixes), table)
+    present, _ = walk_repository(project.srcdir)
+    derived, known = without_known(
+        derive(changes, prefix, project.source_suffixes, present), table
+    )
     for docname in derived.deleted:
         print(
             f"{prefix}{docname}: page deleted without a rename; give it a target in [pages] "
             "(a page or a URL), or confirm it is meant to go",
             file=sys.stderr,
         )
-    entries = len(derived.pages) + len(derived.files)
+    entries = len(derived.pages) + len(derived.files) + len(derived.prefixes)
     already = f" ({known} already in the table)" if known else ""
     if not args.write:
         sys.stdout.write(render(derived))

@@ -11,7 +11,9 @@ How it reads git, without touching the user's index:
 * ``-z`` keeps CJK and quoted paths byte-exact; case-only renames are ordinary renames.
 
 Pages (source suffixes) become ``[pages]`` entries by docname, other files ``[files]``
-entries; pages deleted without a rename are listed as needing a target.  tomllib cannot
+entries; a folder whose every page and file moved to the same place under one new
+folder, leaving nothing behind, becomes one ``[prefixes]`` entry instead.  Pages
+deleted without a rename are listed as needing a target.  tomllib cannot
 write, so :func:`merge_into` edits the table's text: existing entries, comments and
 layout stay as they are.
 """
@@ -19,10 +21,12 @@ layout stay as they are.
 from __future__ import annotations
 
 import os
+import posixpath
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -131,13 +135,21 @@ class Derived:
     files: list[tuple[str, str]] = field(default_factory=list)
     #: pages deleted without a rename (docnames): they need a target or a decision
     deleted: list[str] = field(default_factory=list)
+    #: whole folders that moved, with a trailing ``/``
+    prefixes: list[tuple[str, str]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.pages or self.files or self.deleted)
+        return bool(self.pages or self.files or self.deleted or self.prefixes)
 
 
-def derive(changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]) -> Derived:
-    """Sort git's changes into table entries, relative to the docs folder."""
+def derive(
+    changes: Changes, docs_prefix: str, suffixes: tuple[str, ...], present: Iterable[str] = ()
+) -> Derived:
+    """Sort git's changes into table entries, relative to the docs folder.
+
+    ``present`` are the files in the docs folder now (relative to it): a folder that
+    still holds any is not a folder that moved.
+    """
     derived = Derived()
 
     def inside(path: str) -> str | None:
@@ -168,20 +180,81 @@ def derive(changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]) -> Der
     derived.pages.sort()
     derived.files.sort()
     derived.deleted = sorted(set(derived.deleted) - {old for old, _ in derived.pages})
-    return derived
+    return fold_folders(derived, present)
+
+
+def fold_folders(derived: Derived, present: Iterable[str]) -> Derived:
+    """Replace the entries of each folder that moved as a whole with one ``[prefixes]``.
+
+    A folder moved as a whole when every page and file in it moved, to the same path
+    below one new folder, at least two of them, and nothing was left in it or deleted
+    from it.  The outermost such folder wins; a prefix also covers files added later.
+    """
+    moves = [*derived.pages, *derived.files]
+    occupied = {posixpath.dirname(path) for path in present}
+    occupied |= {posixpath.dirname(page) for page in derived.deleted}
+    for folder in list(occupied):
+        while folder:
+            folder = posixpath.dirname(folder)
+            occupied.add(folder)
+    candidates = sorted(
+        {parent for old, _ in moves for parent in _parents(old)},
+        key=lambda folder: (folder.count("/"), folder),
+    )
+    folded: list[tuple[str, str]] = []
+    for folder in candidates:
+        if folder in occupied or any(folder.startswith(f"{old}/") for old, _ in folded):
+            continue
+        inside = [(old, new) for old, new in moves if old.startswith(folder + "/")]
+        targets = {_new_folder(old[len(folder) + 1 :], new) for old, new in inside}
+        if len(inside) < 2 or len(targets) != 1:
+            continue
+        target = targets.pop()
+        if target and target != folder:
+            folded.append((folder, target))
+    if not folded:
+        return derived
+
+    def kept(old: str) -> bool:
+        return not any(old.startswith(f"{folder}/") for folder, _ in folded)
+
+    return Derived(
+        pages=[(o, n) for o, n in derived.pages if kept(o)],
+        files=[(o, n) for o, n in derived.files if kept(o)],
+        deleted=derived.deleted,
+        prefixes=sorted((f"{old}/", f"{new}/") for old, new in folded),
+    )
+
+
+def _parents(path: str) -> list[str]:
+    parents = []
+    folder = posixpath.dirname(path)
+    while folder:
+        parents.append(folder)
+        folder = posixpath.dirname(folder)
+    return parents
+
+
+def _new_folder(rest: str, new: str) -> str | None:
+    """The folder ``new`` is ``rest`` below, if it is (``None`` otherwise)."""
+    if new == rest:
+        return ""
+    return new[: -len(rest) - 1] if new.endswith("/" + rest) else None
 
 
 def without_known(derived: Derived, table: RelocationTable) -> tuple[Derived, int]:
     """Drop what the table already moves; also return how many were dropped."""
     known_files = set(table.files)
+    known_folders = {old for old, _ in table.prefixes}
     kept = Derived(
         pages=[(o, n) for o, n in derived.pages if table.locate_page(o) is None],
         files=[(o, n) for o, n in derived.files if o not in known_files],
         deleted=[d for d in derived.deleted if table.locate_page(d) is None],
+        prefixes=[(o, n) for o, n in derived.prefixes if o not in known_folders],
     )
-    dropped = (
-        len(derived.pages) + len(derived.files) + len(derived.deleted)
-        - len(kept.pages) - len(kept.files) - len(kept.deleted)
+    dropped = sum(
+        len(getattr(derived, name)) - len(getattr(kept, name))
+        for name in ("pages", "files", "deleted", "prefixes")
     )
     return kept, dropped
 
@@ -222,6 +295,10 @@ def _section_lines(derived: Derived) -> dict[str, list[str]]:
         if derived.deleted:
             lines += [*DELETED_NOTE.splitlines(), *map(deleted_line, derived.deleted)]
         sections["pages"] = lines
+    if derived.prefixes:
+        sections["prefixes"] = [
+            f"{toml_string(o)} = {toml_string(n)}" for o, n in derived.prefixes
+        ]
     if derived.files:
         sections["files"] = [f"{toml_string(o)} = {toml_string(n)}" for o, n in derived.files]
     return sections

@@ -12,10 +12,11 @@ from reorg_fixture import (
     EXPECTED_PAGES,
     git,
     make_reorganized_repo,
+    write_tree,
 )
 
-from sphinx_relocate._cli import main
-from sphinx_relocate._git import Derived, merge_into, render
+from sphinx_relocate._cli import main, read_project
+from sphinx_relocate._git import Derived, fold_folders, merge_into, render
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -117,3 +118,69 @@ def test_usage_errors(
     assert main(["from-git", str(plain)]) == 2
     err = capsys.readouterr().err
     assert "not inside a git work tree" in err and "Traceback" not in err
+
+
+def test_a_folder_moved_as_a_whole_becomes_one_prefix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "repo"
+    page = "# Page\n\nSome text that makes the file long enough to be recognised.\n"
+    write_tree(
+        root,
+        {
+            "docs/conf.py": 'extensions = ["myst_parser"]\n',
+            "docs/index.md": "# Home\n",
+            "docs/api/a.md": page.replace("Page", "A"),
+            "docs/api/deep/b.md": page.replace("Page", "B"),
+            "docs/keep/k.md": page.replace("Page", "K"),
+            "docs/keep/l.md": page.replace("Page", "L"),
+            "docs/gone/g.md": page.replace("Page", "G"),
+            "docs/gone/h.md": page.replace("Page", "H"),
+        },
+        {"docs/api/img/x.png": b"\x89PNG fake image bytes " * 20},
+    )
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "before")
+    monkeypatch.chdir(root)
+    git(root, "mv", "docs/api", "docs/reference")
+    (root / "docs/reference").rename(root / "docs/api-reference")  # a plain mv on top
+    (root / "docs/moved").mkdir()
+    git(root, "mv", "docs/keep/k.md", "docs/moved/k.md")  # keep/l.md stays
+    git(root, "mv", "docs/gone/g.md", "docs/moved/g.md")
+    git(root, "rm", "-q", "docs/gone/h.md")  # deleted: gone/ did not just move
+
+    assert main(["from-git", "docs"]) == 0
+    out = capsys.readouterr().out
+    assert tomllib.loads(out) == {
+        "prefixes": {"api/": "api-reference/"},
+        "pages": {"keep/k": "moved/k", "gone/g": "moved/g"},
+    }
+    # the table it gives resolves every old page, the image and files added later
+    project = read_project(root / "docs")
+    (root / "docs/relocations.toml").write_text(out, encoding="utf-8")
+    assert main(["check", "docs"]) == 0
+    table, problems = project.load_table(None)
+    assert not problems
+    assert table.locate_page("api/deep/b").path == "api-reference/deep/b"
+    assert table.locate_file("api/img/x.png").path == "api-reference/img/x.png"
+    # merged into the table, the prefix is known: nothing left to add
+    assert main(["from-git", "docs", "--write"]) == 0
+    assert "added 0 entries (3 already in the table)" in capsys.readouterr().err
+
+
+def test_folders_that_did_not_move_as_a_whole_keep_their_entries() -> None:
+    into_itself = Derived(pages=[("f/a", "f/sub/a"), ("f/b", "f/sub/b")])
+    assert fold_folders(into_itself, ["f/sub/a.md", "f/sub/b.md"]) == into_itself
+    to_the_root = Derived(pages=[("f/a", "a"), ("f/b", "b")])
+    assert fold_folders(to_the_root, ["a.md", "b.md"]) == to_the_root
+    split_up = Derived(pages=[("f/a", "x/a"), ("f/b", "y/b")])
+    assert fold_folders(split_up, ["x/a.md", "y/b.md"]) == split_up
+    one_page = Derived(pages=[("f/a", "x/a")])
+    assert fold_folders(one_page, ["x/a.md"]) == one_page
+    nested = Derived(
+        pages=[("f/a", "x/a"), ("f/g/b", "x/g/b"), ("k", "m")], files=[("f/g/i.png", "x/g/i.png")]
+    )
+    assert fold_folders(nested, ["x/a.md", "x/g/b.md", "x/g/i.png", "m.md"]) == Derived(
+        pages=[("k", "m")], prefixes=[("f/", "x/")]
+    )
