@@ -37,6 +37,8 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.directives.other import TocTree
+from sphinx.util import docname_join
+from sphinx.util.matching import patfilter
 from sphinx.util.nodes import make_refnode
 from sphinx.util.osutil import relative_uri
 
@@ -62,6 +64,8 @@ if TYPE_CHECKING:
 
 #: a URL with a scheme (``https:``, ``mailto:``) or a protocol-relative one
 _EXTERNAL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//)")
+#: what makes a toctree entry a glob pattern (with ``:glob:``), as for Sphinx
+_GLOB = re.compile(r"[*?\[]")
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
 #: extensions that make a MyST link target look like a file rather than a label
 _FILE_LIKE = re.compile(
@@ -674,8 +678,10 @@ class RelocatingTocTree(TocTree):
             return entry
         explicit = _EXPLICIT_TITLE.match(stripped)
         title, ref = (explicit.group(1), explicit.group(2)) if explicit else (None, stripped)
-        if ref == "self" or _EXTERNAL.match(ref) or (glob and not explicit and "*" in ref):
+        if ref == "self" or _EXTERNAL.match(ref):
             return entry
+        if glob and not explicit and _GLOB.search(ref):
+            return _map_glob(resolver, entry, ref)
         resolved = resolver.resolve(ref, "page")
         if resolved is None:
             return entry
@@ -684,6 +690,22 @@ class RelocatingTocTree(TocTree):
             return entry
         new = resolved.url or "/" + resolved.path
         return f"{title} <{new}>" if title is not None else new
+
+
+def _map_glob(resolver: Resolver, entry: str, pattern: str) -> str:
+    """A glob entry that matches no document, with its folder moved by ``[prefixes]``."""
+    written = docname_join(resolver.docname, pattern)
+    others = resolver.docs - {resolver.docname}  # as Sphinx, which leaves out the page itself
+    if patfilter(others, written):
+        return entry  # it matches documents as written: keep it
+    resolver.lookups.add(("file", written, ""))  # re-read when the table moves it again
+    moved = resolver.table.locate_pattern(written)
+    if moved is None or moved.url or not patfilter(others, moved.path):
+        return entry  # Sphinx warns that it matches nothing
+    if resolver.verbose:
+        logger.verbose("relocated toctree glob %r → %r", pattern, moved.path,
+                       location=resolver.docname)
+    return "/" + moved.path
 
 
 # -- late resolution -----------------------------------------------------------

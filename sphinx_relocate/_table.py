@@ -140,6 +140,10 @@ class RelocationTable:
         """Where the non-page file ``path`` (source-relative, with suffix) went."""
         return self._follow(path, self.files, exists)
 
+    def locate_pattern(self, pattern: str) -> Target | None:
+        """Where the folder of a glob pattern went (``old/*`` → ``new/*``), by ``[prefixes]``."""
+        return self._follow(pattern, {}, None)
+
     def locate_reference(
         self, docname: str, fragment: str = "", exists: Callable[[str], bool] | None = None
     ) -> Target | None:

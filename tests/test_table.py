@@ -61,6 +61,14 @@ def test_folder_moved_into_its_own_subfolder_does_not_loop(reorg) -> None:
     assert reorg.locate_page("features/parallel/other") is None
 
 
+def test_glob_patterns_follow_prefixes_only(reorg) -> None:
+    assert reorg.locate_pattern("pytorch/*") == Target("guides/*")
+    assert reorg.locate_pattern("pytorch/sub/*.md") == Target("guides/sub/*.md")
+    assert reorg.locate_pattern("features/parallel/*") is None  # made by the move itself
+    assert reorg.locate_pattern("guides/*") is None
+    assert reorg.locate_pattern("merged*") is None  # [pages] entries name single pages
+
+
 def test_exists_stops_the_chain_at_a_real_page(reorg) -> None:
     found = reorg.locate_page("pytorch/install_guide", exists={"guides/install_guide"}.__contains__)
     assert found == Target("guides/install_guide")
