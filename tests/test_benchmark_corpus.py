@@ -8,7 +8,9 @@ Sphinx and the moved one builds without warnings with sphinx_relocate.
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
+import subprocess
 import sys
 from io import StringIO
 from pathlib import Path
@@ -111,3 +113,21 @@ def test_original_builds_clean_and_moved_builds_clean_with_sphinx_relocate(
     )
     assert old_pages
     assert [p for p in old_pages if not (outdir / f"{p}.html").is_file()] == []
+
+
+def test_build_once_times_the_extensions_own_code(corpus: Path, tmp_path: Path) -> None:
+    """The runner's build process reports the time spent inside sphinx-relocate."""
+    script = GENERATOR.with_name("build_once.py")
+    done = subprocess.run(
+        [sys.executable, script, corpus / "moved", tmp_path / "out", "--mode", "relocate", "-E"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["reread"] == PAGES and result["statuscode"] == 0
+    assert 0 < result["own_cpu"] < result["cpu"]
+    assert {"_resolve.on_doctree_read", "_check.on_env_updated", "_stubs.on_build_finished"} <= (
+        result["own_by_name"].keys()
+    )
