@@ -226,19 +226,21 @@ class RelocationTable:
     def _follow(
         self, start: str, exact: Mapping[str, Target], exists: Callable[[str], bool] | None
     ) -> Target | None:
-        current = Target(path=start)
+        path, anchor, url = start, "", ""
         seen = {start}
         while True:
-            step = exact.get(current.path) or self._prefix_step(current.path)
+            step = exact.get(path) or self._prefix_step(path)
             if step is None:
                 break
-            current = Target(step.path, step.anchor or current.anchor, step.url)
-            if current.url or (exists is not None and exists(current.path)):
+            path, anchor, url = step.path, step.anchor or anchor, step.url
+            if url or (exists is not None and exists(path)):
                 break
-            if current.path in seen:  # a cycle; load_table refuses these
+            if path in seen:  # a cycle; load_table refuses these
                 return None
-            seen.add(current.path)
-        return None if current == Target(path=start) else current
+            seen.add(path)
+        if path == start and not anchor and not url:
+            return None
+        return Target(path, anchor, url)
 
     def _settle_anchor_target(self, target: Target, exists: Callable[[str], bool] | None) -> Target:
         if target.url or (exists is not None and exists(target.path)):
