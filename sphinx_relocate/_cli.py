@@ -203,8 +203,11 @@ def _progress(total: int) -> Callable[[int, int], None] | None:
     if total < PROGRESS_THRESHOLD and not sys.stderr.isatty():
         return None
 
+    shown = [0]
+
     def show(done: int, total: int) -> None:
-        if done % 500 == 0 or done == total:
+        if done // 500 > shown[0] // 500 or done == total:
+            shown[0] = done
             end = "\n" if done == total else ""
             print(f"\rrewrite: {done}/{total} files", end=end, file=sys.stderr, flush=True)
 
@@ -217,13 +220,7 @@ def _kinds(kinds: Counter[str]) -> str:
 
 def command_rewrite(args: argparse.Namespace) -> int:
     """Rewrite link targets in the sources (a diff by default, ``--check``, ``--write``)."""
-    from ._rewrite import (
-        Rewriter,
-        candidate_files,
-        rewrite_files,
-        walk_repository,
-        write_atomically,
-    )
+    from ._rewrite import Rewriter, candidate_files, rewrite_files, walk_repository
 
     project = read_project(args.docs_dir)
     table = _table_or_exit(project, args.table)
@@ -242,18 +239,17 @@ def command_rewrite(args: argparse.Namespace) -> int:
     paths = candidate_files(files, prefix, project.source_suffixes, args.mentions)
     changed = 0
     kinds: Counter[str] = Counter()
-    for change, source in rewrite_files(rewriter, root, paths, _progress(len(paths))):
+    changes = rewrite_files(rewriter, root, paths, _progress(len(paths)), write=args.write)
+    for change in changes:
+        if change.error is not None:
+            changes.close()  # files not started yet are left as they are
+            raise UsageError(f"{change.path}: cannot write: {change.error}")
         changed += 1
         kinds += change.kinds
         count = sum(change.kinds.values())
-        if args.write:
-            try:
-                write_atomically(root / change.path, source, change.new_text)
-            except OSError as err:
-                raise UsageError(f"{change.path}: cannot write: {err.strerror or err}") from None
-        elif args.check:
+        if args.check:
             print(f"{change.path}: {count} link{'s' if count > 1 else ''} to rewrite")
-        else:
+        elif not args.write:
             sys.stdout.writelines(
                 difflib.unified_diff(
                     change.old_text.splitlines(keepends=True),

@@ -28,7 +28,8 @@ import re
 import stat
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -95,6 +96,8 @@ class FileChange:
     old_text: str
     new_text: str
     kinds: Counter[str] = field(default_factory=Counter)
+    #: why writing the file failed, when it was to be written
+    error: str | None = None
 
 
 def repo_base(url: str) -> str:
@@ -647,22 +650,84 @@ def candidate_files(
     return chosen
 
 
+#: Trees with at least this many candidate files are split among worker processes.
+PARALLEL_FILES = 1000
+#: Files per task handed to a worker: enough that passing them around costs little.
+_CHUNK = 100
+
+_worker: tuple[Rewriter, Path, bool] | None = None
+
+
 def rewrite_files(
     rewriter: Rewriter,
     root: Path,
     paths: list[str],
     progress: Callable[[int, int], None] | None = None,
-) -> Iterator[tuple[FileChange, SourceFile]]:
-    """The change of every file in ``paths`` that has links to rewrite."""
-    for number, rel in enumerate(paths, 1):
-        if progress is not None:
-            progress(number, len(paths))
+    *,
+    write: bool = False,
+) -> Generator[FileChange, None, None]:
+    """The change of every file in ``paths`` that has links to rewrite, in path order;
+    each is written (atomically) too when ``write``.
+
+    Every file is read, rewritten and written independently of the others, so a large
+    tree is split among one worker process per CPU.
+    """
+    workers = min(_usable_cpus(), 8)
+    if workers < 2 or len(paths) < PARALLEL_FILES:
+        for number, rel in enumerate(paths, 1):
+            if progress is not None:
+                progress(number, len(paths))
+            change = rewrite_file(rewriter, root, rel, write)
+            if change is not None:
+                yield change
+        return
+    chunks = [paths[start : start + _CHUNK] for start in range(0, len(paths), _CHUNK)]
+    pool = ProcessPoolExecutor(workers, initializer=_start_worker,
+                               initargs=(rewriter, root, write))
+    try:
+        done = 0
+        for changes, count in pool.map(_rewrite_chunk, chunks):
+            done += count
+            if progress is not None:
+                progress(done, len(paths))
+            yield from changes
+    finally:  # on an error (or an interrupt) no further file is written
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _usable_cpus() -> int:
+    if hasattr(os, "sched_getaffinity"):  # the CPUs this process may run on (Linux)
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def rewrite_file(rewriter: Rewriter, root: Path, rel: str, write: bool) -> FileChange | None:
+    """The change of one file (written when ``write``), ``None`` when it has none."""
+    try:
+        source = read_source(root / rel)
+    except OSError:
+        return None
+    if source is None:
+        return None
+    new_text, kinds = rewriter.rewrite_text(rel, source.text)
+    if new_text == source.text:
+        return None
+    change = FileChange(rel, source.text, new_text, kinds)
+    if write:
         try:
-            source = read_source(root / rel)
-        except OSError:
-            continue
-        if source is None:
-            continue
-        new_text, kinds = rewriter.rewrite_text(rel, source.text)
-        if new_text != source.text:
-            yield FileChange(rel, source.text, new_text, kinds), source
+            write_atomically(root / rel, source, new_text)
+        except OSError as err:
+            change.error = str(err.strerror or err)
+    return change
+
+
+def _start_worker(rewriter: Rewriter, root: Path, write: bool) -> None:
+    global _worker
+    _worker = (rewriter, root, write)
+
+
+def _rewrite_chunk(paths: list[str]) -> tuple[list[FileChange], int]:
+    assert _worker is not None
+    rewriter, root, write = _worker
+    changes = [rewrite_file(rewriter, root, rel, write) for rel in paths]
+    return [c for c in changes if c is not None], len(paths)

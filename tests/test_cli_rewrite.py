@@ -9,7 +9,9 @@ and the word diff shows only link targets.
 from __future__ import annotations
 
 import io
+import multiprocessing
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from reorg_fixture import REPO_URL, git, make_reorganized_repo
 from sphinx.application import Sphinx
 from sphinx.util.docutils import docutils_namespace
 
+from sphinx_relocate import _rewrite
 from sphinx_relocate._cli import main
 from sphinx_relocate._rewrite import find_targets
 
@@ -167,3 +170,68 @@ def test_mentions_flag(repo: tuple[Path, str], capsys: pytest.CaptureFixture[str
         "Edit `docs/zh/features/parallel/fsdp2.md`.\n"
     )
     assert "mention 2" in capsys.readouterr().err
+
+
+def _files(base: Path) -> dict[Path, bytes]:
+    return {
+        p.relative_to(base): p.read_bytes()
+        for p in base.rglob("*")
+        if p.is_file() and ".git" not in p.parts
+    }
+
+
+def _in_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_rewrite, "PARALLEL_FILES", 1)
+    monkeypatch.setattr(_rewrite, "_usable_cpus", lambda: 2)
+
+
+def test_worker_processes_rewrite_exactly_as_one_process(
+    repo: tuple[Path, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root, _ = repo
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy)
+    capsys.readouterr()
+    assert main(["rewrite", "docs/zh"]) == 0
+    serial_diff = capsys.readouterr().out
+    assert main(["rewrite", "docs/zh", "--write"]) == 0
+    serial = capsys.readouterr().err
+
+    monkeypatch.chdir(copy)
+    _in_worker_processes(monkeypatch)
+    assert main(["rewrite", "docs/zh"]) == 0
+    assert capsys.readouterr().out == serial_diff
+    assert main(["rewrite", "docs/zh", "--write"]) == 0
+    assert capsys.readouterr().err == serial
+    assert _files(copy) == _files(root)
+
+
+@pytest.mark.parametrize("workers", [False, True])
+def test_a_file_that_cannot_be_written_is_one_line(
+    repo: tuple[Path, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    workers: bool,
+) -> None:
+    write = _rewrite.write_atomically
+
+    def refuse_the_readme(path: Path, source: _rewrite.SourceFile, text: str) -> None:
+        if path.name == "README.md" and path.parent.name != "demo":
+            raise PermissionError(13, "Permission denied")
+        write(path, source, text)
+
+    monkeypatch.setattr(_rewrite, "write_atomically", refuse_the_readme)
+    if workers:
+        if multiprocessing.get_start_method() != "fork":
+            pytest.skip("the refusing writer reaches worker processes only through fork")
+        _in_worker_processes(monkeypatch)
+    capsys.readouterr()
+    assert main(["rewrite", "docs/zh", "--write"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1] == (
+        "sphinx-relocate: error: README.md: cannot write: Permission denied"
+    )
+    assert "Traceback" not in err
