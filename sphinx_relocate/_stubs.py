@@ -64,9 +64,9 @@ _PACKAGED = frozenset({"singlehtml", "epub", "htmlhelp", "qthelp", "devhelp", "a
 # -- the plan (no Sphinx) ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Redirect:
-    """One old page and where its stub sends the reader."""
+    """One old page and where its stub sends the reader (one per old page: slots)."""
 
     old: str
     #: the stub file, relative to the output folder
@@ -222,7 +222,7 @@ def _redirect(
 ) -> Redirect:
     url = site.href(path, target)
     anchors: dict[str, str] = {}
-    by_page = _anchors_by_page(table)
+    by_page = _anchors_by_page(table) if table.anchors else {}
     for fragment in sorted({*by_page.get(old, ()), *by_page.get(target.path, ())}):
         moved = table.locate_reference(old, fragment, exists=exists)
         if moved is not None and (moved.url or exists(moved.path)):
