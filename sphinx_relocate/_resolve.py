@@ -74,6 +74,7 @@ _FILE_LIKE = re.compile(
     re.IGNORECASE,
 )
 
+
 class SourceFolder:
     """What this build learned about the source folder; forgotten before each read phase.
 
