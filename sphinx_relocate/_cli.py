@@ -239,7 +239,14 @@ def command_rewrite(args: argparse.Namespace) -> int:
     paths = candidate_files(files, prefix, project.source_suffixes, args.mentions)
     changed = 0
     kinds: Counter[str] = Counter()
-    changes = rewrite_files(rewriter, root, paths, _progress(len(paths)), write=args.write)
+    changes = rewrite_files(
+        rewriter,
+        root,
+        paths,
+        _progress(len(paths)),
+        write=args.write,
+        with_text=not (args.write or args.check),
+    )
     for change in changes:
         if change.error is not None:
             changes.close()  # files not started yet are left as they are

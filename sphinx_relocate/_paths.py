@@ -7,6 +7,7 @@ POSIX strings relative to the Sphinx source folder; a docname has no suffix.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Iterable
@@ -18,10 +19,16 @@ DEFAULT_SOURCE_SUFFIXES: tuple[str, ...] = (".rst", ".md", ".txt")
 
 def strip_source_suffix(path: str, source_suffixes: Iterable[str]) -> tuple[str, bool]:
     """Return ``(docname, had_suffix)`` for a source path or a docname."""
-    for suffix in sorted(source_suffixes, key=len, reverse=True):
+    for suffix in _longest_first(tuple(source_suffixes)):
         if suffix and path.endswith(suffix) and len(path) > len(suffix):
             return path[: -len(suffix)], True
     return path, False
+
+
+@functools.lru_cache(maxsize=16)
+def _longest_first(suffixes: tuple[str, ...]) -> tuple[str, ...]:
+    """The suffixes, longest first (``.rst.txt`` before ``.txt``); called for every link."""
+    return tuple(sorted(suffixes, key=len, reverse=True))
 
 
 def split_target(target: str) -> tuple[str, str, str]:

@@ -33,14 +33,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from ._paths import (
-    decode,
-    join_relative,
     leaves_root,
     relative_path,
-    split_target,
     strip_source_suffix,
 )
 from ._table import RelocationTable, Target
@@ -90,7 +87,10 @@ class Span(NamedTuple):
 
 @dataclass
 class FileChange:
-    """The new text of one file and how many targets of each kind changed."""
+    """The new text of one file and how many targets of each kind changed.
+
+    The texts are empty when the caller asked only to count or write the changes.
+    """
 
     path: str
     old_text: str
@@ -129,9 +129,13 @@ class Rewriter:
         self.files = files
         self.folders = folders or set()
         self.repo_base = repo_base(repo_url) if repo_url else ""
-        self._cache: dict[tuple[str, Site], str | None] = {}
+        #: new targets by site and written target (sibling pages share a site)
+        self._cache: dict[Site, dict[str, str | None]] = {}
         self._site_cache: dict[str, Site] = {}
-        self._settled: dict[tuple[str, str, bool], tuple[str, str | None] | None] = {}
+        #: whether a repository path exists, for paths (False) and docnames (True)
+        self._existing: dict[bool, dict[str, bool]] = {False: {}, True: {}}
+        #: where a path that does not exist went, by (path, fragment, docname)
+        self._moved: dict[tuple[str, str, bool], tuple[str, str | None] | None] = {}
         stop = r"\s<>()\[\]{}\"'`|"
         self._url_re = (
             re.compile(
@@ -153,40 +157,51 @@ class Rewriter:
 
     def new_target(self, written: str, site: Site) -> str | None:
         """The target to write instead of ``written``, or ``None`` to keep it."""
-        key = (written, site)
-        if key not in self._cache:
-            self._cache[key] = self._new_target(written, site)
-        return self._cache[key]
+        cache = self._cache.get(site)
+        if cache is None:
+            cache = self._cache[site] = {}
+        if written in cache:
+            return cache[written]
+        new = cache[written] = self._new_target(written, site)
+        return new
 
     def _new_target(self, written: str, site: Site) -> str | None:
-        if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
+        if (
+            not written
+            or written[0] == "#"
+            or written.startswith("//")
+            or (":" in written and _SCHEME.match(written))
+        ):
             return None
-        path, query, fragment = split_target(written)
+        path, _, fragment = written.partition("#")
+        path, _, query = path.partition("?")
         if not path or (site.docname and any(c in path for c in "*?[")):
             return None
-        plain = decode(path)
-        absolute = plain.startswith("/")
+        plain = unquote(path) if "%" in path else path
+        absolute = plain[0] == "/"
         if absolute:
             plain = plain.lstrip("/")
         folders = (site.root,) if absolute else (site.folder, *site.old_folders)
-        settled = None
-        plain_fragment = decode(fragment)
-        simple = "." not in plain.split("/", 1)[0] and "/." not in plain and "//" not in plain
+        settled: tuple[str, str | None] | None = None
+        plain_fragment = unquote(fragment) if "%" in fragment else fragment
+        existing = self._existing[site.docname]
         for folder in folders:
-            if simple:  # the common case needs no normpath
-                resolved = f"{folder}/{plain}".rstrip("/") if folder else plain.rstrip("/")
-            else:
-                resolved = join_relative(folder, plain)
-                if not resolved or leaves_root(resolved):
-                    continue
-            key = (resolved, plain_fragment, site.docname)
-            if key in self._settled:
-                settled = self._settled[key]
-            else:
-                settled = self._settled[key] = self._settle(*key)
-            if settled is not None:
-                if folder is folders[0] and settled == (resolved, None):
+            resolved = _resolve(folder, plain)
+            if resolved is None:
+                continue
+            found = existing.get(resolved)
+            if found is None:
+                found = existing[resolved] = self.exists(resolved, site.docname)
+            if found:
+                if folder is folders[0]:
                     return None  # it lands where it always did: keep it as written
+                settled = (resolved, None)
+                break
+            key = (resolved, plain_fragment, site.docname)
+            settled = self._moved.get(key, _UNSETTLED)
+            if settled is _UNSETTLED:
+                settled = self._moved[key] = self._settle(*key)
+            if settled is not None:
                 break
         if settled is None:
             return None
@@ -202,7 +217,7 @@ class Rewriter:
                 text = "./" + text
         if path.endswith("/") and not text.endswith("/"):
             text += "/"
-        if _PERCENT.search(path):
+        if "%" in path and _PERCENT.search(path):
             text = quote(text, safe=_SAFE)
         if new_fragment is None:
             frag_text = fragment
@@ -216,13 +231,9 @@ class Rewriter:
     def _settle(
         self, resolved: str, fragment: str, docname: bool
     ) -> tuple[str, str | None] | None:
-        """Where a resolved repository path lands: ``(new path, new fragment or None)``.
-
-        An existing path comes back as it is (the caller re-relativizes it); ``None``
-        when it neither exists nor is moved by the table.
+        """Where a resolved repository path that does not exist went: ``(new path, new
+        fragment or None)``, or ``None`` when the table does not move it.
         """
-        if self.exists(resolved, docname):
-            return resolved, None
         if self.docs_prefix and not resolved.startswith(self.docs_prefix):
             return None
         inside = resolved[len(self.docs_prefix) :]
@@ -325,6 +336,16 @@ class Rewriter:
 
 
 _REPO_SITE = Site("", (), "", False)
+_UNSETTLED = ("", None)  # not yet settled: compared by identity
+
+
+def _resolve(folder: str, plain: str) -> str | None:
+    """``plain`` joined to ``folder`` and normalized; ``None`` when it leaves the root."""
+    if "." not in plain.split("/", 1)[0] and "/." not in plain and "//" not in plain:
+        # the common case needs no normpath
+        return f"{folder}/{plain}".rstrip("/") if folder else plain.rstrip("/")
+    resolved = posixpath.normpath(f"{folder}/{plain}" if folder else plain)
+    return None if resolved == "." or leaves_root(resolved) else resolved
 
 
 def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -343,8 +364,12 @@ def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
 
 # -- finding targets ---------------------------------------------------------------
 
+# Patterns start with a literal where they can, so the regex engine skips ahead to it;
+# repetitions are "unrolled" (plain characters, then one escape or parenthesis) rather
+# than one alternation per character.  Each of these was 3-4 times slower otherwise.
 _MD_INLINE = re.compile(
-    r"\]\([ \t]*(?:<([^<>\n]*)>|((?:[^\s()<>\\]|\\.|\((?:[^\s()\\]|\\.)*\))+))"
+    r"\]\([ \t]*(?:<([^<>\n]*)>"
+    r"|([^\s()<>\\]*(?:(?:\\.|\((?:[^\s()\\]|\\.)*\))[^\s()<>\\]*)*))"
 )
 _MD_REFDEF = re.compile(
     r"^[ ]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*(?:<([^<>\n]*)>|([^\s<>]+))", re.MULTILINE
@@ -356,12 +381,14 @@ _HTML_ATTR = re.compile(
 _FENCE = re.compile(
     r"^[ ]{0,3}(`{3,}|~{3,}|:{3,})[ \t]*(\{[\w:-]+\})?[ \t]*([^\n\r]*)", re.MULTILINE
 )
-_ROLE = re.compile(r"(?:\{(doc|download)\}|:(doc|download):)`(?:[^`<]*<([^<>`]+)>|([^`<>]+))`")
-_RST_LINK = re.compile(r"(?<!:)`[^`]*?<([^<>`]+)>`__?")
-_RST_DIRECTIVE = re.compile(
-    r"^([ \t]*)\.\.[ \t]+([\w:-]+)::[ \t]*([^\n\r]*)", re.MULTILINE
-)
-_RST_TARGET = re.compile(r"^[ \t]*\.\.[ \t]+_[^:\n]+:[ \t]+([^\s]+)[ \t]*\r?$", re.MULTILINE)
+#: ``{doc}`…``` and ``:doc:`…```, matched from the ``d`` (the opening and closing
+#: marks are paired by :func:`_role_targets`)
+_ROLE = re.compile(r"d(?<=[{:]d)(oc|ownload)([}:])`(?:[^`<]*<([^<>`]+)>|([^`<>]+))`")
+_RST_LINK = re.compile(r"`(?<!:`)[^`]*?<([^<>`]+)>`__?")
+#: directives and link targets, matched from the ``..`` (:func:`_at_line_start` checks
+#: that only blanks precede it)
+_RST_DIRECTIVE = re.compile(r"\.\.[ \t]+([\w:-]+)::[ \t]*([^\n\r]*)")
+_RST_TARGET = re.compile(r"\.\.[ \t]+_[^:\n]+:[ \t]+([^\s]+)[ \t]*\r?$", re.MULTILINE)
 _TOCTREE_ENTRY = re.compile(r"^(?:(.*\S)[ \t]+<([^<>]+)>|([^<>\s][^\n\r]*?))[ \t]*$")
 _FILE_DIRECTIVES = {
     "image": "image",
@@ -424,6 +451,8 @@ def _markdown_targets(text: str) -> list[Span]:
     if "](" in text:
         for match in _MD_INLINE.finditer(text):
             group = 1 if match.group(1) is not None else 2
+            if match.start(group) == match.end(group) and group == 2:
+                continue
             bracket = text.rfind("[", 0, match.start())
             kind = "image" if bracket > 0 and text[bracket - 1] == "!" else "link"
             spans.append(Span(match.start(group), match.end(group), kind))
@@ -506,7 +535,9 @@ def _html_targets(text: str) -> list[Span]:
 def _role_targets(text: str) -> list[Span]:
     spans: list[Span] = []
     for match in _ROLE.finditer(text):
-        role = match.group(1) or match.group(2)
+        if (text[match.start() - 1] == "{") != (match.group(2) == "}"):
+            continue
+        role = "doc" if match.group(1) == "oc" else "download"
         group = 3 if match.group(3) is not None else 4
         mode = "doc" if role == "doc" else "path"
         spans.append(Span(match.start(group), match.end(group), role, mode))
@@ -522,21 +553,31 @@ def _rest_targets(text: str) -> list[Span]:
                 spans.append(Span(match.start(1), match.end(1), "link"))
     if ".." in text:
         for match in _RST_TARGET.finditer(text):
-            spans.append(Span(match.start(1), match.end(1), "link"))
+            if _at_line_start(text, match.start()) is not None:
+                spans.append(Span(match.start(1), match.end(1), "link"))
         spans.extend(_rest_directives(text))
     return spans
+
+
+def _at_line_start(text: str, position: int) -> str | None:
+    """The blanks from the start of the line to ``position``; ``None`` if not only blanks."""
+    lead = text[text.rfind("\n", 0, position) + 1 : position]
+    return None if lead.strip(" \t") else lead
 
 
 def _rest_directives(text: str) -> list[Span]:
     spans: list[Span] = []
     for match in _RST_DIRECTIVE.finditer(text):
-        name = match.group(2)
-        argument = match.group(3).rstrip()
+        indent_text = _at_line_start(text, match.start())
+        if indent_text is None:
+            continue
+        name = match.group(1)
+        argument = match.group(2).rstrip()
         if name in _FILE_DIRECTIVES and argument:
-            start = match.start(3)
+            start = match.start(2)
             spans.append(Span(start, start + len(argument), _FILE_DIRECTIVES[name]))
         elif name == "toctree":
-            indent = len(match.group(1).expandtabs())
+            indent = len(indent_text.expandtabs())
             body: list[tuple[int, str]] = []
             offset = text.find("\n", match.end())
             while offset != -1:
@@ -588,12 +629,15 @@ def write_atomically(path: Path, source: SourceFile, text: str) -> None:
 
     Text is never newline-translated, so ``\\r\\n`` files stay ``\\r\\n``.
     """
-    data = source.bom + text.encode(source.encoding)
-    mode = stat.S_IMODE(path.stat().st_mode)
+    data = memoryview(source.bom + text.encode(source.encoding))
+    mode = stat.S_IMODE(os.stat(path).st_mode)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
+        try:
+            while data:
+                data = data[os.write(handle, data) :]
+        finally:
+            os.close(handle)
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
@@ -655,7 +699,7 @@ PARALLEL_FILES = 1000
 #: Files per task handed to a worker: enough that passing them around costs little.
 _CHUNK = 100
 
-_worker: tuple[Rewriter, Path, bool] | None = None
+_worker: tuple[Rewriter, Path, bool, bool] | None = None
 
 
 def rewrite_files(
@@ -665,9 +709,11 @@ def rewrite_files(
     progress: Callable[[int, int], None] | None = None,
     *,
     write: bool = False,
+    with_text: bool = True,
 ) -> Generator[FileChange, None, None]:
     """The change of every file in ``paths`` that has links to rewrite, in path order;
-    each is written (atomically) too when ``write``.
+    each is written (atomically) too when ``write``.  Without ``with_text`` the changes
+    carry no texts, which then need not travel back from the workers.
 
     Every file is read, rewritten and written independently of the others, so a large
     tree is split among one worker process per CPU.
@@ -677,13 +723,13 @@ def rewrite_files(
         for number, rel in enumerate(paths, 1):
             if progress is not None:
                 progress(number, len(paths))
-            change = rewrite_file(rewriter, root, rel, write)
+            change = rewrite_file(rewriter, root, rel, write, with_text)
             if change is not None:
                 yield change
         return
     chunks = [paths[start : start + _CHUNK] for start in range(0, len(paths), _CHUNK)]
     pool = ProcessPoolExecutor(workers, initializer=_start_worker,
-                               initargs=(rewriter, root, write))
+                               initargs=(rewriter, root, write, with_text))
     try:
         done = 0
         for changes, count in pool.map(_rewrite_chunk, chunks):
@@ -701,7 +747,9 @@ def _usable_cpus() -> int:
     return os.cpu_count() or 1
 
 
-def rewrite_file(rewriter: Rewriter, root: Path, rel: str, write: bool) -> FileChange | None:
+def rewrite_file(
+    rewriter: Rewriter, root: Path, rel: str, write: bool, with_text: bool = True
+) -> FileChange | None:
     """The change of one file (written when ``write``), ``None`` when it has none."""
     try:
         source = read_source(root / rel)
@@ -712,7 +760,9 @@ def rewrite_file(rewriter: Rewriter, root: Path, rel: str, write: bool) -> FileC
     new_text, kinds = rewriter.rewrite_text(rel, source.text)
     if new_text == source.text:
         return None
-    change = FileChange(rel, source.text, new_text, kinds)
+    change = FileChange(rel, source.text, new_text, kinds) if with_text else FileChange(
+        rel, "", "", kinds
+    )
     if write:
         try:
             write_atomically(root / rel, source, new_text)
@@ -721,13 +771,13 @@ def rewrite_file(rewriter: Rewriter, root: Path, rel: str, write: bool) -> FileC
     return change
 
 
-def _start_worker(rewriter: Rewriter, root: Path, write: bool) -> None:
+def _start_worker(rewriter: Rewriter, root: Path, write: bool, with_text: bool) -> None:
     global _worker
-    _worker = (rewriter, root, write)
+    _worker = (rewriter, root, write, with_text)
 
 
 def _rewrite_chunk(paths: list[str]) -> tuple[list[FileChange], int]:
     assert _worker is not None
-    rewriter, root, write = _worker
-    changes = [rewrite_file(rewriter, root, rel, write) for rel in paths]
+    rewriter, root, write, with_text = _worker
+    changes = [rewrite_file(rewriter, root, rel, write, with_text) for rel in paths]
     return [c for c in changes if c is not None], len(paths)

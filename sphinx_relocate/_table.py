@@ -174,17 +174,18 @@ class RelocationTable:
                 if old not in found and old != docname:
                     found.add(old)
                     pending.append(old)
-            for old_folder, new in self.prefixes:
-                if new.url or not new.path or not current.startswith(new.path):
-                    continue
-                candidate = old_folder + current[len(new.path) :]
-                if candidate in found or candidate == docname:
-                    continue
-                if self._page_step(candidate) == Target(path=current) and (
-                    candidate not in self.pages
-                ):
-                    found.add(candidate)
-                    pending.append(candidate)
+            # the folders that moves created and that contain current: one probe per level
+            end = 0
+            while (end := current.find("/", end) + 1) > 0:
+                for old_folder in self._reverse_prefixes().get(current[:end], ()):
+                    candidate = old_folder + current[end:]
+                    if candidate in found or candidate == docname:
+                        continue
+                    if self._page_step(candidate) == Target(path=current) and (
+                        candidate not in self.pages
+                    ):
+                        found.add(candidate)
+                        pending.append(candidate)
         return tuple(sorted(found))
 
     # -- internals -------------------------------------------------------------
@@ -197,6 +198,16 @@ class RelocationTable:
                 if not target.url:
                     cache.setdefault(target.path, []).append(old)
             self.__dict__["_reverse_cache"] = cache
+        return cache
+
+    def _reverse_prefixes(self) -> dict[str, list[str]]:
+        cache: dict[str, list[str]] | None = self.__dict__.get("_reverse_prefix_cache")
+        if cache is None:
+            cache = {}
+            for old_folder, new in self.prefixes:
+                if not new.url and new.path:
+                    cache.setdefault(new.path, []).append(old_folder)
+            self.__dict__["_reverse_prefix_cache"] = cache
         return cache
 
     def _prefix_step(self, path: str) -> Target | None:

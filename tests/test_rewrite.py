@@ -107,6 +107,15 @@ def rewriter(tmp_path: Path) -> Rewriter:
          "https://github.com/o/r/blob/dev/docs/features/parallel/fsdp2.md."),
         ("README.md", "<https://github.com/o/r/tree/main/docs/images/old.png>",
          "<https://github.com/o/r/tree/main/docs/images/new.png>"),
+        # link targets with balanced parentheses and escapes; roles and directives
+        # anywhere on a line or indented
+        ("docs/index.md", "[i](images/old.png?(a)b)", "[i](images/new.png?(a)b)"),
+        ("docs/index.md", "[i](images/old.png?a\\)b)", "[i](images/new.png?a\\)b)"),
+        ("docs/index.md", "x{doc}`pytorch/install` {download}`images/old.png`",
+         "x{doc}`guides/install` {download}`images/new.png`"),
+        ("docs/api.rst", "- .. not a directive\n\n  .. image:: images/old.png\n",
+         "- .. not a directive\n\n  .. image:: images/new.png\n"),
+        ("docs/api.rst", ".. _t: pytorch/install.html\n", ".. _t: guides/install.html\n"),
         # CRLF files keep their line ends
         ("docs/index.md", "[i](pytorch/install.md)\r\n[r]: old.md\r\n",
          "[i](guides/install.md)\r\n[r]: https://example.org/old\r\n"),
@@ -124,6 +133,12 @@ def test_rewrite_kinds(rewriter: Rewriter, path: str, before: str, after: str) -
         ("docs/index.md", "```text\n[code](pytorch/install.md)\n```\n"),
         ("docs/index.md", "Mentions docs/pytorch/install.md in text."),
         ("docs/api.rst", "`name <target_>`_ and `T <guides/install.html>`_"),
+        # mismatched role marks, an empty target, directives and targets not at a
+        # line start
+        ("docs/index.md", "{doc:`pytorch/install` :doc}`pytorch/install` [e]() x"),
+        ("docs/api.rst", "{doc:`pytorch/install` :doc}`pytorch/install`"),
+        ("docs/api.rst", "Text .. image:: images/old.png\nText .. _t: pytorch/install.html\n"),
+        ("docs/api.rst", ":ref:`T <pytorch/install>`"),
         ("README.md", "[x](../outside/pytorch/install.md)"),
         ("README.md", "https://github.com/other/r/blob/main/docs/pytorch/install.md"),
     ],
