@@ -17,8 +17,10 @@ Each gets a minimal stand-in for the Sphinx application with the attributes it r
 After each timed run, the files it wrote are read back (not timed) and written again
 into a fresh output folder with plain ``open()``/``write()`` calls, creating each
 folder once: that is the *floor* for the same files, measured right after, and the
-result is reported as the ratio of the two.  Runs are interleaved (tool, floor, next
-tool, floor, ...), so machine noise hits both sides of each ratio alike.
+result is reported as the ratio of the two.  Runs are interleaved, and the order of
+each pair alternates (tool then floor, then floor then tool, with the files of the
+tool's previous run), so machine noise, and a file system that slows down as files are
+created and deleted, hit both sides of each ratio alike.
 
 Each phase is timed twice: until the code returns (the files are in the page cache,
 which is what a build waits for) and until ``os.sync()`` returns after it (the files
@@ -192,11 +194,15 @@ def measure(count: int, runs: int, tools: list[str], workdir: Path) -> list[dict
         t: {"tool": [], "floor": []} for t in tools
     }
     files_written: dict[str, int] = {}
-    for _ in range(runs):
+    previous: dict[str, dict[str, bytes]] = {}
+    for number in range(runs):
         for tool in tools:
             targets = tool == "rediraffe"
-            prepare(out, moves, targets=targets)
             before = {f"{new}.html" for _, new in moves} if targets else set()
+            if number % 2 and tool in previous:  # the floor first, every other run
+                prepare(out, moves, targets=targets)
+                results[tool]["floor"].append(timed(partial(floor, out, previous[tool])))
+            prepare(out, moves, targets=targets)
             if tool == "relocate":
                 run = relocate_phase(out, moves, table_file)
             elif tool == "reredirects":
@@ -204,10 +210,11 @@ def measure(count: int, runs: int, tools: list[str], workdir: Path) -> list[dict
             else:
                 run = rediraffe_phase(out, moves)
             results[tool]["tool"].append(timed(run))
-            files = written_files(out, before)
+            files = previous[tool] = written_files(out, before)
             files_written[tool] = len(files)
-            prepare(out, moves, targets=targets)
-            results[tool]["floor"].append(timed(partial(floor, out, files)))
+            if not number % 2:
+                prepare(out, moves, targets=targets)
+                results[tool]["floor"].append(timed(partial(floor, out, files)))
     shutil.rmtree(out, ignore_errors=True)
     report = []
     for tool in tools:
