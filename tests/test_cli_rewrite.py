@@ -197,6 +197,8 @@ def test_worker_processes_rewrite_exactly_as_one_process(
     capsys.readouterr()
     assert main(["rewrite", "docs/zh"]) == 0
     serial_diff = capsys.readouterr().out
+    assert main(["rewrite", "docs/zh", "--check"]) == 1
+    serial_check = capsys.readouterr().out
     assert main(["rewrite", "docs/zh", "--write"]) == 0
     serial = capsys.readouterr().err
 
@@ -204,6 +206,8 @@ def test_worker_processes_rewrite_exactly_as_one_process(
     _in_worker_processes(monkeypatch)
     assert main(["rewrite", "docs/zh"]) == 0
     assert capsys.readouterr().out == serial_diff
+    assert main(["rewrite", "docs/zh", "--check"]) == 1
+    assert capsys.readouterr().out == serial_check
     assert main(["rewrite", "docs/zh", "--write"]) == 0
     assert capsys.readouterr().err == serial
     assert _files(copy) == _files(root)
