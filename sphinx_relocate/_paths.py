@@ -61,8 +61,10 @@ def join_relative(folder: str, written: str) -> str:
     if written.startswith("/"):
         joined = written.lstrip("/")
     else:
-        joined = posixpath.join(folder, written) if folder else written
-    normal = posixpath.normpath(joined) if joined else ""
+        joined = f"{folder}/{written}" if folder else written
+    if not joined.startswith(".") and "/." not in joined and "//" not in joined:
+        return joined.rstrip("/")  # no "." or ".." part: the common case needs no normpath
+    normal = posixpath.normpath(joined)
     return "" if normal == "." else normal
 
 

@@ -33,11 +33,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 from ._paths import (
+    decode,
+    join_relative,
     leaves_root,
     relative_path,
+    split_target,
     strip_source_suffix,
 )
 from ._table import RelocationTable, Target
@@ -166,28 +169,22 @@ class Rewriter:
         return new
 
     def _new_target(self, written: str, site: Site) -> str | None:
-        if (
-            not written
-            or written[0] == "#"
-            or written.startswith("//")
-            or (":" in written and _SCHEME.match(written))
-        ):
+        if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
             return None
-        path, _, fragment = written.partition("#")
-        path, _, query = path.partition("?")
+        path, query, fragment = split_target(written)
         if not path or (site.docname and any(c in path for c in "*?[")):
             return None
-        plain = unquote(path) if "%" in path else path
-        absolute = plain[0] == "/"
+        plain = decode(path)
+        absolute = plain.startswith("/")
         if absolute:
             plain = plain.lstrip("/")
         folders = (site.root,) if absolute else (site.folder, *site.old_folders)
         settled: tuple[str, str | None] | None = None
-        plain_fragment = unquote(fragment) if "%" in fragment else fragment
+        plain_fragment = decode(fragment)
         existing = self._existing[site.docname]
         for folder in folders:
-            resolved = _resolve(folder, plain)
-            if resolved is None:
+            resolved = join_relative(folder, plain)
+            if not resolved or leaves_root(resolved):
                 continue
             found = existing.get(resolved)
             if found is None:
@@ -198,8 +195,9 @@ class Rewriter:
                 settled = (resolved, None)
                 break
             key = (resolved, plain_fragment, site.docname)
-            settled = self._moved.get(key, _UNSETTLED)
-            if settled is _UNSETTLED:
+            if key in self._moved:
+                settled = self._moved[key]
+            else:
                 settled = self._moved[key] = self._settle(*key)
             if settled is not None:
                 break
@@ -217,7 +215,7 @@ class Rewriter:
                 text = "./" + text
         if path.endswith("/") and not text.endswith("/"):
             text += "/"
-        if "%" in path and _PERCENT.search(path):
+        if _PERCENT.search(path):
             text = quote(text, safe=_SAFE)
         if new_fragment is None:
             frag_text = fragment
@@ -336,16 +334,8 @@ class Rewriter:
 
 
 _REPO_SITE = Site("", (), "", False)
-_UNSETTLED = ("", None)  # not yet settled: compared by identity
 
 
-def _resolve(folder: str, plain: str) -> str | None:
-    """``plain`` joined to ``folder`` and normalized; ``None`` when it leaves the root."""
-    if "." not in plain.split("/", 1)[0] and "/." not in plain and "//" not in plain:
-        # the common case needs no normpath
-        return f"{folder}/{plain}".rstrip("/") if folder else plain.rstrip("/")
-    resolved = posixpath.normpath(f"{folder}/{plain}" if folder else plain)
-    return None if resolved == "." or leaves_root(resolved) else resolved
 
 
 def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -451,8 +441,8 @@ def _markdown_targets(text: str) -> list[Span]:
     if "](" in text:
         for match in _MD_INLINE.finditer(text):
             group = 1 if match.group(1) is not None else 2
-            if match.start(group) == match.end(group) and group == 2:
-                continue
+            if not match.group(group) and group == 2:
+                continue  # "[text]()": nothing to rewrite
             bracket = text.rfind("[", 0, match.start())
             kind = "image" if bracket > 0 and text[bracket - 1] == "!" else "link"
             spans.append(Span(match.start(group), match.end(group), kind))
@@ -760,9 +750,10 @@ def rewrite_file(
     new_text, kinds = rewriter.rewrite_text(rel, source.text)
     if new_text == source.text:
         return None
-    change = FileChange(rel, source.text, new_text, kinds) if with_text else FileChange(
-        rel, "", "", kinds
-    )
+    if with_text:
+        change = FileChange(rel, source.text, new_text, kinds)
+    else:
+        change = FileChange(rel, "", "", kinds)
     if write:
         try:
             write_atomically(root / rel, source, new_text)

@@ -106,6 +106,23 @@ def test_relative_path_round_trips(folder, path) -> None:
     assert join_relative(folder, relative_path(folder, path)) == path
 
 
+WRITTEN = st.lists(st.sampled_from(["a", "b.md", ".", "..", "", ".x", "x."]), max_size=5).map(
+    "/".join
+)
+
+
+@given(FOLDER, WRITTEN, st.booleans())
+def test_join_relative_is_normpath_of_the_join(folder, written, absolute) -> None:
+    """The shortcut for paths without "." or ".." parts agrees with ``normpath``."""
+    written = "/" + written if absolute else written
+    if written.startswith("/"):  # from the source root
+        joined = written.lstrip("/")
+    else:
+        joined = posixpath.join(folder, written) if folder else written
+    expected = posixpath.normpath(joined) if joined else ""
+    assert join_relative(folder, written) == ("" if expected == "." else expected)
+
+
 @given(FOLDER, DOCNAME, st.booleans())
 def test_page_url_leads_to_the_page_file(from_folder, to_docname, dirhtml) -> None:
     from_file = posixpath.join(from_folder, "page.html") if from_folder else "page.html"
