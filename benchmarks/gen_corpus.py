@@ -69,6 +69,21 @@ def relpath(target: str, from_doc: str) -> str:
 
 
 @dataclass
+class Extra:
+    """A reference the ambiguity mode adds to a page, as written in it."""
+
+    #: the reference in the page's markup
+    text: str
+    #: the relative path as written, without its anchor ("" for an absolute URL)
+    path: str
+    #: what it means in the original layout, spelled as :func:`relative_paths` spells it
+    meant: str
+    #: why it is there: ambiguous, anchor-one, anchor-both, vote, out-and-back, repo-url
+    feature: str
+    anchor: str = ""
+
+
+@dataclass
 class Page:
     number: int
     docname: str
@@ -80,6 +95,10 @@ class Page:
     links: list[tuple[str, int, int | None]] = field(default_factory=list)
     shared_image: int | None = None
     raw_html: bool = False
+    #: references added by the ambiguity mode, written out (a paragraph at the end)
+    extra: list[Extra] = field(default_factory=list)
+    #: lines appended at the end of the page (the ambiguity mode's includes)
+    tail: list[str] = field(default_factory=list)
 
     @property
     def folder(self) -> str:
@@ -271,6 +290,9 @@ def render(page: Page, pages: list[Page], rng: random.Random) -> str:
             if not md:
                 block = [".. raw:: html", "", *("   " + b for b in block)]
             out.extend([*block, ""])
+    if page.extra:
+        out.extend(["Related: " + ", ".join(e.text for e in page.extra) + ".", ""])
+    out.extend(page.tail)
     return "\n".join(out)
 
 
@@ -392,6 +414,7 @@ def relative_paths(page: Page, pages: list[Page]) -> list[tuple[str, str]]:
             target = pages[number]
             path = target.docname + (target.suffix if page.markdown else ".html")
             found.append((relpath(path, page.docname), path))
+    found += [(e.path, e.meant) for e in page.extra if e.path]
     return found
 
 
@@ -446,6 +469,465 @@ def drop_ambiguous(moves: Moves, pages: list[Page]) -> int:
         dropped += len(undo)
 
 
+# -- the ambiguity mode --------------------------------------------------------------
+
+#: the project's own forge, as conf.py declares it in the ambiguity mode
+REPO_URL = "https://forge.example/org/repo/blob/main/"
+#: the include fragments' folder in original/, and where moved/ has it
+FRAGMENTS, SNIPPETS = "_fragments", "_snippets"
+#: a plain paragraph each, no links: an include changes no landing
+FRAGMENT_TEXTS = {
+    "notice.md": "This notice is shared by several pages: it is written once, in a fragment "
+                 "file, and included where it is needed.\n",
+    "support.md": "Support questions go to the issue tracker; search it before you open a "
+                  "new issue, and give the version you run.\n",
+    "notice.rst": "This notice is shared by several pages: it is written once, in a fragment "
+                  "file, and included where it is needed.\n",
+}
+
+
+def anchors(page: Page) -> set[str]:
+    """What a Markdown link can write after ``#`` for ``page``: slugs, or reST labels."""
+    if page.markdown:
+        return {slug(page.title), *(slug(h) for h in page.headings)}
+    return {page.label(None), *(page.label(k) for k in range(len(page.headings)))}
+
+
+@dataclass
+class Layouts:
+    """What exists in original/ and moved/, to tell where a path written in a page lands."""
+
+    moves: Moves
+    #: original docname → docname in moved/
+    where: dict[str, str]
+    sources: set[str]
+    moved_sources: set[str]
+    moved_docs: set[str]
+    files: set[str]
+    moved_files: set[str]
+
+    @classmethod
+    def of(cls, moves: Moves, pages: list[Page]) -> Layouts:
+        where = {p.docname: moves.pages.get(p.number) or moves.new_docname(p.docname)
+                 for p in pages}
+        shared = {f"images/shared-{k}.png" for k in range(24)}
+        return cls(
+            moves, where, {p.docname + p.suffix for p in pages},
+            {where[p.docname] + p.suffix for p in pages}, set(where.values()),
+            {p.image for p in pages} | shared, {moves.new_path(p.image) for p in pages} | shared,
+        )
+
+    def land(self, target: str, *, loose: bool) -> str | None:
+        """Where ``target`` (from the source root) lands in moved/: as it is, or through
+        the table as an old name; ``loose`` matches a page whatever suffix is written."""
+        key = _page_key(target)
+        if target.endswith((".md", ".rst")) and not loose:
+            if target in self.moved_sources:
+                return key
+            return self.where[key] if target in self.sources else None
+        if target.endswith(".png"):
+            if target in self.moved_files:
+                return target
+            return self.moves.new_path(target) if target in self.files else None
+        if key in self.moved_docs:
+            return key
+        return self.where.get(key)
+
+
+def classify(page: Page, pages: list[Page], world: Layouts) -> list[tuple[str, str, str, str]]:
+    """Each relative path of a page that changed folders: (as written, meant, verdict,
+    landing from the new folder).
+
+    The verdict is ``old`` (it lands from the old folder only: a vote for it), ``same``
+    (the new folder gives the same page), ``ambiguous`` (the new folder gives another
+    existing page, or file, as written) or ``loose`` (another page, but only if the
+    written suffix is ignored).
+    """
+    new_folder = posixpath.dirname(world.where[page.docname])
+    if new_folder == page.folder:
+        return []
+    result = []
+    for path, meant in relative_paths(page, pages):
+        target = posixpath.normpath(posixpath.join(new_folder, path))
+        meant_now = world.where.get(_page_key(meant)) or world.moves.new_path(meant)
+        precise, loose = world.land(target, loose=False), world.land(target, loose=True)
+        if precise is not None and precise != meant_now:
+            verdict = "ambiguous"
+        elif loose is not None and loose != meant_now:
+            verdict = "loose"
+        else:
+            verdict = "old" if loose is None else "same"
+        result.append((path, meant, verdict, precise or loose or ""))
+    return result
+
+
+@dataclass
+class Ambiguity:
+    """What the ambiguity mode added (page numbers), for the manifest."""
+
+    moved: list[int] = field(default_factory=list)
+    close: list[int] = field(default_factory=list)
+    decoys: list[int] = field(default_factory=list)
+    become_folders: list[int] = field(default_factory=list)
+    includes: list[int] = field(default_factory=list)
+    regular_moves_undone: int = 0
+
+
+def _write_link(page: Page, kind: str, path: str, text: str, anchor: str = "") -> str:
+    """A link as the page's author writes it: ``md`` (MyST, with the suffix), ``doc``."""
+    if kind == "md":
+        return f"[{text}]({path}{'#' + anchor if anchor else ''})"
+    if kind == "url":
+        return f"[{text}]({path})" if page.markdown else f"`{text} <{path}>`_"
+    return f"{{doc}}`{text} <{path}>`" if page.markdown else f":doc:`{text} <{path}>`"
+
+
+def _extra(page: Page, kind: str, rel: str, target: Page, feature: str, *,
+           text: str | None = None, anchor: str = "") -> Extra:
+    """``page`` links ``target``, written ``rel`` (without suffix) from its own folder."""
+    path = rel + target.suffix if kind == "md" else rel
+    meant = target.docname + target.suffix if kind == "md" else target.docname
+    return Extra(_write_link(page, kind, path, text or target.title, anchor), path, meant,
+                 feature, anchor)
+
+
+def plan_ambiguity(
+    folders: list[str], pages: list[Page], moves: Moves, rng: random.Random
+) -> Ambiguity:
+    """Make links that exist from a moved page's old folder and from its new one.
+
+    Adds pages (decoys, a folder when the tree has no suitable one), references and
+    moves to ``pages`` and ``moves``; every page keeps one meaning per link in
+    original/.  See the module docstring for what is made.
+    """
+    total = len(pages)
+    originals = list(pages)
+    amb = Ambiguity()
+    index_of = {p.folder: p for p in pages if p.name == "index"}
+    existing: set[str] = set()
+    for p in pages:
+        for name in (p.docname, moves.pages.get(p.number) or moves.new_docname(p.docname)):
+            parts = name.casefold().split("/")
+            existing.update("/".join(parts[:k]) for k in range(1, len(parts) + 1))
+
+    def moved(p: Page) -> bool:
+        return (moves.pages.get(p.number) or moves.new_docname(p.docname)) != p.docname
+
+    def kept(folder: str) -> bool:
+        return moves.new_docname(folder + "/x") == folder + "/x"
+
+    def free(name: str) -> bool:
+        return name.casefold() not in existing
+
+    def claim(name: str) -> None:
+        parts = name.casefold().split("/")
+        existing.update("/".join(parts[:k]) for k in range(1, len(parts) + 1))
+
+    def depth(folder: str) -> int:
+        return folder.count("/") + 1 if folder else 0
+
+    def add_page(page: Page, parent_index: Page) -> Page:
+        pages.append(page)
+        parent_index.toctree.append(page.docname)
+        parent_index.toctree.sort()
+        claim(page.docname)
+        amb.decoys.append(page.number)
+        return page
+
+    # 1. pages moved to a folder of the same depth: index.md, ../index.md and a sibling
+    #    exist from both folders (the sibling as a decoy page created in the new one)
+    used: set[int] = set()
+    decoys: dict[tuple[str, int], Page] = {}
+    #: decoy page number → anchors chosen as "on the meant page only": never copied there
+    reserved: dict[int, set[str]] = {}
+    counts = {"anchor-one": 0, "anchor-both": 0}
+    want, n_close = max(3, round(0.04 * total)), max(1, round(0.01 * total))
+    candidates = [p for p in pages if p.name != "index" and p.name.isascii()
+                  and depth(p.folder) >= 1 and not moved(p) and kept(p.folder)]
+    rng.shuffle(candidates)
+    # two MyST pages for one reST page (only MyST links carry anchors); pages of depth 2
+    # and more first (their ../index is ambiguous too), then those of depth 1
+    md = [p for p in candidates if p.markdown]
+    rst = [p for p in candidates if not p.markdown]
+    candidates = [p for k in range(len(candidates)) for p in (md[2 * k : 2 * k + 2] + rst[k : k + 1])]
+    candidates.sort(key=lambda p: depth(p.folder) < 2)
+    new_folders = 0
+    for page in candidates:
+        if len(amb.moved) >= want:
+            break
+        if page.number in used:
+            continue
+        old, parent = page.folder, posixpath.dirname(page.folder)
+        deep = depth(old) >= 2  # ../index names another page from the new folder too
+
+        def elsewhere(folder: str) -> bool:
+            return folder != old and (not deep or posixpath.dirname(folder) != parent)
+
+        options = [f for f in folders if depth(f) == depth(old) and elsewhere(f)
+                   and kept(f) and not moved(index_of[f])
+                   and not moved(index_of[posixpath.dirname(f)]) and free(f"{f}/{page.name}")]
+        if options:
+            new = rng.choice(options)
+        else:  # a folder of that depth under another parent, with its index page
+            parents = [f for f in ["", *folders] if depth(f) == depth(old) - 1
+                       and (f != parent or not deep) and kept(f) and not moved(index_of[f])]
+            if not parents:
+                continue
+            under = rng.choice(parents)
+            new = posixpath.join(under, f"{rng.choice(WORDS)}-a{new_folders}")
+            if not free(new):
+                continue
+            new_folders += 1
+            folder_index = Page(len(pages), f"{new}/index", ".md",
+                                posixpath.basename(new).replace("-", " ").title())
+            folder_index.headings = [heading(rng, k + 1, 0.3) for k in range(3)]
+            folder_index.links = [("docabs", index_of[under].number, None),
+                                  ("ref", index_of[under].number, None)]
+            index_of[new] = add_page(folder_index, index_of[under])
+            folders.append(new)
+        siblings = [s for s in pages if s.folder == old and s.name != "index" and s.name.isascii()
+                    and s.number != page.number and not moved(s) and s.number not in used]
+        linked = {n for kind, n, _ in page.links if kind in ("md", "md#", "doc")}
+        sibling = None
+        if siblings:
+            sibling = rng.choice([s for s in siblings if s.number in linked] or siblings)
+        decoy = None if sibling is None else decoys.get((new, sibling.number))
+        if sibling is not None and decoy is None and free(f"{new}/{sibling.name}"):
+            number = len(pages)
+            decoy = Page(number, f"{new}/{sibling.name}", sibling.suffix,
+                         heading(rng, number, 0.15))
+            heads = [rng.choice(sibling.headings)] if sibling.markdown else []
+            taken = anchors(sibling)
+            k = 1
+            while len(heads) < 3:
+                h = heading(rng, k, 0.3)
+                if slug(h) not in taken | {slug(x) for x in heads}:
+                    heads.append(h)
+                k += 1
+            decoy.headings = heads
+            decoy.links = [("docabs", index_of[new].number, None),
+                           ("ref", sibling.number, None)]
+            decoys[(new, sibling.number)] = add_page(decoy, index_of[new])
+        if decoy is None:
+            sibling = None
+        moves.pages[page.number] = f"{new}/{page.name}"
+        claim(f"{new}/{page.name}")
+        used.add(page.number)
+        if sibling is not None:
+            used.add(sibling.number)
+        amb.moved.append(page.number)
+        close = page.markdown and len(amb.close) < n_close
+        if close:  # every other link lands the same from both folders
+            amb.close.append(page.number)
+            page.links = [({"md": "ref", "md#": "ref", "doc": "docabs"}.get(kind, kind), n, s)
+                          for kind, n, s in page.links]
+            page.raw_html = False
+        pairs = [(index_of[old], index_of[new], "index")]
+        if deep:
+            pairs.append((index_of[parent], index_of[posixpath.dirname(new)], "../index"))
+        if sibling is not None and decoy is not None:
+            pairs.append((sibling, decoy, sibling.name))
+        for meant, other, rel in pairs:
+            same_suffix = page.markdown and meant.suffix == other.suffix
+            kind = "md" if same_suffix and rng.random() < 0.6 else "doc"
+            page.extra.append(_extra(page, kind, rel, meant, "ambiguous"))
+            if not same_suffix:
+                continue
+            only = [k for k in range(len(meant.headings)) if meant.anchor(k) not in anchors(other)]
+            if only and (rng.random() < 0.7 or not counts["anchor-one"]):
+                k = rng.choice(only)
+                reserved.setdefault(other.number, set()).add(meant.anchor(k))
+                page.extra.append(_extra(page, "md", rel, meant, "anchor-one",
+                                         text=meant.headings[k], anchor=meant.anchor(k)))
+                counts["anchor-one"] += 1
+            if meant.markdown and (rng.random() < 0.5 or not counts["anchor-both"]):
+                on_both = [k for k in range(len(meant.headings))
+                           if meant.anchor(k) in anchors(other)]
+                can_copy = [k for k in range(len(meant.headings))
+                            if meant.anchor(k) not in reserved.get(other.number, set())]
+                if not on_both and can_copy and other.name == "index":
+                    k = rng.choice(can_copy)
+                    other.headings.append(meant.headings[k])
+                    on_both = [k]
+                if on_both:
+                    k = rng.choice(on_both)
+                    page.extra.append(_extra(page, "md", rel, meant, "anchor-both",
+                                             text=meant.headings[k], anchor=meant.anchor(k)))
+                    counts["anchor-both"] += 1
+        if close:  # the one vote for the old folder: out of it and back in
+            back = sibling or index_of[old]
+            page.extra.append(_extra(page, "md", f"../{posixpath.basename(old)}/{back.name}",
+                                     back, "out-and-back"))
+
+    # 2. pages that become folders: foo.md → foo/overview.md
+    linked_to = {n for p in pages for _, n, _ in p.links}
+    candidates = [p for p in originals if p.name != "index" and p.name.isascii()
+                  and not moved(p) and kept(p.folder) and p.number in linked_to
+                  and p.number not in used and free(f"{p.docname}/overview")]
+    for page in rng.sample(candidates, min(len(candidates), max(1, round(0.01 * total)))):
+        moves.pages[page.number] = f"{page.docname}/overview"
+        claim(moves.pages[page.number])
+        used.add(page.number)
+        amb.become_folders.append(page.number)
+
+    def rotation(pools: list[list[Page]], count: int) -> list[Page]:
+        """``count`` pages taken in turn from each pool (shuffled), none twice."""
+        pools = [rng.sample(pool, len(pool)) for pool in pools]
+        chosen: list[Page] = []
+        seen: set[int] = set()
+        while len(chosen) < count and any(pools):
+            for pool in pools:
+                while pool and pool[-1].number in seen:
+                    pool.pop()
+                if pool and len(chosen) < count:
+                    chosen.append(pool.pop())
+                    seen.add(chosen[-1].number)
+        return chosen
+
+    in_moved_folder = [p for p in originals if moves.new_docname(p.docname) != p.docname]
+    singles = [p for p in originals if p.number in moves.pages]
+    staying = [p for p in originals if not moved(p) and p.folder]
+
+    # 3. out-and-back links: ../d/other.md written in d/
+    by_folder: dict[str, list[Page]] = {}
+    for p in pages:
+        by_folder.setdefault(p.folder, []).append(p)
+    for page in rotation([in_moved_folder, singles, staying], max(4, round(0.03 * total))):
+        others = [o for o in by_folder[page.folder] if o.number != page.number]
+        if not others:
+            continue
+        moving = [o for o in others if moved(o)]
+        back = rng.choice(moving if moving and rng.random() < 0.5 else others)
+        kind = "md" if page.markdown and rng.random() < 0.6 else "doc"
+        page.extra.append(_extra(page, kind, f"../{posixpath.basename(page.folder)}/{back.name}",
+                                 back, "out-and-back"))
+
+    # 4. links to a page's source on the project's own forge
+    md_pages = [p for p in originals if p.markdown]
+    rst_pages = [p for p in originals if not p.markdown]
+    count = max(3, round(0.03 * total))
+    for page in rotation([md_pages, md_pages, rst_pages], count):
+        same = [t for t in originals if t.number != page.number and t.suffix == page.suffix]
+        targets = same or [t for t in originals if t.number != page.number]
+        moving = [t for t in targets if moved(t)]
+        target = rng.choice(moving if moving and rng.random() < 0.5 else targets)
+        page.extra.append(Extra(
+            _write_link(page, "url", f"{REPO_URL}{target.docname}{target.suffix}",
+                        f"{target.title} (source)"),
+            "", target.docname + target.suffix, "repo-url"))
+
+    # 5. include fragments, from pages that stay and pages that move
+    delib = [pages[n] for n in amb.moved]
+    pools = [delib, in_moved_folder, singles, staying]
+    count = max(3, round(0.03 * total))
+    rst_count = max(1, count // 3)
+    chosen = (rotation([[p for p in pool if not p.markdown] for pool in pools], rst_count)
+              + rotation([[p for p in pool if p.markdown] for pool in pools], count - rst_count))
+    for j, page in enumerate(chosen):
+        if page.markdown:
+            name = ("notice.md", "support.md")[j % 2]
+            path = relpath(f"{FRAGMENTS}/{name}", page.docname)
+            page.tail += [f"```{{include}} {path}", "```", ""]
+        else:
+            page.tail += [f".. include:: {relpath(f'{FRAGMENTS}/notice.rst', page.docname)}", ""]
+        amb.includes.append(page.number)
+    moves.folders[FRAGMENTS] = SNIPPETS
+
+    # 6. the other moves stay unambiguous: undo those that are not (decoys are new pages)
+    deliberate = set(amb.moved)
+    while True:
+        world = Layouts.of(moves, pages)
+        undo: set[tuple[str, object]] = set()
+        for page in pages:
+            if page.number in deliberate:
+                continue
+            if any(v in ("ambiguous", "loose") for _, _, v, _ in classify(page, pages, world)):
+                if page.number in moves.pages:
+                    undo.add(("page", page.number))
+                else:
+                    undo.update(("folder", f) for f in moves.folders
+                                if page.docname.startswith(f + "/"))
+        if not undo:
+            break
+        for kind, key in undo:
+            if kind == "page":
+                del moves.pages[key]  # type: ignore[arg-type]
+                if key in amb.become_folders:
+                    amb.become_folders.remove(key)  # type: ignore[arg-type]
+            else:
+                del moves.folders[key]  # type: ignore[arg-type]
+        amb.regular_moves_undone += len(undo)
+
+    # 7. every deliberately ambiguous page keeps votes for its old folder: links that land
+    #    from it only (one on the close pages, two elsewhere; undoing moves only adds votes)
+    world = Layouts.of(moves, pages)
+    for number in amb.moved:
+        page = pages[number]
+        need = 1 if number in amb.close else 2
+        backs = [o for o in by_folder[page.folder] if o.number != number]
+        for back in backs[: max(0, need - votes(page, pages, world))]:
+            page.extra.append(_extra(page, "md" if page.markdown else "doc",
+                                     f"../{posixpath.basename(page.folder)}/{back.name}",
+                                     back, "out-and-back"))
+        assert votes(page, pages, world) >= need, page.docname
+    return amb
+
+
+def votes(page: Page, pages: list[Page], world: Layouts) -> int:
+    """The links (not images) of a moved page that land from its old folder only."""
+    return sum(1 for _, meant, verdict, _ in classify(page, pages, world)
+               if verdict == "old" and not meant.endswith(".png"))
+
+
+def ambiguity_counts(amb: Ambiguity, pages: list[Page], moves: Moves) -> dict[str, object]:
+    """The manifest's counts of the ambiguity mode."""
+    world = Layouts.of(moves, pages)
+    by_docname = {world.where[p.docname]: p for p in pages}
+    ambiguous = added_ambiguous = anchor_one = anchor_both = 0
+    for page in pages:
+        verdicts = classify(page, pages, world)
+        ambiguous += sum(1 for _, _, v, _ in verdicts if v == "ambiguous")
+        # the added links come last in relative_paths, in the order of page.extra
+        added = [e for e in page.extra if e.path]
+        if not verdicts or not added:
+            continue
+        for extra, (_, _, verdict, landed) in zip(
+            added, verdicts[len(verdicts) - len(added):], strict=True
+        ):
+            added_ambiguous += verdict == "ambiguous"
+            if verdict == "ambiguous" and extra.anchor:
+                meant = by_docname[world.where[_page_key(extra.meant)]]
+                other = by_docname[landed]
+                assert extra.anchor in anchors(meant), (page.docname, extra)
+                if extra.anchor in anchors(other):
+                    anchor_both += 1
+                else:
+                    anchor_one += 1
+    features: dict[str, int] = {}
+    for page in pages:
+        for extra in page.extra:
+            features[extra.feature] = features.get(extra.feature, 0) + 1
+    return {
+        "ambiguous_pages": len(amb.moved),
+        "ambiguous_links": ambiguous,
+        "ambiguous_links_added": added_ambiguous,
+        "anchor_on_meant_page_only": anchor_one,
+        "anchor_on_both_pages": anchor_both,
+        "close_vote_pages": len(amb.close),
+        "close_vote_votes": [votes(pages[n], pages, world) for n in amb.close],
+        "decoy_pages": len(amb.decoys),
+        "become_folders": len(amb.become_folders),
+        "out_and_back": features.get("out-and-back", 0),
+        "repo_urls": features.get("repo-url", 0),
+        "includes": len(amb.includes),
+        "fragments": len(FRAGMENT_TEXTS),
+        "regular_moves_undone": amb.regular_moves_undone,
+        "ambiguity_moves": {pages[n].docname: moves.pages[n] for n in amb.moved},
+        "ambiguity_close_pages": [pages[n].docname for n in amb.close],
+        "ambiguity_become_folders": [pages[n].docname for n in amb.become_folders],
+    }
+
+
 # -- writing -------------------------------------------------------------------------
 
 
@@ -483,6 +965,22 @@ elif _mode != "plain":
 '''
 
 
+def conf_py(ambiguity: bool) -> str:
+    """The shared conf.py; the ambiguity mode adds the forge and the fragment folders."""
+    if not ambiguity:
+        return CONF_PY
+    return CONF_PY.replace(
+        'exclude_patterns = ["_build", "_relocate"]',
+        f'exclude_patterns = ["_build", "_relocate", "{FRAGMENTS}", "{SNIPPETS}"]',
+    ).replace(
+        "html_copy_source = False\n",
+        "html_copy_source = False\n"
+        "# the project's own forge: sphinx-relocate checks links to it (plain Sphinx ignores)\n"
+        f'relocate_repo_url = "{REPO_URL}"\n'
+        'relocate_repo_root = "."\n',
+    )
+
+
 def q(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
@@ -504,27 +1002,38 @@ def generate(
     move_fraction: float = 0.3,
     links: int = 15,
     md_share: float = 0.7,
+    ambiguity: bool = False,
 ) -> dict[str, object]:
-    """Write ``original/``, ``moved/`` and ``manifest.json`` under ``out``; return the manifest."""
+    """Write ``original/``, ``moved/`` and ``manifest.json`` under ``out``; return the manifest.
+
+    ``ambiguity`` makes links that exist from a moved page's old and new folders on
+    purpose (see the module docstring); without it the output is what it always was.
+    """
     rng = random.Random(seed)
     folders, corpus = make_pages(pages, md_share, rng)
     plan_links(corpus, max(4, links), rng)
-    texts = {p.number: render(p, corpus, random.Random(seed * 7919 + p.number)) for p in corpus}
     moves = plan_moves(folders, corpus, move_fraction, rng)
     undone = drop_ambiguous(moves, corpus)
+    amb = (plan_ambiguity(folders, corpus, moves, random.Random(f"ambiguity:{seed}"))
+           if ambiguity else None)
+    texts = {p.number: render(p, corpus, random.Random(seed * 7919 + p.number)) for p in corpus}
 
-    original: dict[str, bytes] = {"conf.py": CONF_PY.encode()}
+    conf = conf_py(ambiguity).encode()
+    original: dict[str, bytes] = {"conf.py": conf}
     for p in corpus:
         original[p.docname + p.suffix] = texts[p.number].encode()
         original[p.image] = png(zlib.crc32(f"{seed}:{p.number}".encode()))
     for k in range(24):
         original[f"images/shared-{k}.png"] = png(zlib.crc32(f"{seed}:shared:{k}".encode()))
+    if amb is not None:
+        for name, text in FRAGMENT_TEXTS.items():
+            original[f"{FRAGMENTS}/{name}"] = text.encode()
 
     new_docname = {p.number: moves.pages.get(p.number) or moves.new_docname(p.docname)
                    for p in corpus}
-    moved: dict[str, bytes] = {"conf.py": CONF_PY.encode()}
+    moved: dict[str, bytes] = {"conf.py": conf}
     for path, data in original.items():
-        if path.endswith(".png") or path == "conf.py":
+        if path.endswith(".png") or path == "conf.py" or path.startswith(FRAGMENTS + "/"):
             moved[moves.new_path(path)] = data
     for p in corpus:
         moved[new_docname[p.number] + p.suffix] = original[p.docname + p.suffix]
@@ -560,10 +1069,13 @@ def generate(
         for kind, _, _ in p.links:
             kinds[kind] = kinds.get(kind, 0) + 1
     moved_by_folder = sum(1 for p in corpus if moves.new_docname(p.docname) != p.docname)
+    arguments: dict[str, object] = {"pages": pages, "seed": seed, "move_fraction": move_fraction,
+                                    "links": links, "md_share": md_share}
+    if ambiguity:
+        arguments["ambiguity"] = True
     manifest: dict[str, object] = {
         "generator": "benchmarks/gen_corpus.py",
-        "arguments": {"pages": pages, "seed": seed, "move_fraction": move_fraction,
-                      "links": links, "md_share": md_share},
+        "arguments": arguments,
         "pages": len(corpus),
         "markdown_pages": sum(p.markdown for p in corpus),
         "rest_pages": sum(not p.markdown for p in corpus),
@@ -583,6 +1095,8 @@ def generate(
         "page_entries": len(moves.pages),
         "ambiguous_moves_undone": undone,
     }
+    if amb is not None:
+        manifest.update(ambiguity_counts(amb, corpus, moves))
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n",
                                        encoding="utf-8")
     return manifest
@@ -598,11 +1112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="mean cross-references per page (default 15)")
     parser.add_argument("--md-share", type=float, default=0.7,
                         help="share of MyST pages (default 0.7)")
+    parser.add_argument("--ambiguity", action="store_true",
+                        help="move pages so that some links exist from both their old and "
+                             "new folders, with the other cases of the module docstring")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     args = parser.parse_args(argv)
     manifest = generate(args.out, pages=args.pages, seed=args.seed,
                         move_fraction=args.move_fraction, links=args.links,
-                        md_share=args.md_share)
+                        md_share=args.md_share, ambiguity=args.ambiguity)
     print(json.dumps(manifest, ensure_ascii=False))
     return 0
 

@@ -32,8 +32,7 @@ import difflib
 import os
 import posixpath
 import re
-import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,9 +46,12 @@ from sphinx.util.logging import is_suppressed_warning
 
 from . import _record
 from ._config import table_of
+from ._landing import Landing
+from ._landing import settle as settle_landing
 from ._paths import decode, folder_of, join_relative, leaves_root, strip_source_suffix
 from ._record import PerDocument, Reference
-from ._resolve import current_docname, elements, repo_root, source_folder
+from ._resolve import _app_of, current_docname, elements, repo_root, source_suffixes
+from ._state import Settings, state_of
 from ._table import check_against_project
 from ._warnings import RelocateWarning, logger, warn
 
@@ -73,16 +75,6 @@ _PAGE_SUFFIXES = (".html", ".htm")
 
 
 @dataclass
-class Settings:
-    """What ``config-inited`` derives once: the ignore patterns and the repository root."""
-
-    ignore: tuple[re.Pattern[str], ...] = ()
-    repo_root: Path = Path()
-    #: ``relocate_repo_url``: the forge has no redirect pages, unlike the site
-    repo_url: str = ""
-
-
-@dataclass
 class Report:
     """The findings of this build, for the post-transform and the summary."""
 
@@ -98,8 +90,6 @@ class Report:
     alternatives: bool = False
 
 
-_SETTINGS: weakref.WeakKeyDictionary[Sphinx, Settings] = weakref.WeakKeyDictionary()
-_REPORTS: weakref.WeakKeyDictionary[BuildEnvironment, Report] = weakref.WeakKeyDictionary()
 
 
 def compile_ignore(patterns: Iterable[object]) -> tuple[re.Pattern[str], ...]:
@@ -118,19 +108,26 @@ def compile_ignore(patterns: Iterable[object]) -> tuple[re.Pattern[str], ...]:
 
 
 def on_config_inited(app: Sphinx, config: Config) -> None:
-    _SETTINGS[app] = Settings(
+    """Derive the settings once: the ignore patterns, the repository, the source folder."""
+    srcdir = Path(os.path.abspath(app.srcdir))
+    state = state_of(app)
+    state.settings = Settings(
         ignore=compile_ignore(config.relocate_ignore or ()),
         repo_root=Path(repo_root(app)),
         repo_url=config.relocate_repo_url or "",
+        # the rule's paths are the file system's, from its root: a link that leaves the
+        # source folder and comes back in is the same path as one that never left
+        docs_prefix=srcdir.relative_to(srcdir.anchor).as_posix() + "/",
+        files_root=Path(srcdir.anchor),
     )
+    state.forget_files()
 
 
 def settings_of(app: Sphinx) -> Settings:
-    settings = _SETTINGS.get(app)
-    if settings is None:
+    state = state_of(app)
+    if state.settings.files_root == Path():
         on_config_inited(app, app.config)
-        settings = _SETTINGS[app]
-    return settings
+    return state.settings
 
 
 # -- what the environment keeps --------------------------------------------------
@@ -179,15 +176,27 @@ def has_anchor(anchors: dict[str, set[str]], docname: str, anchor: str) -> bool:
 
 
 def settle(
-    anchors: dict[str, set[str]], target: str, anchor: str, alternatives: Iterable[str]
-) -> str:
-    """The page a link with alternatives goes to: ``target``, unless only an alternative
-    has the anchor (a moved page's link written against its old folder)."""
-    if not anchor or has_anchor(anchors, target, anchor):
-        return target
-    return next(
-        (a for a in alternatives if a in anchors and has_anchor(anchors, a, anchor)), target
+    anchors: dict[str, set[str]],
+    kind: str,
+    target: str,
+    anchor: str,
+    alternatives: Iterable[Sequence[str]],
+) -> tuple[str, str] | None:
+    """``(target, anchor)`` a reference with several meanings goes to, by the one rule,
+    now that every anchor is known; ``None`` while it is still ambiguous."""
+    first = Landing(kind, target, anchor)
+    others = tuple(Landing(k, t, a) for k, t, a in alternatives)
+    if not others:
+        return target, anchor
+    chosen = settle_landing(
+        first._replace(others=others), lambda page, fragment: has_anchor(anchors, page, fragment)
     )
+    return None if chosen.others else (chosen.target, chosen.anchor)
+
+
+def settle_reference(anchors: dict[str, set[str]], ref: Reference) -> tuple[str, str] | None:
+    return settle(anchors, "page" if ref.is_page else "file", ref.target, ref.anchor,
+                  ref.alternatives)
 
 
 # -- replacing what Sphinx and MyST would warn about -------------------------------
@@ -230,12 +239,13 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
         for node in elements(doctree)
         if isinstance(node, (nodes.image, addnodes.download_reference))
     ]
-    folder, files = folder_of(docname), source_folder(app)
+    folder, files = folder_of(docname), state_of(app).files
+    prefix = settings.docs_prefix
     for node, written in candidates:
         if not written or "://" in written or written.startswith("data:") or "*" in written:
             continue
         rel = join_relative(folder, written)  # what env.relfn2path gives, without pathlib
-        if rel not in recorded or files.exists(rel) or _ignored(settings, written, rel):
+        if rel not in recorded or files.is_file(prefix + rel) or _ignored(settings, written, rel):
             continue
         _replace_with_text(node, written)
         replaced.add(rel)
@@ -250,7 +260,7 @@ class AmbiguousLinks(SphinxPostTransform):
     default_priority = 7
 
     def run(self, **kwargs: Any) -> None:
-        report = _REPORTS.get(self.env)
+        report = state_of(_app_of(self.env)).report
         if report is not None and not report.alternatives:
             return
         anchors = anchors_of(self.env)
@@ -258,8 +268,12 @@ class AmbiguousLinks(SphinxPostTransform):
             alternatives = node.get("relocate_alternatives")
             if alternatives and isinstance(node, addnodes.pending_xref):
                 key = "refanchor" if node.get("reftype") == "relocate" else "reftargetid"
-                anchor = node.get(key)
-                node["reftarget"] = settle(anchors, node["reftarget"], anchor or "", alternatives)
+                chosen = settle(
+                    anchors, "page", node["reftarget"], node.get(key) or "", alternatives
+                )
+                if chosen is not None:  # else ambiguous: reported by the check
+                    node["reftarget"] = chosen[0]
+                    node[key] = chosen[1] or None
 
 
 class DanglingLinks(SphinxPostTransform):
@@ -268,7 +282,7 @@ class DanglingLinks(SphinxPostTransform):
     default_priority = 8
 
     def run(self, **kwargs: Any) -> None:
-        report = _REPORTS.get(self.env)
+        report = state_of(_app_of(self.env)).report
         if report is None or not report.findings:
             return
         xrefs = [node for node in elements(self.document)
@@ -338,6 +352,11 @@ class Checker:
         if _ignored(self.settings, ref.written, ref.target):
             return None
         label = f"{ref.kind.replace('_', ' ')} {ref.written!r}"
+        if ref.alternatives:
+            chosen = None if ref.kind == "raw_html" else settle_reference(self.anchors, ref)
+            if chosen is None:
+                return self._ambiguous(ref, label)
+            ref = ref._replace(target=chosen[0], anchor=chosen[1], alternatives=())
         if not ref.target:
             return Finding(ref, _subtype(ref.kind), f"{label} does not land: nothing matches it")
         if leaves_root(ref.target):
@@ -361,17 +380,24 @@ class Checker:
             hint = self._page_hint(ref)
             return Finding(ref, _subtype(ref.kind), self._message(label, reason, hint))
         if ref.anchor and not self.has_anchor(ref.target, ref.anchor):
-            if settle(self.anchors, ref.target, ref.anchor, ref.alternatives) != ref.target:
-                return None  # written against the page's old folder, where it lands
             reason = f"no anchor {ref.anchor!r} on {ref.target!r}"
             hint = self._anchor_hint(ref.target, ref.anchor)
-            if ref.alternatives:
-                others = " or ".join(f"`{a}`" for a in ref.alternatives)
-                hint = f"from the page's old folder it names {others}, which lacks it too" + (
-                    f"; {hint}" if hint else ""
-                )
             return Finding(ref, RelocateWarning.ANCHOR, self._message(label, reason, hint))
         return None
+
+    def _ambiguous(self, ref: Reference, label: str) -> Finding:
+        """Two meanings and nothing decides: warned, never guessed."""
+        names = [
+            f"`{target}#{anchor}`" if anchor else f"`{target}`"
+            for _, target, anchor in ((ref.is_page, ref.target, ref.anchor), *ref.alternatives)
+        ]
+        message = (
+            f"{label} is ambiguous: it lands on {' and on '.join(names)}, from the page's "
+            "folder and from a folder it stood in before it moved, and neither the page's "
+            "other links nor an anchor decide which is meant; write the link as it reads "
+            "from the page's folder now"
+        )
+        return Finding(ref, RelocateWarning.AMBIGUOUS, message)
 
     def _check_repo_file(self, ref: Reference, label: str) -> Finding | None:
         """A target outside the docs folder: a file (or folder) of the repository."""
@@ -556,7 +582,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Check every recorded reference, on every build; return documents to write again."""
     settings = settings_of(app)
     checker = Checker(
-        env, settings, table_of(app), Path(app.srcdir), _source_suffixes(app.config)
+        env, settings, table_of(app), Path(app.srcdir), source_suffixes(app.config)
     )
     report = Report()
     references = _record.references_of(env)
@@ -572,10 +598,10 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             report.written.add((ref.docname, decode(ref.written)))
             if ref.is_page and ref.target not in checker.docs:
                 report.pages.add((ref.docname, ref.target))
-            elif finding.subtype is RelocateWarning.ANCHOR:
+            elif finding.subtype in (RelocateWarning.ANCHOR, RelocateWarning.AMBIGUOUS):
                 report.anchors.add((ref.docname, ref.target, ref.anchor))
                 report.anchors.add((ref.docname, ref.target, decode(ref.anchor)))
-    _REPORTS[env] = report
+    state_of(app).report = report
 
     for finding in report.findings:
         if finding.reference.kind not in SPHINX_REPORTS:
@@ -597,10 +623,12 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         }
     for docname in references.keys() & env.all_docs:
         for ref in references[docname]:
-            chosen = settle(checker.anchors, ref.target, ref.anchor, ref.alternatives)
-            if ref.alternatives and chosen != ref.target:
+            if not ref.alternatives:
+                continue
+            chosen = settle_reference(checker.anchors, ref)
+            if chosen is not None and chosen != (ref.target, ref.anchor):
                 current[docname] = current.get(docname, frozenset()) | {
-                    ("alternative", f"{ref.written} -> {chosen}")
+                    ("alternative", f"{ref.written} -> {chosen[0]}#{chosen[1]}")
                 }
     rewrite = sorted(
         d for d in previous.keys() | current.keys()
@@ -621,10 +649,10 @@ def report_rewrites(
         if docname not in existing:
             continue
         for ref in references[docname]:
-            target = settle(anchors, ref.target, ref.anchor, ref.alternatives)
+            target, anchor = settle_reference(anchors, ref) or (ref.target, ref.anchor)
             if not ref.rewritten and target == ref.target:
                 continue
-            now = f"{target}#{ref.anchor}" if ref.anchor else target
+            now = f"{target}#{anchor}" if anchor else target
             warn(
                 RelocateWarning.OUTDATED,
                 f"{ref.written!r} is written against an old path; it now points to {now!r}",
@@ -644,7 +672,7 @@ def counted(app: Sphinx, report: Report) -> list[Finding]:
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     """Print the summary after every other warning; fail the build when asked to."""
-    report = _REPORTS.get(app.env)
+    report = state_of(app).report
     if exception is not None or report is None:
         return
     suppress = app.config.suppress_warnings
@@ -675,15 +703,6 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         app.statuscode = 1
     else:
         logger.info(summary)
-
-
-def _source_suffixes(config: Config) -> tuple[str, ...]:
-    suffix = config.source_suffix
-    if isinstance(suffix, str):
-        return (suffix,)
-    return tuple(suffix or (".rst",))
-
-
 
 
 def setup_checker(app: Sphinx) -> None:

@@ -220,24 +220,28 @@ def _kinds(kinds: Counter[str]) -> str:
 
 def command_rewrite(args: argparse.Namespace) -> int:
     """Rewrite link targets in the sources (a diff by default, ``--check``, ``--write``)."""
-    from ._rewrite import Rewriter, candidate_files, rewrite_files, walk_repository
+    from ._rewrite import Rewriter, candidate_files, list_repository, rewrite_files
 
     project = read_project(args.docs_dir)
     table = _table_or_exit(project, args.table)
     root = _repo_root(project, args.repo_root)
     prefix = _docs_prefix(root, project.srcdir)
-    files, folders = walk_repository(root)
+    files, folders = list_repository(root)
     rewriter = Rewriter(
         table,
         docs_prefix=prefix,
         source_suffixes=project.source_suffixes,
         files=set(files),
         folders=folders,
+        documents=project.docnames(),
         repo_url=args.repo_url or project.settings.get("relocate_repo_url"),
         mentions=args.mentions,
+        heading_anchors=int(project.settings.get("myst_heading_anchors") or 0),
+        root=root,
     )
     paths = candidate_files(files, prefix, project.source_suffixes, args.mentions)
     changed = 0
+    ambiguous = 0
     kinds: Counter[str] = Counter()
     changes = rewrite_files(
         rewriter,
@@ -251,6 +255,16 @@ def command_rewrite(args: argparse.Namespace) -> int:
         if change.error is not None:
             changes.close()  # files not started yet are left as they are
             raise UsageError(f"{change.path}: cannot write: {change.error}")
+        for written in change.ambiguous:
+            ambiguous += 1
+            print(
+                f"{change.path}: {written!r} is ambiguous: it lands on two targets, from the "
+                "page's folder and from a folder it stood in, and nothing decides which is "
+                "meant; left as written [relocate.ambiguous]",
+                file=sys.stderr,
+            )
+        if not change.changed:
+            continue
         changed += 1
         kinds += change.kinds
         count = sum(change.kinds.values())
@@ -268,14 +282,14 @@ def command_rewrite(args: argparse.Namespace) -> int:
     links = sum(kinds.values())
     if not changed:
         print(f"nothing to rewrite ({len(paths)} files scanned)", file=sys.stderr)
-        return 0
+        return 1 if ambiguous else 0
     verb = "rewrote" if args.write else "would rewrite"
     print(
         f"{verb} {links} link{'s' if links > 1 else ''} in {changed} "
         f"file{'s' if changed > 1 else ''} ({_kinds(kinds)}); {len(paths)} files scanned",
         file=sys.stderr,
     )
-    return 1 if args.check else 0
+    return 1 if args.check or ambiguous else 0
 
 
 def command_from_git(args: argparse.Namespace) -> int:

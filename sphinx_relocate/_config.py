@@ -6,13 +6,13 @@ the docs' configuration page is checked against it by a test.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx.errors import ConfigError
 
+from ._state import state_of
 from ._table import (
     RelocationTable,
     check_against_project,
@@ -109,9 +109,6 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
     ),
 )
 
-_TABLES: weakref.WeakKeyDictionary[Sphinx, RelocationTable] = weakref.WeakKeyDictionary()
-
-
 def register(app: Sphinx) -> None:
     """Add every config value to Sphinx with its types."""
     for value in CONFIG_VALUES:
@@ -168,7 +165,8 @@ def read_table(confdir: Path, config: Config | dict[str, Any]) -> RelocationTabl
 
 def on_config_inited(app: Sphinx, config: Config) -> None:
     """Validate the table once per build, before any document is read."""
-    _TABLES[app] = read_table(Path(app.confdir), config)
+    state_of(app).table = read_table(Path(app.confdir), config)
+    state_of(app).loaded = True
 
 
 def on_env_get_outdated(
@@ -188,7 +186,7 @@ def on_env_get_outdated(
 
 def table_of(app: Sphinx) -> RelocationTable:
     """The table of this build (loaded at ``config-inited``)."""
-    table = _TABLES.get(app)
-    if table is None:
-        table = _TABLES[app] = read_table(Path(app.confdir), app.config)
-    return table
+    state = state_of(app)
+    if not state.loaded:
+        on_config_inited(app, app.config)
+    return state.table

@@ -42,10 +42,11 @@ class Reference(NamedTuple):
     anchor: str = ""
     #: the table changed the written target
     rewritten: bool = False
-    #: other pages the target names from the document's old folders (a page link with an
-    #: anchor that exists from both); the link goes to the first that has the anchor
-    #: when ``target`` lacks it, decided once every document is read
-    alternatives: tuple[str, ...] = ()
+    #: ``(kind, target, anchor)`` of the other meanings of a reference that lands on
+    #: several targets from the document's folders and that the page's frame did not
+    #: decide: the one that has the anchor wins once every document is read, else the
+    #: reference is ambiguous (``_landing.settle``)
+    alternatives: tuple[tuple[str, str, str], ...] = ()
 
 
 class PerDocument(Generic[T]):

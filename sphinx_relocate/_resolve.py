@@ -25,10 +25,9 @@ it affects.
 
 from __future__ import annotations
 
+import dataclasses
 import os
-import posixpath
 import re
-import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -43,72 +42,33 @@ from sphinx.util.nodes import make_refnode
 from sphinx.util.osutil import relative_uri
 
 from . import _html
-from ._config import table_of
+from ._landing import EXTERNAL, FILE_LIKE, Kind, Landing, Site, land
 from ._paths import (
     decode,
     folder_of,
     join_relative,
     join_target,
     leaves_root,
+    page_root_url,
     relative_path,
     split_target,
     strip_source_suffix,
 )
 from ._record import PerDocument, Reference, record
-from ._table import RelocationTable, Target
+from ._state import state_of
+from ._table import RelocationTable
 from ._warnings import logger
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
 
-#: a URL with a scheme (``https:``, ``mailto:``) or a protocol-relative one
-_EXTERNAL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//)")
+_EXTERNAL = EXTERNAL
 #: what makes a toctree entry a glob pattern (with ``:glob:``), as for Sphinx
 _GLOB = re.compile(r"[*?\[]")
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
-#: extensions that make a MyST link target look like a file rather than a label
-_FILE_LIKE = re.compile(
-    r"\.(?:html?|png|jpe?g|gif|svg|webp|ico|pdf|csv|tsv|txt|json|ya?ml|toml|ini|cfg|py|ipynb|"
-    r"sh|zip|gz|tgz|tar|xlsx?|docx?|pptx?|mp4|webm|mp3|ogg|drawio)$",
-    re.IGNORECASE,
-)
-
-
-class SourceFolder:
-    """What this build learned about the source folder; forgotten before each read phase.
-
-    Most references of a site name the same few pages and images, and asking the file
-    system (or ``env.doc2path``, which goes through pathlib) again for each costs more
-    than resolving the reference.
-    """
-
-    def __init__(self, root: str) -> None:
-        self.root = root
-        #: docname -> source file relative to the source folder
-        self.source_paths: dict[str, str] = {}
-        self._exists: dict[str, bool] = {}
-
-    def exists(self, path: str) -> bool:
-        """Whether the source-relative ``path`` is there (a file or a folder)."""
-        found = self._exists.get(path)
-        if found is None:
-            found = self._exists[path] = bool(path) and os.path.exists(
-                os.path.join(self.root, path)
-            )
-        return found
-
-
-_SOURCE_FOLDERS: weakref.WeakKeyDictionary[BuildEnvironment, SourceFolder] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def source_folder(app: Sphinx) -> SourceFolder:
-    found = _SOURCE_FOLDERS.get(app.env)
-    if found is None:
-        found = _SOURCE_FOLDERS[app.env] = SourceFolder(str(app.srcdir))
-    return found
+_FILE_LIKE = FILE_LIKE
 
 
 #: per document, the table lookups it made: ("page", docname, fragment) or ("file", path, "")
@@ -116,7 +76,7 @@ Lookup = tuple[str, str, str]
 
 
 class Resolved(NamedTuple):
-    """Where a written target lands now."""
+    """Where a written target lands now, in the terms a node needs."""
 
     #: a docname when ``is_page``, else a source-relative path (``../`` when it leaves)
     path: str
@@ -128,8 +88,9 @@ class Resolved(NamedTuple):
     #: the table or an old folder of the document changed the written target
     rewritten: bool = False
     query: str = ""
-    #: other pages the target names from the document's old folders (see ``alternatives``)
-    alternatives: tuple[str, ...] = ()
+    #: ``(kind, target, anchor)`` of the other meanings of a reference that lands on
+    #: several targets, to be settled once anchors are known (``_check``)
+    alternatives: tuple[tuple[str, str, str], ...] = ()
 
 
 def current_docname(env: BuildEnvironment) -> str:
@@ -149,126 +110,70 @@ def _app_of(env: BuildEnvironment) -> Sphinx:
 lookups_of: PerDocument[set[Lookup]] = PerDocument("relocate_lookups")
 
 
+def source_suffixes(config: Config) -> tuple[str, ...]:
+    suffix = config.source_suffix
+    if isinstance(suffix, str):
+        return (suffix,)
+    return tuple(suffix or (".rst",))
+
+
 class Resolver:
-    """Resolves the written targets of one document against the project and the table."""
+    """The rule of ``_landing`` for one document, and what its nodes need of an answer."""
 
     def __init__(self, app: Sphinx, docname: str) -> None:
         self.app = app
         self.env = app.env
         self.docname = docname
-        self.table: RelocationTable = table_of(app)
+        self.state = state_of(app)
+        self.table: RelocationTable = self.state.table
         self.srcdir = str(app.srcdir)
-        source_suffix = app.config.source_suffix
-        self.suffixes = tuple(source_suffix) if not isinstance(source_suffix, str) else (
-            source_suffix,
-        )
+        self.suffixes = source_suffixes(app.config)
         self.docs = self.env.found_docs
         self.verbose = app.verbosity > 0
-        self.source_folder = source_folder(app)
-        folders = [folder_of(docname)]
-        for old in self.table.old_names(docname):
-            if folder_of(old) not in folders:
-                folders.append(folder_of(old))
-        self.folders = folders
-        self.lookups = lookups_of(self.env).setdefault(docname, set())
+        self.lookups = lookups = lookups_of(self.env).setdefault(docname, set())
+        base = self.state.project_of(self.env, self.suffixes)
+        self.project = dataclasses.replace(
+            base, on_lookup=lambda kind, key, fragment: lookups.add((kind, key, fragment))
+        )
+        self.site = self.state.site(self.env, docname, self.project)
 
-    # -- the one mechanism ------------------------------------------------------
+    @property
+    def moved(self) -> bool:
+        """Whether the document stood in another folder before (it has old folders)."""
+        return len(self.site.folders) > 1
 
-    def resolve(self, written: str, kind: str) -> Resolved | None:
-        """Resolve ``written`` (``kind``: "page", "file" or "any"); ``None`` if not local."""
-        path, query, fragment = split_target(written)
-        path, fragment = decode(path), decode(fragment)
-        if not path or _EXTERNAL.match(path):
+    def resolve(self, written: str, kind: Kind) -> Resolved | None:
+        """Where ``written`` lands (``kind``: "page", "file" or "any"); ``None`` if not local."""
+        landing = land(written, kind, self.site, self.project)
+        if landing is None:
             return None
-        for index, folder in enumerate(self.folders):
-            if index and path.startswith("/"):
-                break
-            found = self._at(join_relative(folder, path), fragment, kind, moved=index > 0)
-            if found is not None:
-                return Resolved(
-                    found.path, found.is_page, found.anchor, found.url, True, found.rewritten,
-                    query, self.alternatives(path, fragment, kind, found) if index == 0 else (),
-                )
-        first = join_relative(self.folders[0], path)
-        name = self.page_name(first, kind)
-        if name is not None and kind != "file" and (kind == "page" or not self._file_like(first)):
-            return Resolved(name, True, fragment, exists=False, query=query)
-        return Resolved(first, False, fragment, exists=False, query=query)
+        return self.resolved(landing, split_target(written)[1])
 
-    def alternatives(
-        self, path: str, fragment: str, kind: str, found: Resolved
-    ) -> tuple[str, ...]:
-        """Other pages a relative ``path#fragment`` names from the document's old folders.
+    def resolved(self, landing: Landing, query: str = "") -> Resolved:
+        alternatives = tuple(
+            (other.kind, self.docs_path(other) or other.target, other.anchor)
+            for other in landing.others
+        )
+        if landing.kind == "url":
+            return Resolved("", True, "", landing.target, True, True, query)
+        is_page = landing.kind == "page"
+        path = landing.target if is_page else self.docs_path(landing)
+        return Resolved(
+            path, is_page, landing.anchor, "", landing.exists, landing.changed, query,
+            alternatives,
+        )
 
-        A moved page's links were written against its old folder, but ``../index.md``
-        exists from the new one too; which page is meant depends on which has the
-        anchor, known only once every document is read.
-        """
-        if not fragment or not found.is_page or found.url or path.startswith("/"):
-            return ()
-        others: list[str] = []
-        for folder in self.folders[1:]:
-            other = self._at(join_relative(folder, path), fragment, kind, moved=True)
-            if (
-                other is not None
-                and other.is_page
-                and not other.url
-                and other.anchor == found.anchor
-                and other.path not in (found.path, *others)
-            ):
-                others.append(other.path)
-        return tuple(others)
+    def docs_path(self, landing: Landing) -> str:
+        """A file landing's path relative to the source folder (``../`` when it leaves)."""
+        if landing.kind != "file":
+            return landing.target
+        inside = self.project.docs_path(landing.target)
+        if inside is not None:
+            return inside
+        return relative_path(self.project.repo_folder(""), landing.target)
 
-    def page_name(self, path: str, kind: str) -> str | None:
-        """The docname a path names, if it can name one."""
-        if kind == "file":
-            return None
-        stem, had_suffix = strip_source_suffix(path, self.suffixes)
-        if had_suffix:
-            return stem
-        if path.endswith(".html"):
-            return path[: -len(".html")]
-        if kind == "page" or "." not in posixpath.basename(path):
-            return path
-        return None
-
-    def _file_like(self, path: str) -> bool:
-        return bool(_FILE_LIKE.search(path)) and not path.endswith(".html")
-
-    def file_exists(self, path: str) -> bool:
-        return self.source_folder.exists(path)
-
-    def _at(self, path: str, fragment: str, kind: str, *, moved: bool) -> Resolved | None:
-        """Resolve a source-relative ``path`` as is, then through the table."""
-        name = self.page_name(path, kind)
-        exists = self.docs.__contains__
-        if name is not None:
-            self.lookups.add(("page", name, fragment))
-            if name in self.docs:
-                # an [anchors] entry may be keyed by the page's current or an old name
-                for key in (name, *self.table.old_names(name)) if fragment else ():
-                    self.lookups.add(("page", key, fragment))
-                    if (key, fragment) in self.table.anchors:
-                        target = self.table.locate_reference(key, fragment, exists)
-                        if target is not None:
-                            return self._from_target(target)
-                return Resolved(name, True, fragment, rewritten=moved)
-        if kind != "page" and self.file_exists(path):
-            return Resolved(path, False, fragment, rewritten=moved)
-        if name is not None:
-            target = self.table.locate_reference(name, fragment, exists)
-            if target is not None and (target.url or target.path in self.docs):
-                return self._from_target(target)
-        if kind != "page" and not leaves_root(path):
-            self.lookups.add(("file", path, ""))
-            moved_file = self.table.locate_file(path, self.file_exists)
-            if moved_file is not None and (moved_file.url or self.file_exists(moved_file.path)):
-                return Resolved(moved_file.path, False, fragment, moved_file.url, rewritten=True)
-        return None
-
-    @staticmethod
-    def _from_target(target: Target) -> Resolved:
-        return Resolved(target.path, True, target.anchor, target.url, rewritten=True)
+    def page_name(self, path: str, kind: Kind) -> str | None:
+        return self.project.page_name(path, kind)
 
     # -- turning a resolution into what a node needs ------------------------------
 
@@ -276,12 +181,7 @@ class Resolver:
         """The source-relative file of a resolution (a page's source file with suffix)."""
         if not resolved.is_page or resolved.path not in self.docs:
             return resolved.path
-        paths = self.source_folder.source_paths
-        found = paths.get(resolved.path)
-        if found is None:
-            found = str(self.env.doc2path(resolved.path, False)).replace(os.sep, "/")
-            paths[resolved.path] = found
-        return found
+        return self.state.source_path(self.env, resolved.path)
 
     def relative(self, resolved: Resolved, *, keep_fragment: bool = True) -> str:
         """The resolution written relative to this document's folder."""
@@ -292,18 +192,23 @@ class Resolver:
 
     def repo_url(self, resolved: Resolved) -> str | None:
         """The forge URL of an existing target outside the source folder, if configured."""
-        base = self.app.config.relocate_repo_url
+        base = self.state.settings.repo_url
         if not base or resolved.is_page or not resolved.exists or not leaves_root(resolved.path):
             return None
-        absolute = os.path.normpath(os.path.join(self.srcdir, resolved.path))
-        inside = os.path.relpath(absolute, repo_root(self.app)).replace(os.sep, "/")
-        if leaves_root(inside):
+        inside = self.in_repository(resolved.path)
+        if inside is None:
             return None
         return join_target(base.rstrip("/") + "/" + inside, resolved.query, resolved.anchor)
 
+    def in_repository(self, docs_path: str) -> str | None:
+        """A source-relative path as a path from the repository root, ``None`` outside."""
+        absolute = os.path.normpath(os.path.join(self.srcdir, docs_path))
+        inside = os.path.relpath(absolute, self.state.settings.repo_root).replace(os.sep, "/")
+        return None if leaves_root(inside) else inside
+
     def note(self, node: nodes.Node | None, line: int, written: str, resolved: Resolved,
              kind: str) -> None:
-        """Record the reference, and log (or warn about) a rewrite."""
+        """Record the reference, and log a rewrite."""
         if resolved.exists and not resolved.is_page and leaves_root(resolved.path) and (
             kind in ("link", "raw_html", "download")
         ):
@@ -428,30 +333,26 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
         node["reftarget"] = relative_path(folder_of(resolver.docname), outside) + (
             f"#{node['reftargetid']}" if node.get("reftargetid") else ""
         )
-    if node.get("refdomain") == "doc":
-        written = "/" + node["reftarget"] + (
-            f"#{node['reftargetid']}" if node.get("reftargetid") else ""
+    is_doc = node.get("refdomain") == "doc"
+    anchor = node.get("reftargetid") or ""
+    if is_doc and resolver.moved:
+        # MyST made the written path a docname, read from the page's new folder: spell it
+        # relative again, so the rule reads it from the page's old folders too
+        spelled = relative_path(
+            folder_of(resolver.docname), resolver.state.source_path(resolver.env, node["reftarget"])
         )
+        written = spelled + (f"#{anchor}" if anchor else "")
+        resolved = resolver.resolve(written, "any")
+    elif is_doc:
+        written = "/" + node["reftarget"] + (f"#{anchor}" if anchor else "")
+        resolved = resolver.resolve(written, "page")
     else:
         written = node["reftarget"]
-    resolved = resolver.resolve(written, "page" if node.get("refdomain") == "doc" else "any")
+        resolved = resolver.resolve(written, "any")
     if resolved is None:
         return
-    if (
-        node.get("refdomain") == "doc"
-        and resolved.exists
-        and not resolved.rewritten
-        and resolved.anchor
-        and len(resolver.folders) > 1
-    ):
-        # MyST already made the written path a docname, from the new folder: spell it
-        # relative again to see what it names from the old folders
-        spelled = relative_path(folder_of(resolver.docname), resolver.source_path(resolved))
-        resolved = resolved._replace(alternatives=resolver.alternatives(
-            spelled, resolved.anchor, "page", resolved
-        ))
     if not resolved.exists:
-        if node.get("refdomain") == "doc" or _looks_like_path(written, resolver):
+        if is_doc or _looks_like_path(written, resolver):
             resolver.note(node, line, node["reftarget"], resolved, "link")
         return
     url = resolved.url or resolver.repo_url(resolved)
@@ -481,8 +382,7 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
             if isinstance(child, nodes.Element):
                 child["classes"] = [*child["classes"], "download"]
         node.replace_self(download)
-    resolver.note(node, line, written.lstrip("/") if node.get("refdomain") == "doc" else written,
-                  resolved, "link")
+    resolver.note(node, line, written.lstrip("/") if is_doc else written, resolved, "link")
 
 
 def _outside_file(resolver: Resolver, docname: str) -> str | None:
@@ -547,7 +447,9 @@ def _reference(resolver: Resolver, node: nodes.reference) -> None:
     """A local link written in reST (```text <old/page.html>`_``) or an own absolute URL."""
     written = node["refuri"]
     if _EXTERNAL.match(written):
-        _own_url(resolver, node, written)
+        new = _own_url(resolver, written, _line(node))
+        if new is not None:
+            node["refuri"] = new
         return
     if written.startswith("#"):
         return
@@ -578,33 +480,59 @@ def _reference(resolver: Resolver, node: nodes.reference) -> None:
     resolver.note(node, _line(node), written, resolved, "link")
 
 
-def _own_url(resolver: Resolver, node: nodes.Element | None, url: str, line: int = 0) -> None:
-    """Record an absolute URL of the project's own repository or site."""
-    config = resolver.app.config
-    for base, is_site in ((config.relocate_repo_url, False), (config.html_baseurl, True)):
+def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
+    """An absolute URL of the project's own repository or site: record it for the check,
+    and return the URL of where it lands now when the table moved it."""
+    settings = resolver.state.settings
+    baseurl = resolver.app.config.html_baseurl
+    for base, is_site in ((settings.repo_url, False), (baseurl, True)):
         if not base or not url.startswith(base):
             continue
         rest, _, fragment = url[len(base.rstrip("/")) + 1 :].partition("#")
-        rest = decode(rest.partition("?")[0])
-        if is_site:
+        rest, _, query = rest.partition("?")
+        rest = decode(rest)
+        fragment_text = f"#{fragment}" if fragment else ""
+        if is_site:  # a page of the built site, read from the top of the source folder
             name = rest[: -len(".html")] if rest.endswith(".html") else rest.rstrip("/")
             if rest.endswith("/") or not rest:
                 name = (name + "/index").lstrip("/")
-            target, is_page = name, True
-        else:
-            absolute = os.path.join(repo_root(resolver.app), rest)
-            target = os.path.relpath(absolute, resolver.srcdir).replace(os.sep, "/")
-            stem, had = strip_source_suffix(target, resolver.suffixes)
-            is_page = had and not leaves_root(target)
-            target = stem if is_page else target
+            landing = land("/" + name + fragment_text, "page", resolver.site, resolver.project)
+        else:  # a file of the repository, read from its root
+            root = resolver.project.repo_folder("")
+            inside = os.path.relpath(
+                os.path.join(settings.repo_root, rest or "."), resolver.srcdir
+            ).replace(os.sep, "/")
+            repo = join_relative(root, inside)
+            landing = land("/" + repo + fragment_text, "any", Site((root,), ""), resolver.project)
+        if landing is None:
+            return None
+        resolved = resolver.resolved(landing, query)
         record(
             resolver.env,
             Reference(
-                resolver.docname, line or (_line(node) if node is not None else 0),
-                "repo_url", url, target, is_page, decode(fragment),
+                resolver.docname, line, "repo_url", url, resolved.url or resolved.path,
+                resolved.is_page and not resolved.url, resolved.anchor, resolved.rewritten,
             ),
         )
-        return
+        if not (resolved.exists and resolved.rewritten):
+            return None
+        if resolved.url:
+            return resolved.url
+        if is_site:
+            builder = resolver.app.builder
+            page = page_root_url(
+                resolved.path, dirhtml=builder is not None and builder.name == "dirhtml",
+                file_suffix=resolver.app.config.html_file_suffix or ".html",
+                link_suffix=resolver.app.config.html_link_suffix,
+            )
+            new = base.rstrip("/") + "/" + page
+        else:
+            inside_repo = resolver.in_repository(resolver.source_path(resolved))
+            if inside_repo is None:
+                return None
+            new = base.rstrip("/") + "/" + inside_repo
+        return join_target(new, query, resolved.anchor)
+    return None
 
 
 def _raw_html(resolver: Resolver, node: nodes.raw) -> None:
@@ -615,8 +543,7 @@ def _raw_html(resolver: Resolver, node: nodes.raw) -> None:
     def rewrite(found: _html.UrlAttribute) -> str | None:
         written = found.value
         if _EXTERNAL.match(written):
-            _own_url(resolver, None, written, line)
-            return None
+            return _own_url(resolver, written, line)
         if written.startswith(("#", "/")):
             return None
         image = found.attribute == "src"
@@ -648,6 +575,9 @@ def _raw_html(resolver: Resolver, node: nodes.raw) -> None:
     if new != text:
         node.children = []
         node += nodes.Text(new)
+    # its paths are relative to this document, also where a builder (singlehtml) writes
+    # it into another page
+    node["relocate_docname"] = resolver.docname
 
 
 # -- toctree entries -----------------------------------------------------------
@@ -739,11 +669,10 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     if builder is None or builder.format != "html":
         return
     env = app.env
-    folder = folder_of(docname)
-    source_suffix = app.config.source_suffix
-    suffixes = tuple(source_suffix) if not isinstance(source_suffix, str) else (source_suffix,)
+    suffixes = source_suffixes(app.config)
     page_uri = builder.get_target_uri(docname).partition("#")[0]
     imagedir = getattr(builder, "imagedir", "_images")
+    folder = ""
 
     def rewrite(found: _html.UrlAttribute) -> str | None:
         path, query, fragment = split_target(found.value)
@@ -778,6 +707,7 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     for node in elements(doctree):
         if not isinstance(node, nodes.raw) or "html" not in node.get("format", "").split():
             continue
+        folder = folder_of(node.get("relocate_docname", docname))
         text = node.astext()
         new = _html.rewrite_urls(text, rewrite)
         if new != text:
@@ -792,8 +722,9 @@ def on_env_get_outdated(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
     """Documents whose references resolve differently now: the table or the pages changed."""
-    _SOURCE_FOLDERS.pop(env, None)  # files may have come, gone or changed their suffix
-    table = table_of(app)
+    state = state_of(app)
+    state.forget_files()  # files may have come, gone or changed their suffix
+    table = state.table
     lookups = lookups_of(env)
     previous: tuple[str, RelocationTable] | None = getattr(env, "relocate_table_state", None)
     env.relocate_table_state = (table.digest, table)  # type: ignore[attr-defined]

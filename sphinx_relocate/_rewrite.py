@@ -26,28 +26,25 @@ import os
 import posixpath
 import re
 import stat
+import subprocess
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
 from urllib.parse import quote
 
+from ._find import MARKDOWN_SUFFIXES, REST_SUFFIXES, anchors_in_source, find_targets
+from ._landing import Kind, Project, Site, framed, land, site_of, span_kind
 from ._paths import (
     decode,
-    join_relative,
-    leaves_root,
     relative_path,
     split_target,
     strip_source_suffix,
 )
-from ._table import RelocationTable, Target
+from ._table import RelocationTable
 
-#: Files read as Markdown and as reStructuredText anywhere in the repository.
-MARKDOWN_SUFFIXES = (".md", ".markdown")
-REST_SUFFIXES = (".rst", ".rest")
 #: Folders never entered: build output, virtual environments, caches (and dot-folders).
 SKIPPED_FOLDERS = frozenset(
     {"_build", "build", "node_modules", "venv", "site-packages", "__pycache__"}
@@ -56,36 +53,9 @@ SKIPPED_FOLDERS = frozenset(
 KEPT_DOT_FOLDERS = frozenset({".github", ".gitlab", ".gitee"})
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_SCHEME_AT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")  # for match(text, pos)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 #: Characters kept as they are when an author's target was percent-encoded.
 _SAFE = "/._-~!$&'()*+,;=:@"
-
-
-class Site(NamedTuple):
-    """Where a target was written.
-
-    ``folder`` is the repository-relative folder of the file, ``old_folders`` the folders
-    the file lived in before it moved (empty when it did not), ``root`` the folder a
-    ``/``-absolute target starts from, ``docname`` whether the target is a docname
-    (toctree entry, ``:doc:``) rather than a file path.  (A named tuple: it is a cache
-    key for every link.)
-    """
-
-    folder: str
-    old_folders: tuple[str, ...] = ()
-    root: str = ""
-    docname: bool = False
-
-
-class Span(NamedTuple):
-    """One written target in a file: its offsets, its kind and how to read it."""
-
-    start: int
-    end: int
-    kind: str
-    #: "path": relative to the file; "doc": a docname; "repo": relative to the repo root
-    mode: str = "path"
 
 
 @dataclass
@@ -101,6 +71,12 @@ class FileChange:
     kinds: Counter[str] = field(default_factory=Counter)
     #: why writing the file failed, when it was to be written
     error: str | None = None
+    #: targets left as written because they land on two targets and nothing decides
+    ambiguous: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.kinds)
 
 
 def repo_base(url: str) -> str:
@@ -112,7 +88,9 @@ def repo_base(url: str) -> str:
 
 
 class Rewriter:
-    """Computes new link targets for one repository and one table."""
+    """Computes new link targets for one repository and one table, by the rule of
+    ``_landing`` (the build's), so a rewritten tree lands every link where the build of
+    the unrewritten one did."""
 
     def __init__(
         self,
@@ -122,23 +100,45 @@ class Rewriter:
         source_suffixes: Iterable[str],
         files: set[str],
         folders: set[str] | None = None,
+        documents: set[str] | None = None,
         repo_url: str | None = None,
         mentions: bool = False,
+        heading_anchors: int = 0,
+        root: Path | None = None,
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
         self.table = table
         self.suffixes = tuple(sorted(set(source_suffixes), key=len, reverse=True))
         self.files = files
-        self.folders = folders or set()
+        self.folders = folders if folders is not None else _folders_of(files)
+        if documents is None:  # every source file in the docs folder
+            documents = set()
+            for path in files:
+                if path.startswith(docs_prefix):
+                    stem, had = strip_source_suffix(path[len(docs_prefix) :], self.suffixes)
+                    if had:
+                        documents.add(stem)
+        self.documents = documents
+        #: ``myst_heading_anchors`` and the repository on disk, to read pages' anchors
+        self.heading_anchors = heading_anchors
+        self.root = root
+        self.project = Project(
+            table,
+            self.suffixes,
+            docs_prefix,
+            documents.__contains__,
+            files.__contains__,
+            self.folders.__contains__,
+            self.has_anchor,
+        )
         self.repo_base = repo_base(repo_url) if repo_url else ""
-        #: new targets by site and written target (sibling pages share a site)
-        self._cache: dict[Site, dict[str, str | None]] = {}
-        self._site_cache: dict[str, Site] = {}
-        #: whether a repository path exists, for paths (False) and docnames (True)
-        self._existing: dict[bool, dict[str, bool]] = {False: {}, True: {}}
-        #: where a path that does not exist went, by (path, fragment, docname)
-        self._moved: dict[tuple[str, str, bool], tuple[str, str | None] | None] = {}
+        #: new targets by site, written target and kind (sibling pages share a site)
+        self._cache: dict[tuple[Site, str, Kind], str | None] = {}
+        self._sites: dict[str, Site] = {}
+        self._anchors: dict[str, frozenset[str] | None] = {}
+        #: written targets left alone because they land on two targets (path, written)
+        self.ambiguous: list[tuple[str, str]] = []
         stop = r"\s<>()\[\]{}\"'`|"
         self._url_re = (
             re.compile(
@@ -148,9 +148,15 @@ class Rewriter:
             if self.repo_base
             else None
         )
+        # a mention may be glued to CJK text: it starts where the docs folder's name
+        # starts (after anything but a path character) and ends with a file's suffix,
+        # else where a path's characters end
+        cjk_stop = "，。；：、！？（）《》「」『』【】…"
         self._mention_re = (
             re.compile(
-                r"(?<![\w./-])(" + re.escape(docs_prefix) + rf"[^{stop},;*]*[^{stop},;*.:!?])"
+                r"(?<![A-Za-z0-9_./-])(" + re.escape(docs_prefix) + "(?:"
+                + rf"[^{stop},;*{cjk_stop}]*?\.[A-Za-z][A-Za-z0-9]{{0,7}}(?![A-Za-z0-9])"
+                + r"|[A-Za-z0-9_./-]*[A-Za-z0-9_/-]))"
             )
             if mentions and docs_prefix
             else None
@@ -158,158 +164,103 @@ class Rewriter:
 
     # -- the one mechanism --------------------------------------------------------
 
-    def new_target(self, written: str, site: Site) -> str | None:
+    def new_target(self, written: str, site: Site, kind: Kind = "any") -> str | None:
         """The target to write instead of ``written``, or ``None`` to keep it."""
-        cache = self._cache.get(site)
-        if cache is None:
-            cache = self._cache[site] = {}
-        if written in cache:
-            return cache[written]
-        new = cache[written] = self._new_target(written, site)
+        key = (site, written, kind)
+        if key in self._cache:
+            return self._cache[key]
+        new = self._cache[key] = self._new_target(written, site, kind)
         return new
 
-    def _new_target(self, written: str, site: Site) -> str | None:
+    def _new_target(self, written: str, site: Site, kind: Kind) -> str | None:
         if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
             return None
         path, query, fragment = split_target(written)
-        if not path or (site.docname and any(c in path for c in "*?[")):
+        if not path or (kind == "page" and any(c in path for c in "*?[")):
             return None
-        plain = decode(path)
-        absolute = plain.startswith("/")
-        if absolute:
-            plain = plain.lstrip("/")
-        folders = (site.root,) if absolute else (site.folder, *site.old_folders)
-        settled: tuple[str, str | None] | None = None
-        plain_fragment = decode(fragment)
-        existing = self._existing[site.docname]
-        for folder in folders:
-            resolved = join_relative(folder, plain)
-            if not resolved or leaves_root(resolved):
-                continue
-            found = existing.get(resolved)
-            if found is None:
-                found = existing[resolved] = self.exists(resolved, site.docname)
-            if found:
-                if folder is folders[0]:
-                    return None  # it lands where it always did: keep it as written
-                settled = (resolved, None)
-                break
-            key = (resolved, plain_fragment, site.docname)
-            if key in self._moved:
-                settled = self._moved[key]
-            else:
-                settled = self._moved[key] = self._settle(*key)
-            if settled is not None:
-                break
-        if settled is None:
+        landing = land(written, kind, site, self.project)
+        if landing is None or not landing.exists or not landing.changed:
             return None
-        new_path, new_fragment = settled
-        if new_path.startswith(("http://", "https://")):
-            return new_path
-        if absolute:
+        if landing.others:
+            return _AMBIGUOUS
+        if landing.kind == "url":
+            return landing.target
+        new_path = landing.target
+        if landing.kind == "page":
+            new_path = self.docs_prefix + landing.target + self._page_suffix(landing.target, path)
+        if path.startswith("/"):
             root = site.root + "/" if site.root else ""
             text = "/" + (new_path[len(root) :] if new_path.startswith(root) else new_path)
         else:
-            text = relative_path(site.folder, new_path)
+            text = relative_path(site.folders[0], new_path)
             if path.startswith("./") and not text.startswith("../"):
                 text = "./" + text
         if path.endswith("/") and not text.endswith("/"):
             text += "/"
         if _PERCENT.search(path):
             text = quote(text, safe=_SAFE)
-        if new_fragment is None:
+        if landing.anchor == decode(fragment):
             frag_text = fragment
         else:
-            frag_text = quote(new_fragment, safe=_SAFE) if "%" in fragment else new_fragment
+            frag_text = quote(landing.anchor, safe=_SAFE) if "%" in fragment else landing.anchor
         new = text + (f"?{query}" if query else "") + (f"#{frag_text}" if frag_text else "")
         if written.endswith("#") and not frag_text:
             new += "#"
         return None if new == written else new
 
-    def _settle(
-        self, resolved: str, fragment: str, docname: bool
-    ) -> tuple[str, str | None] | None:
-        """Where a resolved repository path that does not exist went: ``(new path, new
-        fragment or None)``, or ``None`` when the table does not move it.
-        """
-        if self.docs_prefix and not resolved.startswith(self.docs_prefix):
-            return None
-        inside = resolved[len(self.docs_prefix) :]
-        name, suffix = self._split_page(inside, docname)
-        if name is not None:
-            target = self.table.locate_reference(name, fragment, self._page_exists)
-            if target is not None:
-                if target.url:
-                    return target.url, None
-                anchor = target.anchor if target.anchor != fragment else None
-                return self.docs_prefix + target.path + self._page_suffix(target, suffix), anchor
-            if suffix or docname:
-                return None
-        moved = self.table.locate_file(inside, self._file_exists)
-        if moved is None:
-            return None
-        return (moved.url, None) if moved.url else (self.docs_prefix + moved.path, None)
-
-    def _split_page(self, inside: str, docname: bool) -> tuple[str | None, str]:
-        """``(docname, written suffix)`` when ``inside`` may name a page, else ``(None, "")``."""
-        name, had = strip_source_suffix(inside, self.suffixes)
-        if had:
-            return name, inside[len(name) :]
-        if inside.endswith(".html"):
-            return inside[: -len(".html")], ".html"
-        if docname or "." not in posixpath.basename(inside):
-            return inside, ""
-        return None, ""
-
-    def _page_suffix(self, target: Target, written_suffix: str) -> str:
-        """The suffix to write for a moved page: the author's, or the new file's."""
-        if written_suffix in ("", ".html"):
-            return written_suffix
-        base = self.docs_prefix + target.path
-        if base + written_suffix in self.files:
-            return written_suffix
+    def _page_suffix(self, docname: str, written_path: str) -> str:
+        """The suffix to write for a page: the author's kind of suffix, the new file's."""
+        if written_path.endswith(".html"):
+            return ".html"
+        if not strip_source_suffix(decode(written_path), self.suffixes)[1]:
+            return ""
+        base = self.docs_prefix + docname
+        for suffix in self.suffixes:
+            if written_path.endswith(suffix) and base + suffix in self.files:
+                return suffix
         for suffix in self.suffixes:
             if base + suffix in self.files:
                 return suffix
-        return written_suffix
+        return ""
 
-    def _page_exists(self, docname: str) -> bool:
-        base = self.docs_prefix + docname
-        return any(base + suffix in self.files for suffix in self.suffixes)
+    def has_anchor(self, docname: str, anchor: str) -> bool | None:
+        """Whether a page has an anchor, from its source text (the build knows them from
+        its doctrees; here, headings, labels and HTML ids stand for them)."""
+        anchors = self._anchors.get(docname, frozenset({""}))
+        if anchors == frozenset({""}):
+            anchors = self._anchors[docname] = self._read_anchors(docname)
+        if anchors is None:
+            return None
+        return anchor in anchors
 
-    def _file_exists(self, path: str) -> bool:
-        return self.docs_prefix + path in self.files
-
-    def exists(self, path: str, docname: bool = False) -> bool:
-        """Whether a repository path is there: a file, a folder, or a page by docname."""
-        if path in self.files or path in self.folders:
-            return True
-        if docname or path.endswith(".html") or not posixpath.splitext(path)[1]:
-            base = path[: -len(".html")] if path.endswith(".html") else path
-            return any(base + suffix in self.files for suffix in self.suffixes)
-        return False
+    def _read_anchors(self, docname: str) -> frozenset[str] | None:
+        for suffix in self.suffixes:
+            path = self.docs_prefix + docname + suffix
+            if path in self.files and self.root is not None:
+                source = read_source(self.root / path)
+                if source is None:
+                    return None
+                return anchors_in_source(source.text, path, self.heading_anchors)
+        return None
 
     # -- files -------------------------------------------------------------------
 
-    def site_of(self, path: str, docname: bool = False) -> Site:
-        """The :class:`Site` of targets written in the repository file ``path``."""
-        site = self._site_cache.get(path)
-        if site is None:
-            site = self._site_cache[path] = self._make_site(path, False)
-        return site._replace(docname=True) if docname else site
-
-    def _make_site(self, path: str, docname: bool) -> Site:
-        folder = posixpath.dirname(path)
-        if self.docs_prefix and not path.startswith(self.docs_prefix):
-            return Site(folder, (), "", docname)
-        page, had = strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)
-        olds: list[str] = []
-        if had:
-            for old in self.table.old_names(page):
-                old_folder = (self.docs_prefix + posixpath.dirname(old)).rstrip("/")
-                if old_folder != folder and old_folder not in olds:
-                    olds.append(old_folder)
-        return Site(folder, tuple(olds), self.docs_prefix.rstrip("/"), docname)
+    def site_of(self, path: str, text: str = "") -> Site:
+        """The :class:`Site` of targets written in the repository file ``path``, its frame
+        decided from ``text`` when the file moved."""
+        site = self._sites.get(path)
+        if site is not None:
+            return site
+        page, had = (None, False)
+        if path.startswith(self.docs_prefix):
+            page, had = strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)
+        if had and page is not None:
+            site = site_of(page, self.project)
+            site = framed(site, text, path, self.project)
+        else:  # outside the docs (a README): written from where it is, "/" from the root
+            site = Site((posixpath.dirname(path),), "", 0)
+        self._sites[path] = site
+        return site
 
     def rewrite_text(self, path: str, text: str) -> tuple[str, Counter[str]]:
         """The new text of the repository file ``path``, and the kinds rewritten."""
@@ -318,23 +269,37 @@ class Rewriter:
         if not spans:
             return text, kinds
         edits: list[tuple[int, int, str]] = []
-        site = self.site_of(path)
-        doc_site = site._replace(docname=True)
+        site = self.site_of(path, text)
         for span in spans:
             written = text[span.start : span.end]
             if span.mode == "repo":
                 new = self.new_target("/" + written, _REPO_SITE)
                 new = new[1:] if new and new.startswith("/") else new
             else:
-                new = self.new_target(written, doc_site if span.mode == "doc" else site)
+                new = self.new_target(written, site, span_kind(span))
+            if new is _AMBIGUOUS:
+                self.ambiguous.append((path, written))
+                continue
             if new is not None:
                 edits.append((span.start, span.end, new))
                 kinds[span.kind] += 1
         return apply_edits(text, edits), kinds
 
 
-_REPO_SITE = Site("", (), "", False)
+#: what :meth:`Rewriter.new_target` answers for a target with two meanings
+_AMBIGUOUS = "\0ambiguous"
+_REPO_SITE = Site(("",), "", 0)
 
+
+def _folders_of(files: Iterable[str]) -> set[str]:
+    """Every folder that holds one of ``files``."""
+    folders: set[str] = set()
+    for path in files:
+        folder = posixpath.dirname(path)
+        while folder and folder not in folders:
+            folders.add(folder)
+            folder = posixpath.dirname(folder)
+    return folders
 
 
 
@@ -350,235 +315,6 @@ def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
         last = end
     parts.append(text[last:])
     return "".join(parts)
-
-
-# -- finding targets ---------------------------------------------------------------
-
-# Patterns start with a literal where they can, so the regex engine skips ahead to it;
-# repetitions are "unrolled" (plain characters, then one escape or parenthesis) rather
-# than one alternation per character.  Each of these was 3-4 times slower otherwise.
-_MD_INLINE = re.compile(
-    r"\]\([ \t]*(?:<([^<>\n]*)>"
-    r"|([^\s()<>\\]*(?:(?:\\.|\((?:[^\s()\\]|\\.)*\))[^\s()<>\\]*)*))"
-)
-_MD_REFDEF = re.compile(
-    r"^[ ]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*(?:<([^<>\n]*)>|([^\s<>]+))", re.MULTILINE
-)
-_HTML_TAG = re.compile(r"<[A-Za-z][A-Za-z0-9-]*\s[^<>]*?>")
-_HTML_ATTR = re.compile(
-    r"""\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'<>`=]+))""", re.IGNORECASE
-)
-_FENCE = re.compile(
-    r"^[ ]{0,3}(`{3,}|~{3,}|:{3,})[ \t]*(\{[\w:-]+\})?[ \t]*([^\n\r]*)", re.MULTILINE
-)
-#: ``{doc}`…``` and ``:doc:`…```, matched from the ``d`` (the opening and closing
-#: marks are paired by :func:`_role_targets`)
-_ROLE = re.compile(r"d(?<=[{:]d)(oc|ownload)([}:])`(?:[^`<]*<([^<>`]+)>|([^`<>]+))`")
-_RST_LINK = re.compile(r"`(?<!:`)[^`]*?<([^<>`]+)>`__?")
-#: directives and link targets, matched from the ``..`` (:func:`_at_line_start` checks
-#: that only blanks precede it)
-_RST_DIRECTIVE = re.compile(r"\.\.[ \t]+([\w:-]+)::[ \t]*([^\n\r]*)")
-_RST_TARGET = re.compile(r"\.\.[ \t]+_[^:\n]+:[ \t]+([^\s]+)[ \t]*\r?$", re.MULTILINE)
-_TOCTREE_ENTRY = re.compile(r"^(?:(.*\S)[ \t]+<([^<>]+)>|([^<>\s][^\n\r]*?))[ \t]*$")
-_FILE_DIRECTIVES = {
-    "image": "image",
-    "figure": "image",
-    "include": "include",
-    "literalinclude": "include",
-}
-
-
-def find_targets(
-    text: str,
-    path: str,
-    url_re: re.Pattern[str] | None = None,
-    mention_re: re.Pattern[str] | None = None,
-) -> list[Span]:
-    """Every link target written in ``text``, as non-overlapping spans in text order."""
-    suffix = posixpath.splitext(path)[1].lower()
-    spans: list[Span] = []
-    if suffix in MARKDOWN_SUFFIXES:
-        spans.extend(_markdown_targets(text))
-    elif suffix in REST_SUFFIXES or suffix == ".txt":
-        spans.extend(_rest_targets(text))
-    if url_re is not None and "://" in text:
-        for match in url_re.finditer(text):
-            spans.append(Span(match.start(1), match.end(1), "repo-url", "repo"))
-    if mention_re is not None:
-        for match in mention_re.finditer(text):
-            spans.append(Span(match.start(1), match.end(1), "mention", "repo"))
-    # absolute URLs are rewritten only as own-repository URLs, by their path
-    spans = [s for s in spans if s.mode == "repo" or not _SCHEME_AT.match(text, s.start, s.end)]
-    return _without_overlaps(spans)
-
-
-def _without_overlaps(spans: list[Span]) -> list[Span]:
-    """Earlier spans win; a span that overlaps a kept one is dropped."""
-    kept: list[Span] = []
-    end = -1
-    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
-        if span.start >= end and span.end > span.start:
-            kept.append(span)
-            end = span.end
-    return kept
-
-
-def _lines(text: str, offset: int = 0) -> list[tuple[int, str]]:
-    """``(offset, line)`` pairs, lines keeping their ends."""
-    result = []
-    for line in text.splitlines(keepends=True):
-        result.append((offset, line))
-        offset += len(line)
-    return result
-
-
-def _markdown_targets(text: str) -> list[Span]:
-    spans: list[Span] = []
-    code: list[tuple[int, int]] = []
-    directives = (
-        _myst_blocks(text, code) if "```" in text or "~~~" in text or ":::" in text else []
-    )
-    if "](" in text:
-        for match in _MD_INLINE.finditer(text):
-            group = 1 if match.group(1) is not None else 2
-            if not match.group(group) and group == 2:
-                continue  # "[text]()": nothing to rewrite
-            bracket = text.rfind("[", 0, match.start())
-            kind = "image" if bracket > 0 and text[bracket - 1] == "!" else "link"
-            spans.append(Span(match.start(group), match.end(group), kind))
-    if "]:" in text:
-        for match in _MD_REFDEF.finditer(text):
-            group = 1 if match.group(1) is not None else 2
-            spans.append(Span(match.start(group), match.end(group), "reference"))
-    if "<" in text:
-        spans.extend(_html_targets(text))
-    if "}`" in text:
-        spans.extend(_role_targets(text))
-    if code:  # nothing inside a code block (or a directive body) is a link
-        spans = [s for s in spans if not any(a <= s.start < b for a, b in code)]
-    return spans + directives
-
-
-def _myst_blocks(text: str, code: list[tuple[int, int]]) -> list[Span]:
-    """Toctree entries and file arguments of MyST directives; records plain code fences."""
-    spans: list[Span] = []
-    position = 0
-    while True:
-        match = _FENCE.search(text, position)
-        if match is None:
-            break
-        fence, directive, argument = match.group(1), match.group(2), match.group(3)
-        line_end = text.find("\n", match.end())
-        body_start = len(text) if line_end < 0 else line_end + 1
-        if fence.startswith(":") and not directive:
-            position = body_start  # a bare ::: is not a fence
-            continue
-        closing = re.compile(
-            rf"^[ ]{{0,3}}{re.escape(fence)}{re.escape(fence[0])}*[ \t]*\r?$", re.MULTILINE
-        ).search(text, body_start)
-        end = closing.start() if closing else len(text)
-        position = closing.end() if closing else len(text)
-        name = directive[1:-1] if directive else ""
-        if name == "toctree":
-            spans.extend(_toctree_entries(_lines(text[body_start:end], body_start), True))
-        elif name in _FILE_DIRECTIVES and argument.strip():
-            start = match.start(3)
-            spans.append(Span(start, start + len(argument.rstrip()), _FILE_DIRECTIVES[name]))
-        if not directive or name.startswith("code") or name in ("literalinclude", "toctree"):
-            code.append((body_start, end))
-    return spans
-
-
-def _toctree_entries(body: list[tuple[int, str]], markdown: bool) -> list[Span]:
-    spans: list[Span] = []
-    glob = any(line.strip() == ":glob:" for _, line in body)
-    in_yaml = False
-    for offset, line in body:
-        stripped = line.strip()
-        if markdown and stripped == "---":
-            in_yaml = not in_yaml
-            continue
-        if in_yaml or not stripped or stripped.startswith(":") or stripped == "self":
-            continue
-        lead = len(line) - len(line.lstrip())
-        match = _TOCTREE_ENTRY.match(line[lead:].rstrip("\r\n"))
-        if not match:
-            continue
-        group = 2 if match.group(2) is not None else 3
-        if glob and any(c in match.group(group) for c in "*?["):
-            continue
-        start = offset + lead
-        spans.append(Span(start + match.start(group), start + match.end(group), "toctree", "doc"))
-    return spans
-
-
-def _html_targets(text: str) -> list[Span]:
-    spans: list[Span] = []
-    for tag in _HTML_TAG.finditer(text):
-        for attr in _HTML_ATTR.finditer(tag.group()):
-            group = next(g for g in (1, 2, 3) if attr.group(g) is not None)
-            start = tag.start() + attr.start(group)
-            spans.append(Span(start, tag.start() + attr.end(group), "html"))
-    return spans
-
-
-def _role_targets(text: str) -> list[Span]:
-    spans: list[Span] = []
-    for match in _ROLE.finditer(text):
-        if (text[match.start() - 1] == "{") != (match.group(2) == "}"):
-            continue
-        role = "doc" if match.group(1) == "oc" else "download"
-        group = 3 if match.group(3) is not None else 4
-        mode = "doc" if role == "doc" else "path"
-        spans.append(Span(match.start(group), match.end(group), role, mode))
-    return spans
-
-
-def _rest_targets(text: str) -> list[Span]:
-    spans: list[Span] = []
-    if "`" in text:
-        spans.extend(_role_targets(text))
-        for match in _RST_LINK.finditer(text):
-            if not match.group(1).endswith("_"):
-                spans.append(Span(match.start(1), match.end(1), "link"))
-    if ".." in text:
-        for match in _RST_TARGET.finditer(text):
-            if _at_line_start(text, match.start()) is not None:
-                spans.append(Span(match.start(1), match.end(1), "link"))
-        spans.extend(_rest_directives(text))
-    return spans
-
-
-def _at_line_start(text: str, position: int) -> str | None:
-    """The blanks from the start of the line to ``position``; ``None`` if not only blanks."""
-    lead = text[text.rfind("\n", 0, position) + 1 : position]
-    return None if lead.strip(" \t") else lead
-
-
-def _rest_directives(text: str) -> list[Span]:
-    spans: list[Span] = []
-    for match in _RST_DIRECTIVE.finditer(text):
-        indent_text = _at_line_start(text, match.start())
-        if indent_text is None:
-            continue
-        name = match.group(1)
-        argument = match.group(2).rstrip()
-        if name in _FILE_DIRECTIVES and argument:
-            start = match.start(2)
-            spans.append(Span(start, start + len(argument), _FILE_DIRECTIVES[name]))
-        elif name == "toctree":
-            indent = len(indent_text.expandtabs())
-            body: list[tuple[int, str]] = []
-            offset = text.find("\n", match.end())
-            while offset != -1:
-                next_end = text.find("\n", offset + 1)
-                line = text[offset + 1 : next_end + 1 if next_end != -1 else len(text)]
-                if line.strip() and len(line) - len(line.lstrip()) <= indent:
-                    break
-                body.append((offset + 1, line))
-                offset = next_end
-            spans.extend(_toctree_entries(body, markdown=False))
-    return spans
 
 
 # -- files on disk -----------------------------------------------------------------
@@ -634,6 +370,35 @@ def write_atomically(path: Path, source: SourceFile, text: str) -> None:
         if os.path.exists(temp):
             os.unlink(temp)
         raise
+
+
+def list_repository(root: Path) -> tuple[list[str], set[str]]:
+    """Every file (repository-relative, sorted) and folder to consider under ``root``:
+    what git tracks or would track (dot-folders such as ``.github`` included, ignored
+    files left out) in a git work tree, else :func:`walk_repository`."""
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard", "--full-name", "."],
+            capture_output=True, check=True, timeout=120,
+        ).stdout
+        top = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--show-prefix"],
+            capture_output=True, check=True, timeout=60, text=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return walk_repository(root)
+    files: list[str] = []
+    for raw in sorted(set(listed.split(b"\0"))):
+        name = os.fsdecode(raw)
+        if not name or not name.startswith(top):
+            continue
+        rel = name[len(top) :]
+        full = root / rel
+        # a tracked file moved away with a plain mv is gone; a link is not followed
+        if not os.path.islink(full) and full.is_file():
+            files.append(rel)
+    return files, _folders_of(files)
 
 
 def walk_repository(root: Path) -> tuple[list[str], set[str]]:
@@ -747,14 +512,16 @@ def rewrite_file(
         return None
     if source is None:
         return None
+    rewriter.ambiguous.clear()
     new_text, kinds = rewriter.rewrite_text(rel, source.text)
-    if new_text == source.text:
+    ambiguous = tuple(written for _, written in rewriter.ambiguous)
+    if new_text == source.text and not ambiguous:
         return None
     if with_text:
-        change = FileChange(rel, source.text, new_text, kinds)
+        change = FileChange(rel, source.text, new_text, kinds, ambiguous=ambiguous)
     else:
-        change = FileChange(rel, "", "", kinds)
-    if write:
+        change = FileChange(rel, "", "", kinds, ambiguous=ambiguous)
+    if write and new_text != source.text:
         try:
             write_atomically(root / rel, source, new_text)
         except OSError as err:

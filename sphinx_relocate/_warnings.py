@@ -33,6 +33,9 @@ class RelocateWarning(Enum):
     """A reference was written against an old path and rewritten (``relocate_report_rewrites``)."""
     LINK = "link"
     """A link to a page or local file does not land."""
+    AMBIGUOUS = "ambiguous"
+    """A moved page's link lands on two pages (from its folder now and from a folder it
+    stood in), and neither the page's other links nor an anchor decide which is meant."""
     ANCHOR = "anchor"
     """A link lands on a page that has no such anchor."""
     TOCTREE = "toctree"

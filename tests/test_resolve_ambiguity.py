@@ -1,5 +1,7 @@
 """A moved page's ``../index.md#anchor`` names a page from its new folder and another from
-its old one: the link goes to the one that has the anchor, decided once all is read."""
+its old one.  The page's other links do not decide (every link of it lands from both
+folders), so the link goes to the one page that has the anchor, decided once all is
+read; when both or neither have it, it is ambiguous: a warning naming both."""
 
 from __future__ import annotations
 
@@ -39,11 +41,11 @@ def test_anchor_on_neither_page_is_one_warning_naming_both(app: Any, warning: St
     app.build()
     lines = COLOR.sub("", warning.getvalue()).splitlines()
     assert len(lines) == 1, lines
-    assert lines[0].endswith("[relocate.anchor]")
+    assert lines[0].endswith("[relocate.ambiguous]")
     assert "broken.md:7:" in lines[0]
-    assert "no anchor 'nowhere' on 'guide/index'" in lines[0]
-    assert "from the page's old folder it names `index`" in lines[0]
-    # the link goes to the top of the new folder's page, as for any missing anchor
+    assert "is ambiguous: it lands on `guide/index#nowhere` and on `index#nowhere`" in lines[0]
+    # never a silent choice: the link goes to the top of the page it names as written
+    # (from the page's new folder), as for any missing anchor
     assert "../index.html" in hrefs(app, "guide/deep/broken.html")
 
 
@@ -65,12 +67,13 @@ def test_a_changed_anchor_set_rewrites_the_linking_page(tmp_path: Path) -> None:
 
     links, warnings = build()
     assert "../../index.html#setup" in links and warnings == ""
-    # the new folder's page gains the anchor: the link (not re-read) now goes there
+    # the new folder's page gains the anchor: both have it, the links (not re-read) are
+    # ambiguous now
     index = srcdir / "guide" / "index.md"
     index.write_text(index.read_text("utf-8") + "\n## Setup\n\nThe guide's setup.\n", "utf-8")
     links, warnings = build()
-    assert "../index.html#setup" in links and "../../index.html#setup" not in links
-    assert warnings == ""
+    assert COLOR.sub("", warnings).count("[relocate.ambiguous]") == 2, warnings
+    assert "page.md:5:" in warnings and "page.md:6:" in warnings
     # and loses it again: back to the old folder's page
     index.write_text(index.read_text("utf-8").partition("\n## Setup")[0] + "\n", "utf-8")
     links, warnings = build()

@@ -1,0 +1,336 @@
+"""Where link targets are written in source text: Markdown, MyST, reST and raw HTML.
+
+:func:`find_targets` finds the target substrings of every link kind in one file; the
+rewriter replaces just those substrings, so a diff shows only link targets, and the
+build reads the same spans of a moved page to decide the folder its links were written
+from (its frame), so the build and ``rewrite`` count the same links.  Nothing here
+imports Sphinx.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import NamedTuple
+
+#: Files read as Markdown and as reStructuredText anywhere in the repository.
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+REST_SUFFIXES = (".rst", ".rest")
+
+_SCHEME_AT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")  # for match(text, pos)
+
+
+class Span(NamedTuple):
+    """One written target in a file: its offsets, its kind and how to read it."""
+
+    start: int
+    end: int
+    kind: str
+    #: "path": relative to the file; "doc": a docname; "repo": relative to the repo root
+    mode: str = "path"
+
+
+# -- finding targets ---------------------------------------------------------------
+
+# Patterns start with a literal where they can, so the regex engine skips ahead to it;
+# repetitions are "unrolled" (plain characters, then one escape or parenthesis) rather
+# than one alternation per character.  Each of these was 3-4 times slower otherwise.
+_MD_INLINE = re.compile(
+    r"\]\([ \t]*(?:<([^<>\n]*)>"
+    r"|([^\s()<>\\]*(?:(?:\\.|\((?:[^\s()\\]|\\.)*\))[^\s()<>\\]*)*))"
+)
+_MD_REFDEF = re.compile(
+    r"^[ ]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*(?:<([^<>\n]*)>|([^\s<>]+))", re.MULTILINE
+)
+_HTML_TAG = re.compile(r"<[A-Za-z][A-Za-z0-9-]*\s[^<>]*?>")
+_HTML_ATTR = re.compile(
+    r"""\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'<>`=]+))""", re.IGNORECASE
+)
+_FENCE = re.compile(
+    r"^[ ]{0,3}(`{3,}|~{3,}|:{3,})[ \t]*(\{[\w:-]+\})?[ \t]*([^\n\r]*)", re.MULTILINE
+)
+#: ``{doc}`…``` and ``:doc:`…```, matched from the ``d`` (the opening and closing
+#: marks are paired by :func:`_role_targets`)
+_ROLE = re.compile(r"d(?<=[{:]d)(oc|ownload)([}:])`(?:[^`<]*<([^<>`]+)>|([^`<>]+))`")
+_RST_LINK = re.compile(r"`(?<!:`)[^`]*?<([^<>`]+)>`__?")
+#: directives and link targets, matched from the ``..`` (:func:`_at_line_start` checks
+#: that only blanks precede it)
+_RST_DIRECTIVE = re.compile(r"\.\.[ \t]+([\w:-]+)::[ \t]*([^\n\r]*)")
+_RST_TARGET = re.compile(r"\.\.[ \t]+_[^:\n]+:[ \t]+([^\s]+)[ \t]*\r?$", re.MULTILINE)
+_TOCTREE_ENTRY = re.compile(r"^(?:(.*\S)[ \t]+<([^<>]+)>|([^<>\s][^\n\r]*?))[ \t]*$")
+_FILE_DIRECTIVES = {
+    "image": "image",
+    "figure": "image",
+    "include": "include",
+    "literalinclude": "include",
+}
+
+
+def find_targets(
+    text: str,
+    path: str,
+    url_re: re.Pattern[str] | None = None,
+    mention_re: re.Pattern[str] | None = None,
+) -> list[Span]:
+    """Every link target written in ``text``, as non-overlapping spans in text order."""
+    suffix = posixpath.splitext(path)[1].lower()
+    spans: list[Span] = []
+    if suffix in MARKDOWN_SUFFIXES:
+        spans.extend(_markdown_targets(text))
+    elif suffix in REST_SUFFIXES or suffix == ".txt":
+        spans.extend(_rest_targets(text))
+    if url_re is not None and "://" in text:
+        for match in url_re.finditer(text):
+            spans.append(Span(match.start(1), match.end(1), "repo-url", "repo"))
+    if mention_re is not None:
+        for match in mention_re.finditer(text):
+            spans.append(Span(match.start(1), match.end(1), "mention", "repo"))
+    # absolute URLs are rewritten only as own-repository URLs, by their path
+    spans = [s for s in spans if s.mode == "repo" or not _SCHEME_AT.match(text, s.start, s.end)]
+    return _without_overlaps(spans)
+
+
+def _without_overlaps(spans: list[Span]) -> list[Span]:
+    """Earlier spans win; a span that overlaps a kept one is dropped."""
+    kept: list[Span] = []
+    end = -1
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if span.start >= end and span.end > span.start:
+            kept.append(span)
+            end = span.end
+    return kept
+
+
+def _lines(text: str, offset: int = 0) -> list[tuple[int, str]]:
+    """``(offset, line)`` pairs, lines keeping their ends."""
+    result = []
+    for line in text.splitlines(keepends=True):
+        result.append((offset, line))
+        offset += len(line)
+    return result
+
+
+def _markdown_targets(text: str) -> list[Span]:
+    spans: list[Span] = []
+    code: list[tuple[int, int]] = []
+    directives = (
+        _myst_blocks(text, code) if "```" in text or "~~~" in text or ":::" in text else []
+    )
+    if "](" in text:
+        for match in _MD_INLINE.finditer(text):
+            group = 1 if match.group(1) is not None else 2
+            if not match.group(group) and group == 2:
+                continue  # "[text]()": nothing to rewrite
+            bracket = text.rfind("[", 0, match.start())
+            kind = "image" if bracket > 0 and text[bracket - 1] == "!" else "link"
+            spans.append(Span(match.start(group), match.end(group), kind))
+    if "]:" in text:
+        for match in _MD_REFDEF.finditer(text):
+            group = 1 if match.group(1) is not None else 2
+            spans.append(Span(match.start(group), match.end(group), "reference"))
+    if "<" in text:
+        spans.extend(_html_targets(text))
+    if "}`" in text:
+        spans.extend(_role_targets(text))
+    if code:  # nothing inside a code block (or a directive body) is a link
+        spans = [s for s in spans if not any(a <= s.start < b for a, b in code)]
+    return spans + directives
+
+
+def _myst_blocks(text: str, code: list[tuple[int, int]]) -> list[Span]:
+    """Toctree entries and file arguments of MyST directives; records plain code fences."""
+    spans: list[Span] = []
+    position = 0
+    while True:
+        match = _FENCE.search(text, position)
+        if match is None:
+            break
+        fence, directive, argument = match.group(1), match.group(2), match.group(3)
+        line_end = text.find("\n", match.end())
+        body_start = len(text) if line_end < 0 else line_end + 1
+        if fence.startswith(":") and not directive:
+            position = body_start  # a bare ::: is not a fence
+            continue
+        closing = re.compile(
+            rf"^[ ]{{0,3}}{re.escape(fence)}{re.escape(fence[0])}*[ \t]*\r?$", re.MULTILINE
+        ).search(text, body_start)
+        end = closing.start() if closing else len(text)
+        position = closing.end() if closing else len(text)
+        name = directive[1:-1] if directive else ""
+        if name == "toctree":
+            spans.extend(_toctree_entries(_lines(text[body_start:end], body_start), True))
+        elif name == "csv-table":
+            spans.extend(_file_options(_lines(text[body_start:end], body_start)))
+        elif name in _FILE_DIRECTIVES and argument.strip():
+            start = match.start(3)
+            spans.append(Span(start, start + len(argument.rstrip()), _FILE_DIRECTIVES[name]))
+        if not directive or name.startswith("code") or name in ("literalinclude", "toctree"):
+            code.append((body_start, end))
+    return spans
+
+
+def _toctree_entries(body: list[tuple[int, str]], markdown: bool) -> list[Span]:
+    spans: list[Span] = []
+    glob = any(line.strip() == ":glob:" for _, line in body)
+    in_yaml = False
+    for offset, line in body:
+        stripped = line.strip()
+        if markdown and stripped == "---":
+            in_yaml = not in_yaml
+            continue
+        if in_yaml or not stripped or stripped.startswith(":") or stripped == "self":
+            continue
+        lead = len(line) - len(line.lstrip())
+        match = _TOCTREE_ENTRY.match(line[lead:].rstrip("\r\n"))
+        if not match:
+            continue
+        group = 2 if match.group(2) is not None else 3
+        if glob and any(c in match.group(group) for c in "*?["):
+            continue
+        start = offset + lead
+        spans.append(Span(start + match.start(group), start + match.end(group), "toctree", "doc"))
+    return spans
+
+
+def _html_targets(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for tag in _HTML_TAG.finditer(text):
+        for attr in _HTML_ATTR.finditer(tag.group()):
+            group = next(g for g in (1, 2, 3) if attr.group(g) is not None)
+            start = tag.start() + attr.start(group)
+            spans.append(Span(start, tag.start() + attr.end(group), "html"))
+    return spans
+
+
+def _role_targets(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for match in _ROLE.finditer(text):
+        if (text[match.start() - 1] == "{") != (match.group(2) == "}"):
+            continue
+        role = "doc" if match.group(1) == "oc" else "download"
+        group = 3 if match.group(3) is not None else 4
+        mode = "doc" if role == "doc" else "path"
+        spans.append(Span(match.start(group), match.end(group), role, mode))
+    return spans
+
+
+def _rest_targets(text: str) -> list[Span]:
+    spans: list[Span] = []
+    if "`" in text:
+        spans.extend(_role_targets(text))
+        for match in _RST_LINK.finditer(text):
+            if not match.group(1).endswith("_"):
+                spans.append(Span(match.start(1), match.end(1), "link"))
+    if ".." in text:
+        for match in _RST_TARGET.finditer(text):
+            if _at_line_start(text, match.start()) is not None:
+                spans.append(Span(match.start(1), match.end(1), "link"))
+        spans.extend(_rest_directives(text))
+    return spans
+
+
+def _at_line_start(text: str, position: int) -> str | None:
+    """The blanks from the start of the line to ``position``; ``None`` if not only blanks."""
+    lead = text[text.rfind("\n", 0, position) + 1 : position]
+    return None if lead.strip(" \t") else lead
+
+
+def _rest_directives(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for match in _RST_DIRECTIVE.finditer(text):
+        indent_text = _at_line_start(text, match.start())
+        if indent_text is None:
+            continue
+        name = match.group(1)
+        argument = match.group(2).rstrip()
+        if name in _FILE_DIRECTIVES and argument:
+            start = match.start(2)
+            spans.append(Span(start, start + len(argument), _FILE_DIRECTIVES[name]))
+        elif name in ("toctree", "raw", "csv-table"):
+            body = _directive_body(text, match.end(), len(indent_text.expandtabs()))
+            if name == "toctree":
+                spans.extend(_toctree_entries(body, markdown=False))
+            elif name == "raw" and "html" in argument.split():
+                for offset, line in body:
+                    spans.extend(s._replace(start=s.start + offset, end=s.end + offset)
+                                 for s in _html_targets(line))
+            else:
+                spans.extend(_file_options(body))
+    return spans
+
+
+def _directive_body(text: str, end: int, indent: int) -> list[tuple[int, str]]:
+    """``(offset, line)`` of the lines of a reST directive's body (options included)."""
+    body: list[tuple[int, str]] = []
+    offset = text.find("\n", end)
+    while offset != -1:
+        next_end = text.find("\n", offset + 1)
+        line = text[offset + 1 : next_end + 1 if next_end != -1 else len(text)]
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        body.append((offset + 1, line))
+        offset = next_end
+    return body
+
+
+_FILE_OPTION = re.compile(r"^[ \t]*:file:[ \t]+(\S(?:[^\n\r]*\S)?)[ \t]*\r?$")
+
+
+def _file_options(body: list[tuple[int, str]]) -> list[Span]:
+    """The ``:file:`` option of a ``csv-table`` directive."""
+    for offset, line in body:
+        match = _FILE_OPTION.match(line)
+        if match:
+            return [Span(offset + match.start(1), offset + match.end(1), "include")]
+    return []
+
+
+# -- anchors -----------------------------------------------------------------------
+
+_MD_HEADING = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
+_MD_LABEL = re.compile(r"^[ ]{0,3}\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
+_MD_ATTR_ID = re.compile(r"\{#([^\s}]+)\}")
+_RST_LABEL = re.compile(r"^[ \t]*\.\.[ \t]+_([^:`\n]+|`[^`]+`):[ \t]*$", re.MULTILINE)
+_RST_UNDERLINE = re.compile(r"""^([!-/:-@\[-`{-~])\1{2,}[ \t]*$""")
+_HTML_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+#: MyST's GitHub-style heading slugs (``myst_parser.slugs.github_slugify``)
+_SLUG_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
+
+
+def _make_id(text: str) -> str:
+    """The HTML id docutils derives from a title or label (``nodes.make_id``)."""
+    from docutils.nodes import make_id
+
+    return make_id(text)
+
+
+def anchors_in_source(text: str, path: str, heading_anchors: int = 0) -> frozenset[str]:
+    """The fragments a link may name on a page, read from its source text.
+
+    The build knows a page's anchors from its doctree; the rewriter, which parses
+    nothing, reads the ones that decide a link in practice: section titles (as ids),
+    labels, MyST heading slugs up to ``myst_heading_anchors`` and HTML ``id``/``name``.
+    """
+    found: set[str] = set()
+    suffix = posixpath.splitext(path)[1].lower()
+    if suffix in MARKDOWN_SUFFIXES:
+        for match in _MD_HEADING.finditer(text):
+            title = match.group(2)
+            found.add(_make_id(title))
+            if len(match.group(1)) <= heading_anchors:
+                found.add(_SLUG_CLEAN.sub("", title.lower().replace(" ", "-")))
+        for match in _MD_LABEL.finditer(text):
+            found.update((match.group(1), match.group(1).lower(), _make_id(match.group(1))))
+        found.update(_MD_ATTR_ID.findall(text))
+    else:
+        for match in _RST_LABEL.finditer(text):
+            label = match.group(1).strip("`")
+            found.update((" ".join(label.lower().split()), _make_id(label)))
+        lines = text.splitlines()
+        for number in range(1, len(lines)):
+            title, rule = lines[number - 1].strip(), lines[number].rstrip()
+            if title and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(title):
+                found.update((_make_id(title), " ".join(title.lower().split())))
+    for match in _HTML_ID.finditer(text):
+        found.add(match.group(1) if match.group(1) is not None else match.group(2))
+    return frozenset(found)

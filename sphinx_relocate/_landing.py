@@ -1,0 +1,329 @@
+"""Where a written reference lands: the one rule, shared by the build and ``rewrite``.
+
+The build (``_resolve.py``) and the source rewriter (``_rewrite.py``) each describe
+the project to this module (:class:`Project`: which documents, files and anchors
+exist, and the table) and ask it where a written target lands (:func:`land`).  Neither
+keeps a landing order, a page-name rule or a list of old folders of its own, so they
+cannot disagree.  Paths are POSIX and relative to the repository root, so a link that
+leaves the docs folder and comes back in (``../zh/page.md`` from ``docs/zh/``) is the
+same path as one that never left.
+
+From one folder, a written path lands on, in this order:
+
+1. the document it names, if there is one (an ``[anchors]`` entry for the document, or
+   one of its old names, moves the fragment);
+2. the file it names, if there is one;
+3. the document the table moves it to (``[pages]``, ``[prefixes]``, chains followed);
+4. the file the table moves it to (``[files]``, ``[prefixes]``);
+5. the folder it names (only for links that may name a file).
+
+A moved page was written from another folder than the one it stands in.  Its
+references are tried from each of its folders (now, then every old one), and
+:func:`frame_of` decides the page's *frame*, the folder its author wrote it from: each
+reference that lands from only one folder votes for it.  A reference that lands from
+several folders on different targets follows the frame; with no frame (a tie) an
+anchor that exists on only one candidate decides; what is left is ambiguous and is
+reported, never guessed.  Nothing here imports Sphinx.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
+
+from ._find import Span, find_targets
+from ._paths import decode, join_relative, leaves_root, split_target, strip_source_suffix
+from ._table import RelocationTable, Target
+
+#: What a reference may name: a document (toctree entry, ``:doc:``), a file (image,
+#: include, download) or either (a Markdown, reST or raw HTML link).
+Kind = Literal["page", "file", "any"]
+
+#: a URL with a scheme (``https:``, ``mailto:``) or a protocol-relative one
+EXTERNAL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//)")
+#: extensions that make a link target a file rather than a page or a label
+FILE_LIKE = re.compile(
+    r"\.(?:html?|png|jpe?g|gif|svg|webp|ico|pdf|csv|tsv|txt|json|ya?ml|toml|ini|cfg|py|ipynb|"
+    r"sh|zip|gz|tgz|tar|xlsx?|docx?|pptx?|mp4|webm|mp3|ogg|drawio)$",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Project:
+    """What the rule needs to know of a project; the build and ``rewrite`` each make one.
+
+    ``is_file`` and ``is_folder`` take repository-relative paths; ``has_anchor`` answers
+    ``None`` while it cannot know yet (the build, before every document is read).
+    """
+
+    table: RelocationTable
+    suffixes: tuple[str, ...]
+    #: the source folder within the repository: ``""`` or ``"docs/zh/"``
+    docs_prefix: str
+    is_document: Callable[[str], bool]
+    is_file: Callable[[str], bool]
+    is_folder: Callable[[str], bool]
+    has_anchor: Callable[[str, str], bool | None] = lambda docname, anchor: None
+    #: called with ``("page", docname, fragment)`` and ``("file", path, "")`` for every
+    #: name the rule looks up, so the build re-reads a document when their answer changes
+    on_lookup: Callable[[str, str, str], None] | None = None
+    _anchor_keys: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.suffixes = tuple(sorted(set(self.suffixes), key=len, reverse=True))
+
+    def repo_path(self, docs_path: str) -> str:
+        """The repository path of a path relative to the source folder."""
+        return self.docs_prefix + docs_path
+
+    def repo_folder(self, docs_folder: str) -> str:
+        """The repository folder of a folder relative to the source folder."""
+        return (self.docs_prefix + docs_folder).rstrip("/")
+
+    def docs_path(self, repo_path: str) -> str | None:
+        """The path relative to the source folder, ``None`` outside it."""
+        prefix = self.docs_prefix
+        if not prefix:
+            return repo_path
+        if repo_path.startswith(prefix):
+            return repo_path[len(prefix) :]
+        return None
+
+    def page_name(self, docs_path: str, kind: Kind) -> str | None:
+        """The docname a path may name: with a source suffix, ``.html``, or no suffix."""
+        if kind == "file":
+            return None
+        stem, had_suffix = strip_source_suffix(docs_path, self.suffixes)
+        if had_suffix:
+            return stem
+        if docs_path.endswith(".html"):
+            return docs_path[: -len(".html")]
+        if kind == "page" or "." not in posixpath.basename(docs_path):
+            return docs_path or None
+        return None
+
+    def anchor_keys(self, docname: str) -> tuple[str, ...]:
+        """The names an ``[anchors]`` entry for this document may be keyed by."""
+        keys = self._anchor_keys.get(docname)
+        if keys is None:
+            keys = self._anchor_keys[docname] = (docname, *self.table.old_names(docname))
+        return keys
+
+
+class Landing(NamedTuple):
+    """Where a reference lands (a tuple: tens of thousands per build, hashed and cached)."""
+
+    #: "page" (a docname), "file" (a repository path, a file or a folder) or "url"
+    kind: str
+    target: str
+    anchor: str = ""
+    #: the table moved it (a page, a file or an anchor)
+    via_table: bool = False
+    #: the index of the site's folder it was resolved from (0: where the file is now)
+    folder: int = 0
+    exists: bool = True
+    #: the other meanings of a reference that lands on several targets and that
+    #: nothing decided: settled by anchors later (:func:`settle`), else ambiguous
+    others: tuple[Landing, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """Whether it lands elsewhere than the written target read from where it is now."""
+        return self.via_table or self.folder > 0
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return self.kind, self.target, self.anchor
+
+
+class Site(NamedTuple):
+    """Where references are written: a file's folders and the frame of its links."""
+
+    #: repository folders: where the file is now, then where it stood before it moved
+    folders: tuple[str, ...]
+    #: the repository folder a ``/``-absolute path starts from
+    root: str = ""
+    #: the index in ``folders`` the file's links were written from; ``None``: undecided
+    frame: int | None = 0
+
+
+def site_of(docname: str, project: Project) -> Site:
+    """The :class:`Site` of a document, its frame not yet decided when it moved."""
+    folders = [project.repo_folder(posixpath.dirname(docname))]
+    for old in project.table.old_names(docname):
+        old_folder = project.repo_folder(posixpath.dirname(old))
+        if old_folder not in folders:
+            folders.append(old_folder)
+    return Site(tuple(folders), project.repo_folder(""), 0 if len(folders) == 1 else None)
+
+
+def framed(site: Site, text: str, path: str, project: Project) -> Site:
+    """The site with its frame decided from the links of its source text.
+
+    The build and ``rewrite`` both read the frame from the source text, through the
+    same :func:`~sphinx_relocate._find.find_targets`, so they count the same links.
+    """
+    if site.frame is not None:
+        return site
+    return site._replace(frame=frame_of(references_in(text, path), site, project))
+
+
+#: the kind of reference each kind of span (``_find.Span.kind``) is
+_SPAN_KINDS: dict[str, Kind] = {"image": "file", "include": "file", "download": "file"}
+
+
+def span_kind(span: Span) -> Kind:
+    """What a target found in source text may name."""
+    return "page" if span.mode == "doc" else _SPAN_KINDS.get(span.kind, "any")
+
+
+def references_in(text: str, path: str) -> list[tuple[str, Kind]]:
+    """The relative references of a source file, as written, with their kinds."""
+    return [
+        (text[span.start : span.end], span_kind(span))
+        for span in find_targets(text, path)
+        if span.mode != "repo"
+    ]
+
+
+def land(written: str, kind: Kind, site: Site, project: Project) -> Landing | None:
+    """Where ``written`` lands; ``None`` for what is not a local path (URLs, ``#id``).
+
+    A reference that lands nowhere gets a landing with ``exists=False`` that names what
+    it would be read as from where it is written (for the messages).
+    """
+    path, _, fragment = split_target(written)
+    path, fragment = decode(path), decode(fragment)
+    if not path or EXTERNAL.match(path):
+        return None
+    found = candidates(path, fragment, kind, site, project)
+    landed = [c for c in found if c is not None]
+    if not landed:
+        return _missing(path, fragment, kind, site, project)
+    distinct = list({c.key: c for c in reversed(landed)}.values())[::-1]
+    if len(distinct) == 1:
+        return landed[0]
+    if site.frame is not None and found[site.frame] is not None:
+        return found[site.frame]
+    return settle(distinct[0]._replace(others=tuple(distinct[1:])), project.has_anchor)
+
+
+def candidates(
+    path: str, fragment: str, kind: Kind, site: Site, project: Project
+) -> list[Landing | None]:
+    """Where a decoded path lands from each of the site's folders (``None``: nowhere)."""
+    if path.startswith("/"):
+        return [_at(join_relative(site.root, path.lstrip("/")), fragment, kind, 0, project)]
+    return [
+        _at(join_relative(folder, path), fragment, kind, index, project)
+        for index, folder in enumerate(site.folders)
+    ]
+
+
+def settle(landing: Landing, has_anchor: Callable[[str, str], bool | None]) -> Landing:
+    """Decide a landing with ``others`` by its anchor, when anchors are known.
+
+    The one candidate page that has the anchor wins; while any answer is unknown the
+    landing keeps its ``others``, and when none or several have it the reference stays
+    ambiguous (it keeps them too, and the caller reports it).
+    """
+    if not landing.others:
+        return landing
+    every = (landing, *landing.others)
+    if not landing.anchor or any(c.kind != "page" for c in every):
+        return landing
+    answers = [has_anchor(c.target, c.anchor) for c in every]
+    if any(answer is None for answer in answers):
+        return landing
+    having = [c for c, answer in zip(every, answers, strict=True) if answer]
+    if len(having) == 1:
+        return having[0]._replace(others=())
+    return landing
+
+
+def frame_of(references: Iterable[tuple[str, Kind]], site: Site, project: Project) -> int | None:
+    """The folder a moved file's links were written from: the one most links land from
+    alone; ``None`` on a tie (no votes, or as many for two folders)."""
+    if len(site.folders) == 1:
+        return 0
+    votes = [0] * len(site.folders)
+    for written, kind in references:
+        path, _, fragment = split_target(written)
+        path = decode(path)
+        if not path or path.startswith("/") or EXTERNAL.match(path):
+            continue
+        found = candidates(path, decode(fragment), kind, site, project)
+        landed = [index for index, c in enumerate(found) if c is not None]
+        if len(landed) == 1:
+            votes[landed[0]] += 1
+    best = max(votes)
+    if best == 0 or votes.count(best) > 1:
+        return None
+    return votes.index(best)
+
+
+def _at(repo_path: str, fragment: str, kind: Kind, folder: int, project: Project) -> Landing | None:
+    """Where a repository path lands, if anywhere (the order of the module docstring)."""
+    if leaves_root(repo_path):
+        return None
+    inside = project.docs_path(repo_path)
+    if inside is None:  # outside the source folder: a file of the repository
+        if kind != "page" and (project.is_file(repo_path) or project.is_folder(repo_path)):
+            return Landing("file", repo_path, fragment, False, folder)
+        return None
+    table = project.table
+    name = project.page_name(inside, kind)
+    documents = project.is_document
+    note = project.on_lookup
+    if note is not None:
+        if name is not None:
+            note("page", name, fragment)
+        if kind != "page":
+            note("file", inside, "")
+    if name is not None and documents(name):
+        if fragment and table.anchors:
+            for key in project.anchor_keys(name):
+                if (key, fragment) in table.anchors:
+                    target = table.locate_reference(key, fragment, documents)
+                    if target is not None:
+                        return _through(target, folder, project)
+        return Landing("page", name, fragment, False, folder)
+    if kind != "page" and inside and project.is_file(repo_path):
+        return Landing("file", repo_path, fragment, False, folder)
+    if name is not None:
+        target = table.locate_reference(name, fragment, documents)
+        if target is not None and (target.url or documents(target.path)):
+            return _through(target, folder, project)
+    if kind != "page" and inside:
+        moved = table.locate_file(inside, lambda p: project.is_file(project.repo_path(p)))
+        if moved is not None:
+            if moved.url:
+                return Landing("url", moved.url, "", True, folder)
+            if project.is_file(project.repo_path(moved.path)):
+                return Landing("file", project.repo_path(moved.path), fragment, True, folder)
+        if project.is_folder(repo_path):
+            return Landing("file", repo_path, fragment, False, folder)
+    return None
+
+
+def _through(target: Target, folder: int, project: Project) -> Landing:
+    if target.url:
+        return Landing("url", target.url, "", True, folder)
+    return Landing("page", target.path, target.anchor, True, folder)
+
+
+def _missing(path: str, fragment: str, kind: Kind, site: Site, project: Project) -> Landing:
+    """What a reference that lands nowhere is read as, from where it is written."""
+    start = site.root if path.startswith("/") else site.folders[0]
+    repo_path = join_relative(start, path.lstrip("/") if path.startswith("/") else path)
+    inside = project.docs_path(repo_path) if not leaves_root(repo_path) else None
+    name = project.page_name(inside, kind) if inside is not None else None
+    if name is not None and (
+        kind == "page" or not FILE_LIKE.search(name) or name.endswith(".html")
+    ):
+        return Landing("page", name, fragment, False, 0, False)
+    return Landing("file", repo_path, fragment, False, 0, False)

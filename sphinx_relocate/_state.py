@@ -1,0 +1,141 @@
+"""The state of one build in one typed object, as intersphinx keeps its inventories.
+
+Every handler asks :func:`state_of` for the table, the settings derived from the config,
+the project as the resolution rule sees it (:class:`~sphinx_relocate._landing.Project`)
+and the report of the last check, instead of each module keeping a dict of its own.
+What must outlive a build (references, anchors, lookups) lives in the environment
+(``_record.PerDocument``); this is what one ``Sphinx`` object derives and caches.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ._landing import Project, Site, framed, site_of
+from ._table import RelocationTable
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from ._check import Report
+
+
+@dataclass
+class Settings:
+    """What ``config-inited`` derives once: the ignore patterns and the repository."""
+
+    ignore: tuple[re.Pattern[str], ...] = ()
+    repo_root: Path = Path()
+    #: ``relocate_repo_url``: the forge has no redirect pages, unlike the site
+    repo_url: str = ""
+    #: the source folder as the rule's paths name it: from ``files_root``, ending in ``/``
+    docs_prefix: str = ""
+    #: the folder the rule's paths start from (the file system's root)
+    files_root: Path = Path()
+
+
+class FileCache:
+    """Whether repository paths are files or folders, asked once each per build.
+
+    Most references of a site name the same few pages and images, and asking the file
+    system again for each costs more than resolving the reference.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = str(root)
+        self._files: dict[str, bool] = {}
+        self._folders: dict[str, bool] = {}
+
+    def is_file(self, path: str) -> bool:
+        found = self._files.get(path)
+        if found is None:
+            found = self._files[path] = bool(path) and os.path.isfile(
+                os.path.join(self.root, path)
+            )
+        return found
+
+    def is_folder(self, path: str) -> bool:
+        found = self._folders.get(path)
+        if found is None:
+            found = self._folders[path] = bool(path) and os.path.isdir(
+                os.path.join(self.root, path)
+            )
+        return found
+
+
+@dataclass
+class BuildState:
+    """Everything one build derives from its config and its project."""
+
+    table: RelocationTable = field(default_factory=RelocationTable)
+    #: the table was read (at ``config-inited``)
+    loaded: bool = False
+    settings: Settings = field(default_factory=Settings)
+    files: FileCache = field(default_factory=lambda: FileCache(Path()))
+    #: the project as the rule sees it; made once the documents are known
+    project: Project | None = None
+    #: the framed site of every document looked at in this build
+    sites: dict[str, Site] = field(default_factory=dict)
+    #: docname -> its source file, relative to the source folder
+    source_paths: dict[str, str] = field(default_factory=dict)
+    #: the findings of the last check (``_check.Report``)
+    report: Report | None = None
+
+    def forget_files(self) -> None:
+        """Before a read phase: files may have come, gone or changed their suffix."""
+        self.files = FileCache(self.settings.files_root)
+        self.project = None
+        self.sites = {}
+        self.source_paths = {}
+
+    def project_of(self, env: BuildEnvironment, suffixes: tuple[str, ...]) -> Project:
+        if self.project is None:
+            self.project = Project(
+                self.table,
+                suffixes,
+                self.settings.docs_prefix,
+                env.found_docs.__contains__,
+                self.files.is_file,
+                self.files.is_folder,
+            )
+        return self.project
+
+    def site(self, env: BuildEnvironment, docname: str, project: Project) -> Site:
+        """The document's site, its frame read from its source text when it moved."""
+        found = self.sites.get(docname)
+        if found is None:
+            found = site_of(docname, project)
+            if found.frame is None:
+                source = self.source_path(env, docname)
+                try:
+                    text = Path(env.srcdir, source).read_text("utf-8-sig")
+                except (OSError, UnicodeDecodeError):
+                    text = ""
+                found = framed(found, text, project.repo_path(source), project)
+            self.sites[docname] = found
+        return found
+
+    def source_path(self, env: BuildEnvironment, docname: str) -> str:
+        """The source file of a document, relative to the source folder."""
+        found = self.source_paths.get(docname)
+        if found is None:
+            found = str(env.doc2path(docname, False)).replace(os.sep, "/")
+            self.source_paths[docname] = found
+        return found
+
+
+_STATES: weakref.WeakKeyDictionary[Any, BuildState] = weakref.WeakKeyDictionary()
+
+
+def state_of(app: Sphinx) -> BuildState:
+    """The state of this application's builds."""
+    state = _STATES.get(app)
+    if state is None:
+        state = _STATES[app] = BuildState()
+    return state

@@ -1,0 +1,183 @@
+"""The landing oracle: where every link of a built site lands, page by page.
+
+Resolution is judged by where links land, not by a warning count.  The oracle is the
+original layout built with plain Sphinx: each link's landing (a page and anchor, or
+the bytes of an image or download), carried through the relocation table, is where
+the same link must land in the moved layout built with the extension, and in the
+moved layout after ``sphinx-relocate rewrite --write`` built without it.
+
+:func:`landings` reads an HTML output folder; :func:`compare` lists every link that
+lands elsewhere (or nowhere) in the second site.  Run as a script to compare two
+output folders by hand::
+
+    python tests/oracle.py ORIGINAL_HTML MOVED_HTML MOVED/_relocate/relocations.toml
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import posixpath
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+_BODY = re.compile(r'<div class="body" role="main">(.*?)<div class="sphinxsidebar"', re.S)
+_LINK = re.compile(r"<a\s([^>]*)>(.*?)</a>", re.S)
+_IMG = re.compile(r"<img\s([^>]*)>", re.S)
+_ATTR = re.compile(r"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_TAG = re.compile(r"<[^>]+>")
+_SOURCE_SUFFIXES = (".md", ".rst", ".txt")
+
+
+@dataclass(frozen=True)
+class Link:
+    """One link or image of a page: its text and where it lands."""
+
+    text: str
+    #: ``page:DOCNAME#anchor``, ``file:SHA256`` or ``none:HREF`` (lands on nothing)
+    landing: str
+
+
+def _attributes(text: str) -> dict[str, str]:
+    return {m.group(1).lower(): html.unescape(m.group(2) or m.group(3) or "")
+            for m in _ATTR.finditer(text)}
+
+
+def _docname_of(path: str) -> str | None:
+    if path.endswith(".html"):
+        return path[: -len(".html")]
+    return None
+
+
+def landings(outdir: Path, srcdir: Path | None = None) -> dict[str, list[Link]]:
+    """docname → the links and images of its page body, in document order.
+
+    Raw HTML is copied to the output as written, so a plain build leaves its source
+    paths (``<img src="img/a.png">``, ``<a href="page.md">``): those land on the source
+    file they name, which is what their author meant.
+    """
+    pages: dict[str, list[Link]] = {}
+    docs = {p.relative_to(outdir).as_posix()[: -len(".html")]
+            for p in outdir.rglob("*.html") if not p.relative_to(outdir).as_posix().startswith("_")}
+    for docname in sorted(docs):
+        text = (outdir / f"{docname}.html").read_text("utf-8")
+        body = _BODY.search(text)
+        if body is None or 'http-equiv="refresh"' in text[:2000]:
+            continue  # a redirect stub, or not a page
+        folder = posixpath.dirname(docname)
+        found: list[tuple[int, Link]] = []
+        for match in _LINK.finditer(body.group(1)):
+            attrs = _attributes(match.group(1))
+            href = attrs.get("href")
+            if href is None or "headerlink" in attrs.get("class", ""):
+                continue
+            label = " ".join(html.unescape(_TAG.sub("", match.group(2))).split())
+            found.append((match.start(), Link(label, _land(outdir, srcdir, docs, folder, docname, href))))
+        for match in _IMG.finditer(body.group(1)):
+            src = _attributes(match.group(1)).get("src", "")
+            found.append((match.start(), Link("<img>", _land(outdir, srcdir, docs, folder, docname, src))))
+        pages[docname] = [link for _, link in sorted(found, key=lambda item: item[0])]
+    return pages
+
+
+def _land(
+    outdir: Path, srcdir: Path | None, docs: set[str], folder: str, docname: str, href: str
+) -> str:
+    if re.match(r"^[a-z][a-z0-9+.-]*:", href, re.I):
+        return f"url:{href}"
+    path, _, fragment = href.partition("#")
+    path = unquote(path.partition("?")[0])
+    fragment = unquote(fragment)
+    if not path:
+        return f"page:{docname}#{fragment}"
+    target = posixpath.normpath(posixpath.join(folder, path))
+    name = _docname_of(target)
+    if name in docs:
+        return f"page:{name}#{fragment}"
+    for suffix in _SOURCE_SUFFIXES:  # raw HTML written with the source's name
+        if target.endswith(suffix) and target[: -len(suffix)] in docs:
+            return f"page:{target[: -len(suffix)]}#{fragment}"
+    for root in (outdir, srcdir):
+        file = root / target if root is not None else None
+        if file is not None and file.is_file():
+            return "file:" + hashlib.sha256(file.read_bytes()).hexdigest()[:16]
+    return f"none:{href}"
+
+
+def carried(
+    original: dict[str, list[Link]], locate: Callable[[str], str]
+) -> dict[str, list[Link]]:
+    """The original landings with every page name carried through the table."""
+    result: dict[str, list[Link]] = {}
+    for docname, links in original.items():
+        moved = []
+        for link in links:
+            landing = link.landing
+            if landing.startswith("page:"):
+                name, _, anchor = landing[len("page:") :].partition("#")
+                landing = f"page:{locate(name)}#{anchor}"
+            moved.append(Link(link.text, landing))
+        result[locate(docname)] = moved
+    return result
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A link that does not land where the oracle says."""
+
+    docname: str
+    index: int
+    text: str
+    expected: str
+    actual: str
+
+    def __str__(self) -> str:
+        return f"{self.docname} #{self.index} {self.text!r}: {self.actual} (expected {self.expected})"
+
+
+def compare(expected: dict[str, list[Link]], actual: dict[str, list[Link]]) -> list[Miss]:
+    """Every link of ``expected`` that lands elsewhere in ``actual``, occurrence by occurrence."""
+    misses: list[Miss] = []
+    for docname, links in sorted(expected.items()):
+        got = actual.get(docname)
+        if got is None:
+            misses.append(Miss(docname, 0, "", "a page", "no page"))
+            continue
+        if [link.text for link in links] != [link.text for link in got]:
+            misses.append(Miss(docname, 0, "", f"{len(links)} links", f"{len(got)} links"))
+            continue
+        for index, (want, have) in enumerate(zip(links, got, strict=True)):
+            if want.landing != have.landing:
+                misses.append(Miss(docname, index, want.text, want.landing, have.landing))
+    return misses
+
+
+def wrong_pages(misses: list[Miss]) -> list[Miss]:
+    """The misses that land on an existing, wrong page (worse than a dangling link)."""
+    return [m for m in misses if m.actual.startswith(("page:", "file:"))]
+
+
+def main(argv: list[str]) -> int:
+    from sphinx_relocate._table import load_table
+
+    original, moved, table_file = (Path(a) for a in argv)
+    table, _ = load_table(table_file, source_suffixes=(".md", ".rst"))
+    after = landings(moved, moved.parent.parent)
+
+    def locate(name: str) -> str:
+        target = table.locate_page(name, after.__contains__)
+        return target.path if target is not None and not target.url else name
+
+    misses = compare(carried(landings(original, original.parent.parent), locate), after)
+    for miss in misses:
+        print(miss)
+    print(f"{len(misses)} misses, {len(wrong_pages(misses))} on a wrong page")
+    return 1 if misses else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
