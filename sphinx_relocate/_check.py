@@ -685,7 +685,8 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     if table and not is_suppressed_warning("relocate", "target_missing", suppress):
         srcdir = Path(app.srcdir)
         problems = check_against_project(
-            table, app.env.found_docs, lambda path: (srcdir / path).exists()
+            table, app.env.found_docs, lambda path: (srcdir / path).exists(),
+            source_suffixes(app.config),
         )
         in_table += [str(p.location) for p in problems if p.subtype == "target_missing"]
     total = len(findings) + len(in_table)

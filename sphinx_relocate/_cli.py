@@ -143,7 +143,7 @@ def command_check(args: argparse.Namespace) -> int:
     if not any(p.fatal for p in problems):
         srcdir = project.srcdir
         problems += check_against_project(
-            table, project.docnames(), lambda p: (srcdir / p).exists()
+            table, project.docnames(), lambda p: (srcdir / p).exists(), project.source_suffixes
         )
     for problem in problems:
         print(problem)

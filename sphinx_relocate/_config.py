@@ -177,7 +177,9 @@ def on_env_get_outdated(
     srcdir = Path(app.srcdir)
     problems = [
         *table.warnings,
-        *check_against_project(table, env.found_docs, lambda p: (srcdir / p).exists()),
+        *check_against_project(
+            table, env.found_docs, lambda p: (srcdir / p).exists(), tuple(app.config.source_suffix)
+        ),
     ]
     for problem in problems:
         warn(RelocateWarning(problem.subtype), problem.message, location=str(problem.location))

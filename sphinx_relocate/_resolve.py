@@ -33,9 +33,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from docutils import nodes
+from docutils.parsers.rst import Directive
 from docutils.statemachine import StringList
 from sphinx import addnodes
-from sphinx.directives.other import TocTree
+from sphinx.directives.code import LiteralInclude
+from sphinx.directives.other import Include, TocTree
+from sphinx.directives.patches import CSVTable
 from sphinx.util import docname_join
 from sphinx.util.matching import patfilter
 from sphinx.util.nodes import make_refnode
@@ -639,6 +642,46 @@ def _map_glob(resolver: Resolver, entry: str, pattern: str) -> str:
     return "/" + moved.path
 
 
+# -- directives that read a file --------------------------------------------------
+
+
+def relocating_file_directive(directive: type[Directive], option: str = "") -> type[Directive]:
+    """``directive`` with the file it reads (its argument, or ``option``) mapped first.
+
+    ``include``, ``literalinclude`` and ``csv-table :file:`` read their file while the
+    document is parsed, before any doctree handler runs, so the file is mapped here: a
+    moved page's path is read from its frame, a moved file through ``[files]``.  (MyST's
+    ``{include}`` reads its file itself; ``sphinx-relocate rewrite`` covers it.)
+    """
+
+    def run(self: Any) -> Any:
+        if option:
+            written = self.options.get(option)
+        else:
+            written = self.arguments[0] if self.arguments else None
+        if written and not written.startswith("<"):
+            new = _mapped_file(self.state.document.settings.env, written, self.lineno)
+            if new is not None and option:
+                self.options[option] = new
+            elif new is not None:
+                self.arguments[0] = new
+        return directive.run(self)
+
+    return type(f"Relocating{directive.__name__}", (directive,), {"run": run})
+
+
+def _mapped_file(env: BuildEnvironment, written: str, line: int) -> str | None:
+    """A file path written in a directive, relative to the document, when it moved."""
+    resolver = Resolver(_app_of(env), current_docname(env))
+    resolved = resolver.resolve(written, "file")
+    if resolved is None or not resolved.exists or not resolved.rewritten or resolved.url:
+        return None
+    if resolver.verbose:
+        logger.verbose("relocated file %r → %r", written, resolved.path,
+                       location=(resolver.docname, line))
+    return resolver.relative(resolved, keep_fragment=False)
+
+
 # -- late resolution -----------------------------------------------------------
 
 
@@ -771,6 +814,12 @@ def on_env_get_outdated(
 def setup_resolver(app: Sphinx) -> None:
     """Connect the resolver; called from the extension's ``setup()``."""
     app.add_directive("toctree", RelocatingTocTree, override=True)
+    for name, directive, option in (
+        ("include", Include, ""),
+        ("literalinclude", LiteralInclude, ""),
+        ("csv-table", CSVTable, "file"),
+    ):
+        app.add_directive(name, relocating_file_directive(directive, option), override=True)
     # below 500, so images, downloads and toctrees are rewritten before Sphinx's
     # collectors (priority 500) record them
     app.connect("doctree-read", on_doctree_read, priority=200)

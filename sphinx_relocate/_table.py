@@ -516,9 +516,8 @@ class _Builder:
             return None
         if section == "prefixes":
             return path + "/"
-        if strip_source_suffix(path, self.suffixes)[1]:
-            self.error(location, f"{label}: this is a page; pages are moved under [pages]")
-            return None
+        # a source file here is one that is not a document (an include fragment listed
+        # in exclude_patterns); check_against_project warns when it is a document
         return path
 
     def _page(self, text: str, location: Location, label: str) -> str | None:
@@ -660,6 +659,7 @@ def check_against_project(
     table: RelocationTable,
     docnames: Iterable[str],
     file_exists: Callable[[str], bool],
+    suffixes: Iterable[str] = DEFAULT_SOURCE_SUFFIXES,
 ) -> list[Problem]:
     """Problems that need the project: targets that are not there, old names still there.
 
@@ -697,6 +697,15 @@ def check_against_project(
             if not settled.url and settled.path not in documents:
                 missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a document")
         elif entry.section == "files":
+            stem, is_source = strip_source_suffix(entry.new.path, suffixes)
+            if not entry.new.url and is_source and stem in documents:
+                problems.append(Problem(
+                    entry.location,
+                    f"{entry.new.path!r} is a document: pages are moved under [pages], "
+                    "[files] is for other files (images, downloads, include fragments)",
+                    fatal=False,
+                ))
+                continue
             final = table.locate_file(entry.old, file_exists) or entry.new
             if not final.url and not file_exists(final.path):
                 missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a file")
