@@ -33,18 +33,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from docutils import nodes
-from docutils.parsers.rst import Directive
 from docutils.statemachine import StringList
 from sphinx import addnodes
-from sphinx.directives.code import LiteralInclude
-from sphinx.directives.other import Include, TocTree
-from sphinx.directives.patches import CSVTable
+from sphinx.directives.other import TocTree
 from sphinx.util import docname_join
 from sphinx.util.matching import patfilter
 from sphinx.util.nodes import make_refnode
 from sphinx.util.osutil import relative_uri
 
 from . import _html
+from ._find import find_targets
 from ._landing import EXTERNAL, FILE_LIKE, Kind, Landing, Site, land
 from ._paths import (
     decode,
@@ -58,6 +56,7 @@ from ._paths import (
     strip_source_suffix,
 )
 from ._record import PerDocument, Reference, record
+from ._rewrite import apply_edits
 from ._state import state_of
 from ._table import RelocationTable
 from ._warnings import logger
@@ -645,41 +644,33 @@ def _map_glob(resolver: Resolver, entry: str, pattern: str) -> str:
 # -- directives that read a file --------------------------------------------------
 
 
-def relocating_file_directive(directive: type[Directive], option: str = "") -> type[Directive]:
-    """``directive`` with the file it reads (its argument, or ``option``) mapped first.
+def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Map the files that ``include``, ``literalinclude`` and ``csv-table :file:`` read.
 
-    ``include``, ``literalinclude`` and ``csv-table :file:`` read their file while the
-    document is parsed, before any doctree handler runs, so the file is mapped here: a
-    moved page's path is read from its frame, a moved file through ``[files]``.  (MyST's
-    ``{include}`` reads its file itself; ``sphinx-relocate rewrite`` covers it.)
+    Those directives read their file while the document is parsed, before any doctree
+    handler runs, and MyST's ``{include}`` reads it itself, so the path is mapped in the
+    source text, on the spans ``rewrite`` would change (the same lines, so every line
+    number stays).  A moved page's path is read from its frame, a moved file through
+    ``[files]``.
     """
-
-    def run(self: Any) -> Any:
-        if option:
-            written = self.options.get(option)
-        else:
-            written = self.arguments[0] if self.arguments else None
-        if written and not written.startswith("<"):
-            new = _mapped_file(self.state.document.settings.env, written, self.lineno)
-            if new is not None and option:
-                self.options[option] = new
-            elif new is not None:
-                self.arguments[0] = new
-        return directive.run(self)
-
-    return type(f"Relocating{directive.__name__}", (directive,), {"run": run})
-
-
-def _mapped_file(env: BuildEnvironment, written: str, line: int) -> str | None:
-    """A file path written in a directive, relative to the document, when it moved."""
-    resolver = Resolver(_app_of(env), current_docname(env))
-    resolved = resolver.resolve(written, "file")
-    if resolved is None or not resolved.exists or not resolved.rewritten or resolved.url:
-        return None
-    if resolver.verbose:
-        logger.verbose("relocated file %r → %r", written, resolved.path,
-                       location=(resolver.docname, line))
-    return resolver.relative(resolved, keep_fragment=False)
+    text = source[0]
+    if "include" not in text and ":file:" not in text:
+        return
+    resolver = Resolver(app, docname)
+    edits = []
+    for span in find_targets(text, resolver.state.source_path(app.env, docname)):
+        if span.kind != "include":
+            continue
+        written = text[span.start : span.end]
+        resolved = resolver.resolve(written, "file")
+        if resolved is None or not resolved.exists or not resolved.rewritten or resolved.url:
+            continue
+        new = resolver.relative(resolved, keep_fragment=False)
+        edits.append((span.start, span.end, new))
+        if resolver.verbose:
+            logger.verbose("relocated file %r → %r", written, new, location=docname)
+    if edits:
+        source[0] = apply_edits(text, edits)
 
 
 # -- late resolution -----------------------------------------------------------
@@ -814,12 +805,7 @@ def on_env_get_outdated(
 def setup_resolver(app: Sphinx) -> None:
     """Connect the resolver; called from the extension's ``setup()``."""
     app.add_directive("toctree", RelocatingTocTree, override=True)
-    for name, directive, option in (
-        ("include", Include, ""),
-        ("literalinclude", LiteralInclude, ""),
-        ("csv-table", CSVTable, "file"),
-    ):
-        app.add_directive(name, relocating_file_directive(directive, option), override=True)
+    app.connect("source-read", on_source_read)
     # below 500, so images, downloads and toctrees are rewritten before Sphinx's
     # collectors (priority 500) record them
     app.connect("doctree-read", on_doctree_read, priority=200)

@@ -10,7 +10,7 @@ moved layout after ``sphinx-relocate rewrite --write`` built without it.
 lands elsewhere (or nowhere) in the second site.  Run as a script to compare two
 output folders by hand::
 
-    python tests/oracle.py ORIGINAL_HTML MOVED_HTML MOVED/_relocate/relocations.toml
+    python tests/oracle.py ORIGINAL_HTML MOVED_HTML MOVED/relocations.toml [REPO_URL]
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ def landings(outdir: Path, srcdir: Path | None = None) -> dict[str, list[Link]]:
     pages: dict[str, list[Link]] = {}
     docs = {p.relative_to(outdir).as_posix()[: -len(".html")]
             for p in outdir.rglob("*.html") if not p.relative_to(outdir).as_posix().startswith("_")}
+    elements = _Elements(outdir)
     for docname in sorted(docs):
         text = (outdir / f"{docname}.html").read_text("utf-8")
         body = _BODY.search(text)
@@ -76,16 +77,62 @@ def landings(outdir: Path, srcdir: Path | None = None) -> dict[str, list[Link]]:
             if href is None or "headerlink" in attrs.get("class", ""):
                 continue
             label = " ".join(html.unescape(_TAG.sub("", match.group(2))).split())
-            found.append((match.start(), Link(label, _land(outdir, srcdir, docs, folder, docname, href))))
+            landing = _land(elements, srcdir, docs, folder, docname, href)
+            found.append((match.start(), Link(label, landing)))
         for match in _IMG.finditer(body.group(1)):
             src = _attributes(match.group(1)).get("src", "")
-            found.append((match.start(), Link("<img>", _land(outdir, srcdir, docs, folder, docname, src))))
+            landing = _land(elements, srcdir, docs, folder, docname, src)
+            found.append((match.start(), Link("<img>", landing)))
         pages[docname] = [link for _, link in sorted(found, key=lambda item: item[0])]
     return pages
 
 
+_ID = re.compile(r"""<[a-zA-Z][^>]*?\sid="([^"]*)"[^>]*>""")
+_BETWEEN = re.compile(r"^(?:\s|</?span>)*$")
+_HEADING = re.compile(r"\A\s*(?:</span>\s*)?<h[1-6][^>]*>(.*?)<a class=\"headerlink\"", re.S)
+_SLUG_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
+
+
+class _Elements:
+    """The element each fragment of a page names, read from the page's HTML once.
+
+    One heading carries several ids (a label, docutils' ``id1``, MyST's slug); a link
+    to any of them lands on the same place, so each maps to the first id of its group.
+    A fragment that names no id but is the GitHub-style slug of a heading (what MyST
+    resolves) lands on that heading too.
+    """
+
+    def __init__(self, outdir: Path) -> None:
+        self.outdir = outdir
+        self.pages: dict[str, dict[str, str]] = {}
+
+    def canonical(self, docname: str, fragment: str) -> str:
+        page = self.pages.get(docname)
+        if page is None:
+            page = self.pages[docname] = self._read(docname)
+        return page.get(fragment, fragment)
+
+    def _read(self, docname: str) -> dict[str, str]:
+        text = (self.outdir / f"{docname}.html").read_text("utf-8")
+        found: dict[str, str] = {}
+        group = ""
+        end = -1
+        for match in _ID.finditer(text):
+            ident = match.group(1)
+            if end < 0 or not _BETWEEN.match(text[end : match.start()]):
+                group = ident
+            found.setdefault(ident, group)
+            end = match.end()
+            heading = _HEADING.match(text, end)
+            if heading is not None:
+                title = html.unescape(_TAG.sub("", heading.group(1))).strip()
+                found.setdefault(_SLUG_CLEAN.sub("", title.lower().replace(" ", "-")), group)
+        return found
+
+
 def _land(
-    outdir: Path, srcdir: Path | None, docs: set[str], folder: str, docname: str, href: str
+    elements: _Elements, srcdir: Path | None, docs: set[str], folder: str, docname: str,
+    href: str,
 ) -> str:
     if re.match(r"^[a-z][a-z0-9+.-]*:", href, re.I):
         return f"url:{href}"
@@ -93,14 +140,16 @@ def _land(
     path = unquote(path.partition("?")[0])
     fragment = unquote(fragment)
     if not path:
-        return f"page:{docname}#{fragment}"
+        return f"page:{docname}#{elements.canonical(docname, fragment)}"
     target = posixpath.normpath(posixpath.join(folder, path))
     name = _docname_of(target)
+    if name not in docs:
+        for suffix in _SOURCE_SUFFIXES:  # raw HTML written with the source's name
+            if target.endswith(suffix) and target[: -len(suffix)] in docs:
+                name = target[: -len(suffix)]
     if name in docs:
-        return f"page:{name}#{fragment}"
-    for suffix in _SOURCE_SUFFIXES:  # raw HTML written with the source's name
-        if target.endswith(suffix) and target[: -len(suffix)] in docs:
-            return f"page:{target[: -len(suffix)]}#{fragment}"
+        return f"page:{name}#{elements.canonical(name, fragment) if fragment else ''}"
+    outdir = elements.outdir
     for root in (outdir, srcdir):
         file = root / target if root is not None else None
         if file is not None and file.is_file():
@@ -109,9 +158,13 @@ def _land(
 
 
 def carried(
-    original: dict[str, list[Link]], locate: Callable[[str], str]
+    original: dict[str, list[Link]], locate: Callable[[str], str], repo_url: str = ""
 ) -> dict[str, list[Link]]:
-    """The original landings with every page name carried through the table."""
+    """The original landings with every page name carried through the table.
+
+    A URL of the page's source on the forge (``repo_url`` + ``page.md``, the docs at the
+    repository's root) is carried to the URL of the page's new source.
+    """
     result: dict[str, list[Link]] = {}
     for docname, links in original.items():
         moved = []
@@ -120,9 +173,31 @@ def carried(
             if landing.startswith("page:"):
                 name, _, anchor = landing[len("page:") :].partition("#")
                 landing = f"page:{locate(name)}#{anchor}"
+            elif repo_url and landing.startswith("url:" + repo_url):
+                path, sep, anchor = landing[len("url:" + repo_url) :].partition("#")
+                stem, suffix = posixpath.splitext(path)
+                if suffix in _SOURCE_SUFFIXES:
+                    landing = f"url:{repo_url}{locate(stem)}{suffix}{sep}{anchor}"
             moved.append(Link(link.text, landing))
         result[locate(docname)] = moved
     return result
+
+
+def expected(
+    original_html: Path, original_src: Path, table_file: Path, moved_docs: set[str],
+    repo_url: str = "",
+) -> dict[str, list[Link]]:
+    """Where every link of the moved layout must land: the original's, through the table."""
+    from sphinx_relocate._table import load_table
+
+    table, problems = load_table(table_file, source_suffixes=_SOURCE_SUFFIXES)
+    assert not [p for p in problems if p.fatal], problems
+
+    def locate(name: str) -> str:
+        target = table.locate_page(name, moved_docs.__contains__)
+        return target.path if target is not None and not target.url else name
+
+    return carried(landings(original_html, original_src), locate, repo_url)
 
 
 @dataclass(frozen=True)
@@ -136,7 +211,8 @@ class Miss:
     actual: str
 
     def __str__(self) -> str:
-        return f"{self.docname} #{self.index} {self.text!r}: {self.actual} (expected {self.expected})"
+        where = f"{self.docname} #{self.index} {self.text!r}"
+        return f"{where}: {self.actual} (expected {self.expected})"
 
 
 def compare(expected: dict[str, list[Link]], actual: dict[str, list[Link]]) -> list[Miss]:
@@ -162,17 +238,11 @@ def wrong_pages(misses: list[Miss]) -> list[Miss]:
 
 
 def main(argv: list[str]) -> int:
-    from sphinx_relocate._table import load_table
-
-    original, moved, table_file = (Path(a) for a in argv)
-    table, _ = load_table(table_file, source_suffixes=(".md", ".rst"))
+    original, moved, table_file = (Path(a) for a in argv[:3])
+    repo_url = argv[3] if len(argv) > 3 else ""
     after = landings(moved, moved.parent.parent)
-
-    def locate(name: str) -> str:
-        target = table.locate_page(name, after.__contains__)
-        return target.path if target is not None and not target.url else name
-
-    misses = compare(carried(landings(original, original.parent.parent), locate), after)
+    want = expected(original, original.parent.parent, table_file, set(after), repo_url)
+    misses = compare(want, after)
     for miss in misses:
         print(miss)
     print(f"{len(misses)} misses, {len(wrong_pages(misses))} on a wrong page")
