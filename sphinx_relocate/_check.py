@@ -50,7 +50,7 @@ from ._landing import Landing
 from ._landing import settle as settle_landing
 from ._paths import decode, folder_of, join_relative, leaves_root, strip_source_suffix
 from ._record import PerDocument, Reference
-from ._resolve import _app_of, current_docname, elements, repo_root, source_suffixes
+from ._sphinx import app_of, current_docname, elements, repo_root, source_suffixes
 from ._state import Settings, state_of
 from ._table import check_against_project
 from ._warnings import RelocateWarning, logger, warn
@@ -260,7 +260,7 @@ class AmbiguousLinks(SphinxPostTransform):
     default_priority = 7
 
     def run(self, **kwargs: Any) -> None:
-        report = state_of(_app_of(self.env)).report
+        report = state_of(app_of(self.env)).report
         if report is not None and not report.alternatives:
             return
         anchors = anchors_of(self.env)
@@ -282,7 +282,7 @@ class DanglingLinks(SphinxPostTransform):
     default_priority = 8
 
     def run(self, **kwargs: Any) -> None:
-        report = state_of(_app_of(self.env)).report
+        report = state_of(app_of(self.env)).report
         if report is None or not report.findings:
             return
         xrefs = [node for node in elements(self.document)

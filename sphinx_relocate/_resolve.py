@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -57,13 +57,13 @@ from ._paths import (
 )
 from ._record import PerDocument, Reference, record
 from ._rewrite import apply_edits
+from ._sphinx import app_of, current_docname, elements, line_of, source_suffixes
 from ._state import state_of
 from ._table import RelocationTable
-from ._warnings import logger
+from ._warnings import RelocateWarning, logger
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
 
 _EXTERNAL = EXTERNAL
@@ -95,28 +95,8 @@ class Resolved(NamedTuple):
     alternatives: tuple[tuple[str, str, str], ...] = ()
 
 
-def current_docname(env: BuildEnvironment) -> str:
-    """The document being read (``env.docname`` is deprecated in newer Sphinx)."""
-    current = getattr(env, "current_document", None)
-    if current is not None and getattr(current, "docname", None):
-        return cast(str, current.docname)
-    return str(env.docname)
-
-
-def _app_of(env: BuildEnvironment) -> Sphinx:
-    """The application of an environment (``env.app`` is deprecated in Sphinx 9)."""
-    return cast("Sphinx", getattr(env, "_app", None) or env.app)
-
-
 #: the table keys and paths each document looked up, to re-read it when they change
 lookups_of: PerDocument[set[Lookup]] = PerDocument("relocate_lookups")
-
-
-def source_suffixes(config: Config) -> tuple[str, ...]:
-    suffix = config.source_suffix
-    if isinstance(suffix, str):
-        return (suffix,)
-    return tuple(suffix or (".rst",))
 
 
 class Resolver:
@@ -238,79 +218,24 @@ class Resolver:
             logger.verbose("relocated %s reference %r → %r", kind, written, now, location=location)
 
 
-def repo_root(app: Sphinx) -> str:
-    """``relocate_repo_root``, else the git top level above the conf dir, else the conf dir."""
-    configured = app.config.relocate_repo_root
-    confdir = Path(app.confdir)
-    if configured:
-        return str((confdir / configured).resolve())
-    for folder in (confdir.resolve(), *confdir.resolve().parents):
-        if (folder / ".git").exists():
-            return str(folder)
-    return str(confdir.resolve())
-
-
-def elements(root: nodes.Element) -> Iterator[nodes.Element]:
-    """Every element under ``root`` (itself included), in document order.
-
-    An explicit stack rather than ``findall``, which nests one generator per tree level
-    and checks its condition through a call per node.
-    """
-    stack: list[nodes.Node] = [root]
-    pop, push = stack.pop, stack.extend
-    while stack:
-        node = pop()
-        if isinstance(node, nodes.Element):
-            yield node
-            push(reversed(node.children))
-
-
-def _line(node: nodes.Node) -> int:
-    line = node.line
-    if line is None:
-        parent = node.parent
-        while parent is not None and line is None:
-            line = parent.line
-            parent = parent.parent
-    return line or 0
-
-
 # -- doctree-read: the node adapters --------------------------------------------
 
 
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     """Rewrite every reference of the document just read (before Sphinx's collectors)."""
     resolver = Resolver(app, current_docname(app.env))
-    for node in [node for node in elements(doctree) if _is_reference(node)]:
-        if isinstance(node, addnodes.pending_xref):
-            _pending_xref(resolver, node)
-        elif isinstance(node, addnodes.download_reference):
-            _download(resolver, node)
-        elif isinstance(node, nodes.image):
-            _image(resolver, node)
-        elif isinstance(node, nodes.raw):
-            _raw_html(resolver, node)
-        elif isinstance(node, nodes.reference):
-            _reference(resolver, node)
+    found = []
+    for node in elements(doctree):
+        for kind in REFERENCE_KINDS:
+            if isinstance(node, kind.node) and kind.applies(node):
+                found.append((kind, node))
+                break
+    for kind, node in found:  # adapters replace nodes: not while walking the tree
+        kind.adapter(resolver, node, kind.subtype.value)
 
 
-def _is_reference(node: nodes.Node) -> bool:
-    if isinstance(node, addnodes.pending_xref):
-        return bool(
-            node.get("reftype") == "myst"
-            or (node.get("reftype") == "doc" and node.get("refdomain") == "std")
-        )
-    if isinstance(node, (addnodes.download_reference, nodes.image)):
-        return True
-    if isinstance(node, nodes.raw):
-        return "html" in node.get("format", "").split()
-    if isinstance(node, nodes.reference):
-        return "refuri" in node and not node.get("internal")
-    return False
-
-
-def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
-    line = _line(node)
+def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str) -> None:
+    line = line_of(node)
     if node["reftype"] == "doc":  # :doc:
         written = node["reftarget"]
         resolved = resolver.resolve(written, "page")
@@ -320,7 +245,7 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
             node["reftarget"] = "/" + resolved.path
         elif resolved.url:
             node.replace_self(_external(node, resolved.url))
-        resolver.note(node, line, written, resolved, "link")
+        resolver.note(node, line, written, resolved, subtype)
         return
     # a MyST link: refdomain "doc" when MyST found the page, None when it found nothing
     if node.get("refdomain") == "doc" and (
@@ -355,7 +280,7 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
         return
     if not resolved.exists:
         if is_doc or _looks_like_path(written, resolver):
-            resolver.note(node, line, node["reftarget"], resolved, "link")
+            resolver.note(node, line, node["reftarget"], resolved, subtype)
         return
     url = resolved.url or resolver.repo_url(resolved)
     if url:
@@ -384,7 +309,7 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref) -> None:
             if isinstance(child, nodes.Element):
                 child["classes"] = [*child["classes"], "download"]
         node.replace_self(download)
-    resolver.note(node, line, written.lstrip("/") if is_doc else written, resolved, "link")
+    resolver.note(node, line, written.lstrip("/") if is_doc else written, resolved, subtype)
 
 
 def _outside_file(resolver: Resolver, docname: str) -> str | None:
@@ -418,7 +343,7 @@ def _external(node: nodes.Element, url: str) -> nodes.reference:
     return reference
 
 
-def _download(resolver: Resolver, node: addnodes.download_reference) -> None:
+def _download(resolver: Resolver, node: addnodes.download_reference, subtype: str) -> None:
     written = node["reftarget"]
     resolved = resolver.resolve(written, "file")
     if resolved is None:
@@ -428,10 +353,10 @@ def _download(resolver: Resolver, node: addnodes.download_reference) -> None:
         node.replace_self(_external(node, url))
     elif resolved.exists and resolved.rewritten and not resolved.url:
         node["reftarget"] = resolver.relative(resolved, keep_fragment=False)
-    resolver.note(node, _line(node), written, resolved, "link" if is_link else "download")
+    resolver.note(node, line_of(node), written, resolved, "link" if is_link else subtype)
 
 
-def _image(resolver: Resolver, node: nodes.image) -> None:
+def _image(resolver: Resolver, node: nodes.image, subtype: str) -> None:
     written = node["uri"]
     if written.startswith("data:") or "://" in written or written.endswith(".*"):
         return
@@ -442,14 +367,14 @@ def _image(resolver: Resolver, node: nodes.image) -> None:
         node["uri"] = resolver.relative(resolved, keep_fragment=False)
     elif resolved.url:
         node["uri"] = resolved.url
-    resolver.note(node, _line(node), written, resolved, "image")
+    resolver.note(node, line_of(node), written, resolved, subtype)
 
 
-def _reference(resolver: Resolver, node: nodes.reference) -> None:
+def _reference(resolver: Resolver, node: nodes.reference, subtype: str) -> None:
     """A local link written in reST (```text <old/page.html>`_``) or an own absolute URL."""
     written = node["refuri"]
     if _EXTERNAL.match(written):
-        new = _own_url(resolver, written, _line(node))
+        new = _own_url(resolver, written, line_of(node))
         if new is not None:
             node["refuri"] = new
         return
@@ -458,7 +383,7 @@ def _reference(resolver: Resolver, node: nodes.reference) -> None:
     resolved = resolver.resolve(written, "any")
     if resolved is None or not resolved.exists:
         if resolved is not None and _looks_like_path(written, resolver):
-            resolver.note(node, _line(node), written, resolved, "link")
+            resolver.note(node, line_of(node), written, resolved, subtype)
         return
     if resolved.url or (url := resolver.repo_url(resolved)):
         node["refuri"] = resolved.url or url
@@ -479,7 +404,7 @@ def _reference(resolver: Resolver, node: nodes.reference) -> None:
         node.replace_self(xref)
     elif resolved.rewritten:
         node["refuri"] = resolver.relative(resolved)
-    resolver.note(node, _line(node), written, resolved, "link")
+    resolver.note(node, line_of(node), written, resolved, subtype)
 
 
 def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
@@ -537,9 +462,9 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
     return None
 
 
-def _raw_html(resolver: Resolver, node: nodes.raw) -> None:
+def _raw_html(resolver: Resolver, node: nodes.raw, subtype: str) -> None:
     """Rewrite raw HTML's href/src to resolved source paths; register its images."""
-    line = _line(node)
+    line = line_of(node)
     env = resolver.env
 
     def rewrite(found: _html.UrlAttribute) -> str | None:
@@ -556,7 +481,7 @@ def _raw_html(resolver: Resolver, node: nodes.raw) -> None:
         resolved = resolved._replace(alternatives=())
         if not resolved.exists and not _looks_like_path(written, resolver):
             return None
-        resolver.note(node, line, written, resolved, "raw_html")
+        resolver.note(node, line, written, resolved, subtype)
         if not resolved.exists:
             return None
         url = resolved.url or resolver.repo_url(resolved)
@@ -582,6 +507,46 @@ def _raw_html(resolver: Resolver, node: nodes.raw) -> None:
     node["relocate_docname"] = resolver.docname
 
 
+class ReferenceKind(NamedTuple):
+    """One kind of reference: the nodes it is, the adapter that resolves them through
+    :class:`Resolver` and records them, and the warning subtype when they dangle.
+
+    A new kind of reference is one entry here (and a test root).
+    """
+
+    node: type[nodes.Element]
+    applies: Callable[[Any], bool]
+    adapter: Callable[[Resolver, Any, str], None]
+    subtype: RelocateWarning
+
+
+def _page_xref(node: addnodes.pending_xref) -> bool:
+    """MyST links and ``:doc:`` (other roles name labels and objects, not paths)."""
+    return bool(
+        node.get("reftype") == "myst"
+        or (node.get("reftype") == "doc" and node.get("refdomain") == "std")
+    )
+
+
+#: the kinds of reference nodes, in the order they are tried (a download reference is
+#: also a reference)
+REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
+    ReferenceKind(addnodes.pending_xref, _page_xref, _pending_xref, RelocateWarning.LINK),
+    ReferenceKind(
+        addnodes.download_reference, lambda node: True, _download, RelocateWarning.DOWNLOAD
+    ),
+    ReferenceKind(nodes.image, lambda node: True, _image, RelocateWarning.IMAGE),
+    ReferenceKind(
+        nodes.raw, lambda node: "html" in node.get("format", "").split(), _raw_html,
+        RelocateWarning.RAW_HTML,
+    ),
+    ReferenceKind(
+        nodes.reference, lambda node: "refuri" in node and not node.get("internal"),
+        _reference, RelocateWarning.LINK,
+    ),
+)
+
+
 # -- toctree entries -----------------------------------------------------------
 
 
@@ -589,7 +554,7 @@ class RelocatingTocTree(TocTree):
     """The ``toctree`` directive, with entries written against old names mapped first."""
 
     def run(self) -> list[nodes.Node]:
-        resolver = Resolver(_app_of(self.env), current_docname(self.env))
+        resolver = Resolver(app_of(self.env), current_docname(self.env))
         glob = "glob" in self.options
         lines: list[str] = []
         content: StringList = self.content

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sphinx_relocate._table import load_table
+from sphinx_relocate._table import Target, check_against_project, load_table
 
 # (table text, expected line, expected words in the message)
 CASES = {
@@ -31,7 +31,6 @@ CASES = {
     "anchor-in-pages": ('[pages]\n"a#x" = "b"\n', 2, "'#' belongs in [anchors]"),
     "anchor-key": ('[anchors]\n"a" = "b#c"\n', 2, "'page#old-id'"),
     "anchor-value": ('[anchors]\n"a#x" = "b"\n', 2, "'page#new-id'"),
-    "page-in-files": ('[files]\n"a.md" = "b.md"\n', 2, "pages are moved under [pages]"),
     "folder-in-pages": ('[pages]\n"a/" = "b/"\n', 2, "folders are moved under [prefixes]"),
     "url-key": ('[pages]\n"https://x.org/a" = "b"\n', 2, "not URLs"),
     "section-not-table": ('pages = "x"\n', 1, "must be a table"),
@@ -97,3 +96,18 @@ def test_case_only_rename_is_fine(tmp_path: Path) -> None:
     path.write_text('[pages]\n"features/EP_balance" = "features/ep_balance"\n', encoding="utf-8")
     _, problems = load_table(path, display_name="t.toml")
     assert problems == []
+
+
+def test_files_may_move_sources_that_are_not_documents(tmp_path: Path) -> None:
+    """An include fragment (excluded from the build) moves under [files]; a document
+    named there is one clear warning at its line."""
+    path = tmp_path / "t.toml"
+    path.write_text(
+        '[files]\n"_fragments/a.md" = "_snippets/a.md"\n"old.md" = "guide.md"\n', "utf-8"
+    )
+    table, problems = load_table(path, display_name="t.toml")
+    assert problems == []
+    assert table.locate_file("_fragments/a.md") == Target(path="_snippets/a.md")
+    found = check_against_project(table, {"guide"}, lambda p: p in {"_snippets/a.md"})
+    assert [(str(p.location), p.fatal) for p in found] == [("t.toml:3", False)]
+    assert "'guide.md' is a document: pages are moved under [pages]" in found[0].message

@@ -1,0 +1,72 @@
+"""Small adapters over Sphinx: APIs that moved between Sphinx 7.4 and 9, the settings
+every module reads the same way, and one fast walk of a doctree."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from docutils import nodes
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+
+
+def current_docname(env: BuildEnvironment) -> str:
+    """The document being read (``env.docname`` is deprecated in newer Sphinx)."""
+    current = getattr(env, "current_document", None)
+    if current is not None and getattr(current, "docname", None):
+        return cast(str, current.docname)
+    return str(env.docname)
+
+
+def app_of(env: BuildEnvironment) -> Sphinx:
+    """The application of an environment (``env.app`` is deprecated in Sphinx 9)."""
+    return cast("Sphinx", getattr(env, "_app", None) or env.app)
+
+
+def source_suffixes(config: Config) -> tuple[str, ...]:
+    suffix = config.source_suffix
+    if isinstance(suffix, str):
+        return (suffix,)
+    return tuple(suffix or (".rst",))
+
+
+def repo_root(app: Sphinx) -> str:
+    """``relocate_repo_root``, else the git top level above the conf dir, else the conf dir."""
+    configured = app.config.relocate_repo_root
+    confdir = Path(app.confdir)
+    if configured:
+        return str((confdir / configured).resolve())
+    for folder in (confdir.resolve(), *confdir.resolve().parents):
+        if (folder / ".git").exists():
+            return str(folder)
+    return str(confdir.resolve())
+
+
+def elements(root: nodes.Element) -> Iterator[nodes.Element]:
+    """Every element under ``root`` (itself included), in document order.
+
+    An explicit stack rather than ``findall``, which nests one generator per tree level
+    and checks its condition through a call per node.
+    """
+    stack: list[nodes.Node] = [root]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        if isinstance(node, nodes.Element):
+            yield node
+            push(reversed(node.children))
+
+
+def line_of(node: nodes.Node) -> int:
+    line = node.line
+    if line is None:
+        parent = node.parent
+        while parent is not None and line is None:
+            line = parent.line
+            parent = parent.parent
+    return line or 0
