@@ -40,7 +40,8 @@ def now() -> tuple[float, float]:
 
 
 class OwnTime:
-    """Accumulates the wall and CPU time of the callables it wraps (which never nest)."""
+    """Accumulates the wall and CPU time of the callables it wraps; a wrapped callable
+    called from inside another counts once, in the outer one."""
 
     def __init__(self, profiler: Any = None) -> None:
         #: a cProfile.Profile that runs only inside the wrapped callables
@@ -49,17 +50,22 @@ class OwnTime:
         self.cpu = 0.0
         #: qualified name -> CPU seconds
         self.by_name: dict[str, float] = {}
+        self._depth = 0
 
     def wrap(self, function: Any) -> Any:
         name = f"{function.__module__}.{function.__qualname__}".removeprefix("sphinx_relocate.")
 
         def timed(*args: Any, **kwargs: Any) -> Any:
+            if self._depth:
+                return function(*args, **kwargs)
             wall, cpu = now()
             if self.profiler is not None:
                 self.profiler.enable()
+            self._depth += 1
             try:
                 return function(*args, **kwargs)
             finally:
+                self._depth -= 1
                 if self.profiler is not None:
                     self.profiler.disable()
                 spent = time.process_time() - cpu
@@ -87,6 +93,11 @@ class OwnTime:
             return
         _resolve.RelocatingTocTree._map = staticmethod(  # type: ignore[method-assign]
             self.wrap(_resolve.RelocatingTocTree._map)
+        )
+        # a toctree is mapped while its document is parsed: the resolver it makes (which
+        # reads a moved page's frame) is the extension's own time too
+        _resolve.Resolver.__init__ = self.wrap(  # type: ignore[method-assign]
+            _resolve.Resolver.__init__
         )
 
 

@@ -25,6 +25,53 @@ writes, under ``--out``:
 ``manifest.json``
     The parameters and counts.
 
+``--ambiguity`` (``generate(..., ambiguity=True)``; without it the output is byte for byte
+what it always was) makes on purpose the links a moved page's old and new folders both
+resolve, each to another page, while ``original/`` still builds with 0 warnings and every
+link there has one meaning, its author's.  The references it adds to a page are a last
+paragraph, ``Related: ...``; its includes come after it.
+
+- About 4 % of the pages (at least 3; MyST pages two to one, folders of depth 2 or more
+  first) move one by one to another folder of the same depth (under another parent when
+  the depth is 2 or more; when no folder fits, a new one, ``<word>-a<k>/`` with an
+  ``index.md``, is made under another parent).  Each such page links ``index.md`` /
+  ``{doc}`index``` (its folder's index), ``../index.md`` / ``{doc}`../index``` (depth 2
+  or more) and a sibling, ``name.md`` / ``{doc}`name```, preferably one it already links;
+  a decoy page of that file name and suffix is made in the new folder (a real page of
+  both layouts, in that folder's toctree), so each name exists from both folders.  The
+  ``.md`` spelling is used only where both pages have that suffix, ``{doc}`` otherwise;
+  reST pages use ``:doc:``.  MyST pages also link some of them with an anchor that only
+  the meant page has (a heading slug, or a label of a reST page) and with one both pages
+  have (a heading of the meant page that the decoy, or the other index, has as well:
+  copied there).
+- About 1 % of the pages (at least 1) of those are *close*: their other references are
+  written absolute (same landing from both folders) and they have no raw HTML, so
+  exactly one link, besides the page's own image, lands from the old folder only (an
+  out-and-back link, or a sibling the new folder has no page for).  Every other such page
+  is given such links, if it needs them, until it has two where its old folder allows
+  (so far always); a page that cannot have one stays where it is.
+- About 1 % of the pages (at least 1) become folders: ``d/foo.md`` (listed in
+  ``d/index``'s toctree, linked from other pages) moves to ``d/foo/overview.md``, table
+  entry ``"d/foo" = "d/foo/overview"``.
+- Out-and-back links, ``../d/other.md`` or ``{doc}`../d/other``` written in ``d/``, in
+  pages of moved folders, pages moved one by one and pages that stay (about 3 %).
+- Links to a page's source on the project's forge: ``conf.py`` sets ``relocate_repo_url =
+  "https://forge.example/org/repo/blob/main/"`` and ``relocate_repo_root = "."`` (plain
+  Sphinx ignores both), and about 3 % of the pages link ``[T (source)](<url><docname>.md)``
+  (MyST) or ```` `T (source) <<url><docname>.rst>`_ ```` (reST), to moved pages as well.
+- Include fragments ``_fragments/notice.md``, ``support.md`` and ``notice.rst``, one plain
+  paragraph each (no links), included with ``{include}`` / ``.. include::`` and a relative
+  path by about 3 % of the pages (moved ones first); ``moved/`` has them in
+  ``_snippets/``, table entry ``[prefixes] "_fragments/" = "_snippets/"``, and
+  ``exclude_patterns`` lists both folders.
+
+The other moves stay unambiguous, as without the mode (one that the new pages made
+ambiguous is undone).  The manifest adds the counts: ``ambiguous_links`` (relative
+references of moved pages that, written from the new folder, name another existing page
+or file, as written; ``ambiguous_links_added`` of them added), ``anchor_on_meant_page_only``,
+``anchor_on_both_pages``, ``ambiguous_pages``, ``close_vote_pages``, ``decoy_pages``,
+``become_folders``, ``out_and_back``, ``repo_urls``, ``includes``, and which pages moved.
+
 Both projects share one ``conf.py``; ``SPHINX_RELOCATE_BENCH`` picks the extension:
 ``plain`` (default), ``relocate``, ``reredirects`` or ``rediraffe``.
 
@@ -642,6 +689,9 @@ def plan_ambiguity(
     reserved: dict[int, set[str]] = {}
     counts = {"anchor-one": 0, "anchor-both": 0}
     want, n_close = max(3, round(0.04 * total)), max(1, round(0.01 * total))
+    in_folder: dict[str, list[Page]] = {}
+    for p in pages:
+        in_folder.setdefault(p.folder, []).append(p)
     candidates = [p for p in pages if p.name != "index" and p.name.isascii()
                   and depth(p.folder) >= 1 and not moved(p) and kept(p.folder)]
     rng.shuffle(candidates)
@@ -649,7 +699,8 @@ def plan_ambiguity(
     # and more first (their ../index is ambiguous too), then those of depth 1
     md = [p for p in candidates if p.markdown]
     rst = [p for p in candidates if not p.markdown]
-    candidates = [p for k in range(len(candidates)) for p in (md[2 * k : 2 * k + 2] + rst[k : k + 1])]
+    candidates = [p for k in range(len(candidates))
+                  for p in (md[2 * k : 2 * k + 2] + rst[k : k + 1])]
     candidates.sort(key=lambda p: depth(p.folder) < 2)
     new_folders = 0
     for page in candidates:
@@ -659,11 +710,8 @@ def plan_ambiguity(
             continue
         old, parent = page.folder, posixpath.dirname(page.folder)
         deep = depth(old) >= 2  # ../index names another page from the new folder too
-
-        def elsewhere(folder: str) -> bool:
-            return folder != old and (not deep or posixpath.dirname(folder) != parent)
-
-        options = [f for f in folders if depth(f) == depth(old) and elsewhere(f)
+        options = [f for f in folders if depth(f) == depth(old) and f != old
+                   and (not deep or posixpath.dirname(f) != parent)
                    and kept(f) and not moved(index_of[f])
                    and not moved(index_of[posixpath.dirname(f)]) and free(f"{f}/{page.name}")]
         if options:
@@ -685,7 +733,7 @@ def plan_ambiguity(
                                   ("ref", index_of[under].number, None)]
             index_of[new] = add_page(folder_index, index_of[under])
             folders.append(new)
-        siblings = [s for s in pages if s.folder == old and s.name != "index" and s.name.isascii()
+        siblings = [s for s in in_folder.get(old, []) if s.name != "index" and s.name.isascii()
                     and s.number != page.number and not moved(s) and s.number not in used]
         linked = {n for kind, n, _ in page.links if kind in ("md", "md#", "doc")}
         sibling = None
@@ -740,7 +788,7 @@ def plan_ambiguity(
                 page.extra.append(_extra(page, "md", rel, meant, "anchor-one",
                                          text=meant.headings[k], anchor=meant.anchor(k)))
                 counts["anchor-one"] += 1
-            if meant.markdown and (rng.random() < 0.5 or not counts["anchor-both"]):
+            if meant.markdown and (rng.random() < 0.8 or not counts["anchor-both"]):
                 on_both = [k for k in range(len(meant.headings))
                            if meant.anchor(k) in anchors(other)]
                 can_copy = [k for k in range(len(meant.headings))
@@ -754,10 +802,6 @@ def plan_ambiguity(
                     page.extra.append(_extra(page, "md", rel, meant, "anchor-both",
                                              text=meant.headings[k], anchor=meant.anchor(k)))
                     counts["anchor-both"] += 1
-        if close:  # the one vote for the old folder: out of it and back in
-            back = sibling or index_of[old]
-            page.extra.append(_extra(page, "md", f"../{posixpath.basename(old)}/{back.name}",
-                                     back, "out-and-back"))
 
     # 2. pages that become folders: foo.md → foo/overview.md
     linked_to = {n for p in pages for _, n, _ in p.links}
@@ -806,10 +850,11 @@ def plan_ambiguity(
     md_pages = [p for p in originals if p.markdown]
     rst_pages = [p for p in originals if not p.markdown]
     count = max(3, round(0.03 * total))
+    moving_pages = {p.number for p in originals if moved(p)}
     for page in rotation([md_pages, md_pages, rst_pages], count):
-        same = [t for t in originals if t.number != page.number and t.suffix == page.suffix]
-        targets = same or [t for t in originals if t.number != page.number]
-        moving = [t for t in targets if moved(t)]
+        same = md_pages if page.markdown else rst_pages
+        targets = [t for t in (same if len(same) > 1 else originals) if t.number != page.number]
+        moving = [t for t in targets if t.number in moving_pages]
         target = rng.choice(moving if moving and rng.random() < 0.5 else targets)
         page.extra.append(Extra(
             _write_link(page, "url", f"{REPO_URL}{target.docname}{target.suffix}",
@@ -837,39 +882,53 @@ def plan_ambiguity(
     deliberate = set(amb.moved)
     while True:
         world = Layouts.of(moves, pages)
-        undo: set[tuple[str, object]] = set()
+        undo_pages: set[int] = set()
+        undo_folders: set[str] = set()
         for page in pages:
             if page.number in deliberate:
                 continue
             if any(v in ("ambiguous", "loose") for _, _, v, _ in classify(page, pages, world)):
                 if page.number in moves.pages:
-                    undo.add(("page", page.number))
+                    undo_pages.add(page.number)
                 else:
-                    undo.update(("folder", f) for f in moves.folders
-                                if page.docname.startswith(f + "/"))
-        if not undo:
+                    undo_folders.update(f for f in moves.folders
+                                        if page.docname.startswith(f + "/"))
+        if not undo_pages and not undo_folders:
             break
-        for kind, key in undo:
-            if kind == "page":
-                del moves.pages[key]  # type: ignore[arg-type]
-                if key in amb.become_folders:
-                    amb.become_folders.remove(key)  # type: ignore[arg-type]
-            else:
-                del moves.folders[key]  # type: ignore[arg-type]
-        amb.regular_moves_undone += len(undo)
+        for number in undo_pages:
+            del moves.pages[number]
+            if number in amb.become_folders:
+                amb.become_folders.remove(number)
+        for folder in undo_folders:
+            del moves.folders[folder]
+        amb.regular_moves_undone += len(undo_pages) + len(undo_folders)
 
-    # 7. every deliberately ambiguous page keeps votes for its old folder: links that land
-    #    from it only (one on the close pages, two elsewhere; undoing moves only adds votes)
-    world = Layouts.of(moves, pages)
-    for number in amb.moved:
+    # 7. every deliberately ambiguous page keeps votes for its old folder, links that land
+    #    from it only: exactly one on the close pages, two or more elsewhere (out of the old
+    #    folder and back in, or to a sibling without a decoy), else it does not move
+    world = Layouts.of(moves, pages)  # the added links change no page's place
+    for number in list(amb.moved):
         page = pages[number]
         need = 1 if number in amb.close else 2
-        backs = [o for o in by_folder[page.folder] if o.number != number]
-        for back in backs[: max(0, need - votes(page, pages, world))]:
-            page.extra.append(_extra(page, "md" if page.markdown else "doc",
-                                     f"../{posixpath.basename(page.folder)}/{back.name}",
-                                     back, "out-and-back"))
-        assert votes(page, pages, world) >= need, page.docname
+        have = votes(page, pages, world)
+        others = [o for o in by_folder[page.folder] if o.number != number]
+        name = posixpath.basename(page.folder)
+        tries = [(f"../{name}/{o.name}", o, "out-and-back") for o in others]
+        tries += [(o.name, o, "vote") for o in others if o.name != "index"]
+        for rel, back, feature in tries:
+            if have >= need:
+                break
+            page.extra.append(_extra(page, "md" if page.markdown else "doc", rel, back, feature))
+            if classify(page, pages, world)[-1][2] == "old":
+                have += 1
+            else:
+                page.extra.pop()
+        if have == 0:  # undecidable: the page stays where it is
+            del moves.pages[number]
+            amb.moved.remove(number)
+            if number in amb.close:
+                amb.close.remove(number)
+            world = Layouts.of(moves, pages)
     return amb
 
 

@@ -7,10 +7,14 @@ How it works:
   ``[anchors]``) and/or a ``relocate_map`` dict in conf.py.  The table is read and
   validated once per build, at ``config-inited``; a bad table stops the build with one
   line per problem, naming its file and line.
-* While each document is read, every reference whose written target does not exist is
-  resolved through the table: Markdown and reST page links, ``:doc:``, toctree
-  entries, images, downloads and raw HTML.  A moved page's own relative links are
-  resolved from its new folder first, then from its old one.  Documents are re-read
+* Where a written target lands is one Sphinx-free rule (``_landing.py``), which the
+  build and ``sphinx-relocate rewrite`` both call.  While each document is read, every
+  reference is resolved through it: Markdown and reST page links, ``:doc:``, toctree
+  entries, images, downloads, raw HTML, own-repository and own-site URLs, and the files
+  ``include``, ``literalinclude`` and ``csv-table`` read.  A moved page's relative links
+  are read from the folder they were written from, its *frame*, decided per page by the
+  links that land from only one of its folders; a link with two meanings that nothing
+  decides is a ``relocate.ambiguous`` warning, never a guess.  Documents are re-read
   only when a table edit affects them (a hash of the table lives in the environment).
 * HTML builders get a small redirect page at every old URL (``old.html`` or
   ``old/index.html``), which keeps ``?query`` and ``#fragment``.

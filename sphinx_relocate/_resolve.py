@@ -43,7 +43,7 @@ from sphinx.util.osutil import relative_uri
 
 from . import _html
 from ._find import find_targets
-from ._landing import EXTERNAL, FILE_LIKE, Kind, Landing, Site, land
+from ._landing import EXTERNAL, FILE_LIKE, Kind, Landing, Site, land, span_kind
 from ._paths import (
     decode,
     folder_of,
@@ -118,6 +118,36 @@ class Resolver:
             base, on_lookup=lambda kind, key, fragment: lookups.add((kind, key, fragment))
         )
         self.site = self.state.site(self.env, docname, self.project)
+        self._spellings: dict[tuple[str, str], list[tuple[int, str]]] | None = None
+
+    def written_as(self, docname: str, anchor: str, line: int) -> str | None:
+        """How the source wrote a link that MyST already made the docname ``docname``.
+
+        MyST reads a Markdown link from the page's folder now and keeps only the
+        docname; of the page's links that read so, the one written at (or next after)
+        the node's line.
+        """
+        if self._spellings is None:
+            self._spellings = {}
+            text = self.state.texts.get(self.docname, "")
+            here = self.site._replace(folders=self.site.folders[:1], frame=0)
+            path = self.state.source_path(self.env, self.docname)
+            for span in find_targets(text, path):
+                kind = span_kind(span)
+                if span.mode == "repo" or kind == "file":
+                    continue
+                written = text[span.start : span.end]
+                landing = land(written, kind, here, self.project)
+                if landing is not None and landing.kind == "page" and landing.exists:
+                    number = text.count("\n", 0, span.start) + 1
+                    self._spellings.setdefault((landing.target, landing.anchor), []).append(
+                        (number, written)
+                    )
+        found = self._spellings.get((docname, decode(anchor)))
+        if not found:
+            return None
+        after = [item for item in found if item[0] >= line] or found
+        return min(after)[1]
 
     @property
     def moved(self) -> bool:
@@ -263,12 +293,11 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str)
     is_doc = node.get("refdomain") == "doc"
     anchor = node.get("reftargetid") or ""
     if is_doc and resolver.moved:
-        # MyST made the written path a docname, read from the page's new folder: spell it
-        # relative again, so the rule reads it from the page's old folders too
-        spelled = relative_path(
+        # MyST made the written path a docname, read from the page's new folder: find
+        # the target as written, so the rule reads it from the page's old folders too
+        written = resolver.written_as(node["reftarget"], anchor, line) or relative_path(
             folder_of(resolver.docname), resolver.state.source_path(resolver.env, node["reftarget"])
-        )
-        written = spelled + (f"#{anchor}" if anchor else "")
+        ) + (f"#{anchor}" if anchor else "")
         resolved = resolver.resolve(written, "any")
     elif is_doc:
         written = "/" + node["reftarget"] + (f"#{anchor}" if anchor else "")

@@ -22,6 +22,7 @@ Nothing here imports Sphinx.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import os
 import posixpath
 import re
@@ -132,9 +133,14 @@ class Rewriter:
             self.folders.__contains__,
             self.has_anchor,
         )
+        # raw HTML gets its URL in the build before anchors are known: an anchor never
+        # decides between its meanings there, so it does not here either
+        self._raw_html_project = dataclasses.replace(
+            self.project, has_anchor=lambda docname, anchor: None
+        )
         self.repo_base = repo_base(repo_url) if repo_url else ""
         #: new targets by site, written target and kind (sibling pages share a site)
-        self._cache: dict[tuple[Site, str, Kind], str | None] = {}
+        self._cache: dict[tuple[Site, str, Kind, bool], str | None] = {}
         self._sites: dict[str, Site] = {}
         self._anchors: dict[str, frozenset[str] | None] = {}
         #: written targets left alone because they land on two targets (path, written)
@@ -164,21 +170,24 @@ class Rewriter:
 
     # -- the one mechanism --------------------------------------------------------
 
-    def new_target(self, written: str, site: Site, kind: Kind = "any") -> str | None:
+    def new_target(
+        self, written: str, site: Site, kind: Kind = "any", *, raw_html: bool = False
+    ) -> str | None:
         """The target to write instead of ``written``, or ``None`` to keep it."""
-        key = (site, written, kind)
+        key = (site, written, kind, raw_html)
         if key in self._cache:
             return self._cache[key]
-        new = self._cache[key] = self._new_target(written, site, kind)
+        new = self._cache[key] = self._new_target(written, site, kind, raw_html)
         return new
 
-    def _new_target(self, written: str, site: Site, kind: Kind) -> str | None:
+    def _new_target(self, written: str, site: Site, kind: Kind, raw_html: bool) -> str | None:
         if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
             return None
         path, query, fragment = split_target(written)
         if not path or (kind == "page" and any(c in path for c in "*?[")):
             return None
-        landing = land(written, kind, site, self.project)
+        project = self._raw_html_project if raw_html else self.project
+        landing = land(written, kind, site, project)
         if landing is None or not landing.exists or not landing.changed:
             return None
         if landing.others:
@@ -276,7 +285,9 @@ class Rewriter:
                 new = self.new_target("/" + written, _REPO_SITE)
                 new = new[1:] if new and new.startswith("/") else new
             else:
-                new = self.new_target(written, site, span_kind(span))
+                new = self.new_target(
+                    written, site, span_kind(span), raw_html=span.kind == "html"
+                )
             if new is _AMBIGUOUS:
                 self.ambiguous.append((path, written))
                 continue

@@ -84,6 +84,8 @@ class BuildState:
     sites: dict[str, Site] = field(default_factory=dict)
     #: docname -> its source file, relative to the source folder
     source_paths: dict[str, str] = field(default_factory=dict)
+    #: the source text of each moved document read in this build (its frame's votes)
+    texts: dict[str, str] = field(default_factory=dict)
     #: the findings of the last check (``_check.Report``)
     report: Report | None = None
 
@@ -93,6 +95,7 @@ class BuildState:
         self.project = None
         self.sites = {}
         self.source_paths = {}
+        self.texts = {}
 
     def project_of(self, env: BuildEnvironment, suffixes: tuple[str, ...]) -> Project:
         if self.project is None:
@@ -118,6 +121,7 @@ class BuildState:
                 except (OSError, UnicodeDecodeError):
                     text = ""
                 found = framed(found, text, project.repo_path(source), project)
+                self.texts[docname] = text
             self.sites[docname] = found
         return found
 

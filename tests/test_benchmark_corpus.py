@@ -2,13 +2,16 @@
 
 ``benchmarks/gen_corpus.py`` writes the corpora ``benchmarks/run.py`` measures; the
 benchmarks only mean something if the unmoved corpus builds without warnings in plain
-Sphinx and the moved one builds without warnings with sphinx_relocate.
+Sphinx and the moved one builds without warnings with sphinx_relocate.  Its ambiguity
+mode (links a moved page's old and new folders both resolve) must keep the original
+layout clean too, and make each of its cases at a small size.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import posixpath
 import re
 import subprocess
 import sys
@@ -131,3 +134,65 @@ def test_build_once_times_the_extensions_own_code(corpus: Path, tmp_path: Path) 
     assert {"_resolve.on_doctree_read", "_check.on_env_updated", "_stubs.on_build_finished"} <= (
         result["own_by_name"].keys()
     )
+
+
+AMBIGUITY_PAGES = 60
+#: the ambiguity mode's cases, each counted in the manifest
+AMBIGUITY_FEATURES = (
+    "ambiguous_pages", "ambiguous_links", "anchor_on_meant_page_only", "anchor_on_both_pages",
+    "close_vote_pages", "decoy_pages", "become_folders", "out_and_back", "repo_urls",
+    "includes",
+)
+
+
+def test_default_corpus_has_none_of_the_ambiguity_mode(corpus: Path) -> None:
+    manifest = json.loads((corpus / "manifest.json").read_text("utf-8"))
+    assert "ambiguity" not in manifest["arguments"]
+    assert not set(AMBIGUITY_FEATURES) & manifest.keys()
+    assert "relocate_repo_url" not in (corpus / "original" / "conf.py").read_text("utf-8")
+    assert not (corpus / "original" / "_fragments").exists()
+
+
+def test_ambiguity_corpus_is_deterministic_has_every_case_and_builds_clean(
+    gen_corpus: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    manifest = gen_corpus.generate(first, pages=AMBIGUITY_PAGES, seed=SEED, ambiguity=True)
+    assert gen_corpus.generate(second, pages=AMBIGUITY_PAGES, seed=SEED, ambiguity=True) == (
+        manifest
+    )
+    assert files_of(first) == files_of(second)
+    assert manifest["arguments"]["ambiguity"] is True
+    assert {k: manifest[k] for k in AMBIGUITY_FEATURES if not manifest[k] > 0} == {}
+    assert manifest["close_vote_votes"] == [1] * manifest["close_vote_pages"]
+    assert manifest["moved_pages"] == manifest["moved_by_folder"] + manifest["moved_one_by_one"]
+
+    original, moved = first / "original", first / "moved"
+    # each page moved to be ambiguous has its folder's index page from both folders
+    for old, new in manifest["ambiguity_moves"].items():
+        old_folder, new_folder = (posixpath.dirname(name) for name in (old, new))
+        assert old_folder != new_folder and old_folder.count("/") == new_folder.count("/")
+        assert sorted(original.glob(f"{new_folder}/index.*")) and sorted(
+            moved.glob(f"{new_folder}/index.*")
+        )
+        assert "Related: " in next(moved.glob(f"{new}.*")).read_text("utf-8")
+    # the table, the forge and the include fragments
+    table = (moved / "relocations.toml").read_text("utf-8")
+    assert '"_fragments/" = "_snippets/"' in table
+    for old in manifest["ambiguity_become_folders"]:
+        assert f'"{old}" = "{old}/overview"' in table
+    conf = (original / "conf.py").read_text("utf-8")
+    assert 'relocate_repo_url = "https://forge.example/org/repo/blob/main/"' in conf
+    assert '"_fragments", "_snippets"' in conf
+    assert (original / "_fragments" / "notice.rst").is_file()
+    assert (moved / "_snippets" / "notice.rst").is_file()
+    assert not (moved / "_fragments").exists()
+    # the moved project holds the same page texts, each under its new name
+    pages = re.compile(r"^(?!_).*\.(md|rst)$")
+    texts = {k: v for k, v in files_of(original).items() if pages.search(k)}
+    assert sorted(texts.values()) == sorted(
+        v for k, v in files_of(moved).items() if pages.search(k)
+    )
+
+    _, plain = build(original, "plain", monkeypatch)
+    assert unexplained(plain) == []
