@@ -87,7 +87,9 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         (str, type(None)),
         "The forge URL of the repository root, such as "
         "``https://github.com/org/repo/blob/main/``. Links that leave the docs folder become "
-        "links to the file there; absolute URLs under it are checked against the tree.",
+        "links to the file there; absolute URLs under it (a page's source on the forge) "
+        "are rewritten to the page's new source when the table moved it, and checked "
+        "against the tree.",
         rebuild="env",
     ),
     ConfigValue(
