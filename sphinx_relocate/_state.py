@@ -20,6 +20,7 @@ from ._landing import Project, Site, framed, site_of
 from ._table import RelocationTable
 
 if TYPE_CHECKING:
+    import jinja2
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
@@ -88,6 +89,12 @@ class BuildState:
     texts: dict[str, str] = field(default_factory=dict)
     #: the findings of the last check (``_check.Report``)
     report: Report | None = None
+    #: ``relocate_stub_template``, compiled once per build, and its file for messages
+    stub_template: jinja2.Template | None = None
+    stub_template_name: str = ""
+    #: pages the builder rendered in this process (genindex, search, domain indices, …),
+    #: which no stub may replace
+    rendered_pages: set[str] = field(default_factory=set)
 
     def forget_files(self) -> None:
         """Before a read phase: files may have come, gone or changed their suffix."""

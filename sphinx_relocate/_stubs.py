@@ -24,7 +24,6 @@ import json
 import os
 import posixpath
 import re
-import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
@@ -41,6 +40,7 @@ from ._paths import (
     quote_url,
     safe_output_path,
 )
+from ._state import state_of
 from ._table import Location, RelocationTable, Target
 from ._warnings import RelocateWarning, warn
 
@@ -504,24 +504,6 @@ def write_all(
 # -- Sphinx ------------------------------------------------------------------------------
 
 
-@dataclass
-class _State:
-    template: jinja2.Template | None = None
-    template_name: str = ""
-    #: pages the builder rendered in this process (genindex, search, domain indices, …)
-    pages: set[str] = field(default_factory=set)
-
-
-_STATE: weakref.WeakKeyDictionary[Sphinx, _State] = weakref.WeakKeyDictionary()
-
-
-def _state(app: Sphinx) -> _State:
-    state = _STATE.get(app)
-    if state is None:
-        state = _STATE[app] = _State()
-    return state
-
-
 def on_config_inited(app: Sphinx, config: Config) -> None:
     """Check ``relocate_redirect_exports`` and compile ``relocate_stub_template`` once."""
     exports = config.relocate_redirect_exports or []
@@ -531,11 +513,12 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
             f"relocate_redirect_exports: unknown export {', '.join(map(repr, unknown))} "
             f"(expected any of: {', '.join(map(repr, sorted(EXPORTS)))})"
         )
-    state = _STATE[app] = _State()
+    state = state_of(app)
+    state.stub_template, state.stub_template_name, state.rendered_pages = None, "", set()
     if config.relocate_stub_template:
         path = Path(app.confdir, config.relocate_stub_template)
-        state.template_name = str(path)
-        state.template = load_template(path, str(path))
+        state.stub_template_name = str(path)
+        state.stub_template = load_template(path, str(path))
 
 
 def html_site(builder: Builder) -> Site | None:
@@ -562,7 +545,7 @@ def html_site(builder: Builder) -> Site | None:
 
 def on_html_page_context(app: Sphinx, pagename: str, *args: Any) -> None:
     """Remember each page the builder renders itself, so no stub replaces it."""
-    _state(app).pages.add(pagename)
+    state_of(app).rendered_pages.add(pagename)
 
 
 def _extra_files(app: Sphinx) -> set[str]:
@@ -588,11 +571,11 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         return
     from ._config import table_of
 
-    state = _state(app)
+    state = state_of(app)
     env = app.env
     documents = env.found_docs
     extra = _extra_files(app)
-    protected = {site.file(p) for p in state.pages} | extra
+    protected = {site.file(p) for p in state.rendered_pages} | extra
     titles = {d: env.titles[d].astext() for d in documents if d in env.titles}
     table = table_of(app)
     redirects, skipped = plan(table, documents, site, protected=protected, titles=titles)
@@ -606,8 +589,8 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
             warn(skip.kind, skip.message, location=location(skip.old))
 
     render: Callable[[Redirect], str] = render_default
-    if state.template is not None:
-        template = state.template
+    if state.stub_template is not None:
+        template = state.stub_template
 
         def render(redirect: Redirect) -> str:
             return template.render(template_context(redirect))
@@ -623,7 +606,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
             warn(
                 RelocateWarning.STUB,
                 f"relocate_stub_template: {err}; the built-in stub is used instead",
-                location=state.template_name,
+                location=state.stub_template_name,
             )
             render = render_default
             files[redirect.path] = render(redirect).encode("utf-8")
