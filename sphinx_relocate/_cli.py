@@ -240,8 +240,7 @@ def command_rewrite(args: argparse.Namespace) -> int:
         root=root,
     )
     paths = candidate_files(files, prefix, project.source_suffixes, args.mentions)
-    changed = 0
-    ambiguous = 0
+    changed = ambiguous = refused = 0
     kinds: Counter[str] = Counter()
     changes = rewrite_files(
         rewriter,
@@ -255,6 +254,13 @@ def command_rewrite(args: argparse.Namespace) -> int:
         if change.error is not None:
             changes.close()  # files not started yet are left as they are
             raise UsageError(f"{change.path}: cannot write: {change.error}")
+        if change.refused is not None:
+            refused += 1
+            print(
+                f"{change.path}: left as it is: rewriting it would add a parse error "
+                f"({change.refused})",
+                file=sys.stderr,
+            )
         for written in change.ambiguous:
             ambiguous += 1
             print(
@@ -282,14 +288,14 @@ def command_rewrite(args: argparse.Namespace) -> int:
     links = sum(kinds.values())
     if not changed:
         print(f"nothing to rewrite ({len(paths)} files scanned)", file=sys.stderr)
-        return 1 if ambiguous else 0
+        return 1 if ambiguous or refused else 0
     verb = "rewrote" if args.write else "would rewrite"
     print(
         f"{verb} {links} link{'s' if links > 1 else ''} in {changed} "
         f"file{'s' if changed > 1 else ''} ({_kinds(kinds)}); {len(paths)} files scanned",
         file=sys.stderr,
     )
-    return 1 if args.check or ambiguous else 0
+    return 1 if args.check or ambiguous or refused else 0
 
 
 def command_from_git(args: argparse.Namespace) -> int:

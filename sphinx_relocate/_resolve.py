@@ -56,10 +56,10 @@ from ._paths import (
     strip_source_suffix,
 )
 from ._record import PerDocument, Reference, record
-from ._rewrite import apply_edits
 from ._sphinx import app_of, current_docname, elements, line_of, source_suffixes
 from ._state import state_of
 from ._table import RelocationTable
+from ._textedit import apply_edits
 from ._warnings import RelocateWarning, logger
 
 if TYPE_CHECKING:

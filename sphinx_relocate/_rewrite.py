@@ -34,6 +34,7 @@ from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
 from ._find import MARKDOWN_SUFFIXES, REST_SUFFIXES, anchors_in_source, find_targets
@@ -45,6 +46,7 @@ from ._paths import (
     strip_source_suffix,
 )
 from ._table import RelocationTable
+from ._textedit import adds_parse_errors, apply_edits_checked
 
 #: Folders never entered: build output, virtual environments, caches (and dot-folders).
 SKIPPED_FOLDERS = frozenset(
@@ -74,6 +76,8 @@ class FileChange:
     error: str | None = None
     #: targets left as written because they land on two targets and nothing decides
     ambiguous: tuple[str, ...] = ()
+    #: why the file is left as it is: its rewrite would add this parse error
+    refused: str | None = None
 
     @property
     def changed(self) -> bool:
@@ -143,8 +147,6 @@ class Rewriter:
         self._cache: dict[tuple[Site, str, Kind, bool], str | None] = {}
         self._sites: dict[str, Site] = {}
         self._anchors: dict[str, frozenset[str] | None] = {}
-        #: written targets left alone because they land on two targets (path, written)
-        self.ambiguous: list[tuple[str, str]] = []
         stop = r"\s<>()\[\]{}\"'`|"
         self._url_re = (
             re.compile(
@@ -271,13 +273,15 @@ class Rewriter:
         self._sites[path] = site
         return site
 
-    def rewrite_text(self, path: str, text: str) -> tuple[str, Counter[str]]:
-        """The new text of the repository file ``path``, and the kinds rewritten."""
+    def rewrite_text(self, path: str, text: str) -> Rewritten:
+        """The new text of the repository file ``path``, what was rewritten and left."""
         spans = find_targets(text, path, self._url_re, self._mention_re)
         kinds: Counter[str] = Counter()
         if not spans:
-            return text, kinds
+            return Rewritten(text, kinds)
         edits: list[tuple[int, int, str]] = []
+        ambiguous: list[str] = []
+        markup = False
         site = self.site_of(path, text)
         for span in spans:
             written = text[span.start : span.end]
@@ -289,12 +293,35 @@ class Rewriter:
                     written, site, span_kind(span), raw_html=span.kind == "html"
                 )
             if new is _AMBIGUOUS:
-                self.ambiguous.append((path, written))
-                continue
-            if new is not None:
+                ambiguous.append(written)
+            elif new is not None:
                 edits.append((span.start, span.end, new))
                 kinds[span.kind] += 1
-        return apply_edits(text, edits), kinds
+                markup = markup or bool(_MARKUP.search(new))
+        rest = posixpath.splitext(path)[1].lower() in (*REST_SUFFIXES, ".txt")
+        new_text, unpadded = apply_edits_checked(text, edits, rest=rest)
+        # a table the re-padding did not recognise is spliced as is: check it too
+        tables = rest and bool(edits) and bool(_REST_TABLE.search(text))
+        return Rewritten(new_text, kinds, tuple(ambiguous), markup or tables or bool(unpadded))
+
+
+class Rewritten(NamedTuple):
+    """The rewrite of one file's text."""
+
+    text: str
+    kinds: Counter[str]
+    #: targets left as written because they land on two targets and nothing decides
+    ambiguous: tuple[str, ...] = ()
+    #: an edit may change how the file parses (a new target with markup characters, a
+    #: table that could not be re-padded): parse it before writing
+    suspect: bool = False
+
+
+#: characters of a new target that are markup in Markdown, reST or HTML; a target made
+#: of others replaces a target in the same place without changing how the file parses
+_MARKUP = re.compile(r"""[\s()\[\]{}<>`\\|*"']""")
+#: a border of a reST grid table or a column rule of a simple table
+_REST_TABLE = re.compile(r"^[ \t]*(?:\+[-=]+\+|=+[ \t]+=+)", re.MULTILINE)
 
 
 #: what :meth:`Rewriter.new_target` answers for a target with two meanings
@@ -312,20 +339,6 @@ def _folders_of(files: Iterable[str]) -> set[str]:
             folder = posixpath.dirname(folder)
     return folders
 
-
-
-def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
-    """Replace non-overlapping ``(start, end, new)`` spans; everything else is kept."""
-    if not edits:
-        return text
-    parts: list[str] = []
-    last = 0
-    for start, end, new in sorted(edits):
-        parts.append(text[last:start])
-        parts.append(new)
-        last = end
-    parts.append(text[last:])
-    return "".join(parts)
 
 
 # -- files on disk -----------------------------------------------------------------
@@ -523,15 +536,21 @@ def rewrite_file(
         return None
     if source is None:
         return None
-    rewriter.ambiguous.clear()
-    new_text, kinds = rewriter.rewrite_text(rel, source.text)
-    ambiguous = tuple(written for _, written in rewriter.ambiguous)
+    new_text, kinds, ambiguous, suspect = rewriter.rewrite_text(rel, source.text)
     if new_text == source.text and not ambiguous:
         return None
-    if with_text:
-        change = FileChange(rel, source.text, new_text, kinds, ambiguous=ambiguous)
+    broken = adds_parse_errors(source.text, new_text, rel) if suspect else []
+    if broken:  # never hand back a file that parses worse: leave it as it is
+        line, message = broken[0]
+        refused = f"line {line}: {message.splitlines()[0]}" if line else message.splitlines()[0]
+        new_text, kinds = source.text, Counter()
     else:
-        change = FileChange(rel, "", "", kinds, ambiguous=ambiguous)
+        refused = None
+    text_of = (lambda text: text) if with_text else (lambda text: "")
+    change = FileChange(
+        rel, text_of(source.text), text_of(new_text), kinds, ambiguous=ambiguous,
+        refused=refused,
+    )
     if write and new_text != source.text:
         try:
             write_atomically(root / rel, source, new_text)

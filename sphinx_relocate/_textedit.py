@@ -2,25 +2,30 @@
 
 ``rewrite`` replaces link targets in place.  Inside a reST table a longer or shorter target
 moves the column border after it, and docutils then drops the whole table as "Malformed
-table".  This module keeps the tables whole and checks the result:
+table".  This module keeps such tables whole and checks the result:
 
-* :func:`apply_edits` replaces non-overlapping ``(start, end, new)`` character spans.  With
-  ``rest=True`` every grid table and simple table that holds an edit is re-padded: the column
-  of a grown cell is widened in every row and border of that table, a shrunk cell is padded
-  with spaces (the column keeps its width, so the diff stays small).  Text outside the edited
+* ``apply_edits(text, edits, *, rest=False) -> str`` replaces non-overlapping
+  ``(start, end, new)`` character spans (the splice of ``_rewrite.apply_edits``).  With
+  ``rest=True`` every grid table and simple table holding an edit is re-padded: the column of
+  a grown cell is widened in every row and border of that table; a shrunk cell is padded with
+  spaces and its column keeps its width, so the diff stays small.  Text outside the edited
   tables is kept byte for byte.
-* :func:`apply_edits_checked` does the same and also returns the tables it could not re-pad
-  (a shape it does not recognise, an edit across a cell border, a table docutils already
-  rejects).  Those tables get the plain splice, so the caller can decide what to do.
-* :func:`parse_errors` parses a file as Sphinx would read it, but with plain docutils (reST)
-  or MyST's docutils parser (Markdown), and returns its errors.  :func:`adds_parse_errors`
-  returns only the errors the new text has that the old one did not, so that what plain
-  docutils cannot know (Sphinx roles, directives and links) does not count.
+* ``apply_edits_checked(text, edits, *, rest=False) -> tuple[str, list[str]]`` does the same
+  and also names the tables it spliced without re-padding, since those may now be broken:
+  a shape it does not recognise, an edit across a cell border or with a line break, a table
+  docutils already rejects, or a re-padded table that docutils would read differently.
+* ``parse_errors(text, path) -> list[tuple[int, str]]`` reads a file with plain docutils
+  (reST) or MyST's docutils parser (Markdown) and returns its errors.
+* ``adds_parse_errors(old_text, new_text, path) -> list[tuple[int, str]]`` returns only the
+  errors the new text has and the old one had not, so that what plain docutils cannot know
+  (Sphinx roles, directives, substitutions and links) never counts.
 
-Column widths are measured as docutils measures them (``docutils.utils.column_width``): East
-Asian wide characters take two columns, combining characters none.  A table is found the way
-the reST parser finds it (a border line starting a block, at the block's indentation, or right
-after a list marker).  Nothing here imports Sphinx.
+Columns are counted as docutils counts them (``docutils.utils.column_width``): an East Asian
+wide character takes two columns, a combining character none (docutils before 0.22 counts it
+as one in grid tables; such tables are then left to the plain splice, and reported).  Every
+line that looks like a table's top border starts a table, at its own indentation or after a
+list marker, as the reST parser sees tables inside directives and lists.  Nothing here imports
+Sphinx.
 """
 
 from __future__ import annotations
@@ -54,9 +59,9 @@ from docutils.utils import column_width
 
 Edit: TypeAlias = tuple[int, int, str]
 
-#: Suffixes parsed as reStructuredText and as MyST Markdown by :func:`parse_errors`.
-REST_SUFFIXES = (".rst", ".rest", ".txt")
-MARKDOWN_SUFFIXES = (".md", ".markdown")
+#: Suffixes :func:`parse_errors` reads as reStructuredText and as MyST Markdown.
+_REST_SUFFIXES = (".rst", ".rest", ".txt")
+_MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
 def apply_edits(text: str, edits: Iterable[Edit], *, rest: bool = False) -> str:
@@ -132,7 +137,7 @@ def _splice(text: str, ordered: Sequence[Edit]) -> str:
 #: Line breaks as docutils splits lines (``str.splitlines`` after turning \v and \f into
 #: spaces), so that a table has the same lines here as there.
 _LINE_BREAK = re.compile("\r\n|[\n\r\x1c\x1d\x1e\x85\u2028\u2029]")
-_NOT_IN_TABLES = re.compile("[\t\v\f]|" + _LINE_BREAK.pattern)
+_NOT_IN_TABLES = re.compile("[\t\v\f\x00]|" + _LINE_BREAK.pattern)  # docutils changes them
 _ENUMERATOR = r"(?:\d+|#|[A-Za-z]|[ivxlcdm]+|[IVXLCDM]+)"
 #: A line that may start a table: indentation, maybe a list marker, then the border.
 _TABLE_START = re.compile(
@@ -176,12 +181,17 @@ def _split_lines(text: str) -> list[_Line]:
 
 
 def _find_tables(lines: Sequence[_Line]) -> Iterator[_Table]:
-    """The tables in the text, found where the reST parser would look for them."""
+    """The tables in the text: wherever a border line starts one, at its own indentation.
+
+    This also finds tables docutils reads as paragraph or literal text (after a paragraph
+    line, in a literal block); re-padding them keeps them aligned, and missing a real table
+    (after a title, a comment) would break it.
+    """
     number = 0
     while number < len(lines):
         match = _TABLE_START.match(lines[number].content)
         table = None
-        if match and (match["marker"] or _starts_block(lines, number, len(match["indent"]))):
+        if match:
             indent = match.start("border")
             if match["border"] == "+":
                 table = _grid_table(lines, number, indent)
@@ -192,14 +202,6 @@ def _find_tables(lines: Sequence[_Line]) -> Iterator[_Table]:
             continue
         yield table
         number = table.last + 1
-
-
-def _starts_block(lines: Sequence[_Line], number: int, indent: int) -> bool:
-    """Whether line ``number`` starts a block (not a paragraph's next line)."""
-    if number == 0:
-        return True
-    previous = lines[number - 1].content
-    return not previous.strip() or len(previous) - len(previous.lstrip(" ")) != indent
 
 
 def _grid_table(lines: Sequence[_Line], first: int, indent: int) -> _Table | None:
@@ -267,12 +269,12 @@ def _repad(
     table_lines = lines[table.first : table.last + 1]
     bodies = [line.content[table.indent :].rstrip() for line in table_lines]
     if any(_NOT_IN_TABLES.search(body) for body in bodies):
-        raise _Unpaddable("it holds a tab or form feed")
+        raise _Unpaddable("it holds a tab or a control character")
     by_line: dict[int, list[Edit]] = {}
     for start, end, new in edits:
         number = bisect_right(starts, start) - 1 - table.first
-        body_start = table_lines[number].start + table.indent
-        if not (body_start <= start and end <= body_start + len(bodies[number])):
+        body_start = table_lines[max(number, 0)].start + table.indent
+        if number < 0 or not (body_start <= start and end <= body_start + len(bodies[number])):
             raise _Unpaddable("an edit is not inside one line of a cell")
         if _NOT_IN_TABLES.search(new):
             raise _Unpaddable("a replacement holds a tab or line break")
@@ -560,8 +562,10 @@ def _repad_simple(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[s
         rows.append((row_lines, groups))
     groups_at = {line: groups for row_lines, groups in rows for line in row_lines}
     for line, body in enumerate(bodies):
-        if body and line not in groups_at and not (
-            _SIMPLE_BORDER.match(body) or _SIMPLE_SPAN.match(body)
+        if (
+            body
+            and line not in groups_at
+            and not (_SIMPLE_BORDER.match(body) or _SIMPLE_SPAN.match(body))
         ):
             raise _Unpaddable(f"table line {line + 1} belongs to no row")
     columns = [_Columns(body) for body in bodies]
@@ -682,11 +686,13 @@ def parse_errors(text: str, path: str) -> list[tuple[int, str]]:
     (``[]`` when myst_parser is not installed), anything else gives ``[]``.  Errors plain
     docutils reports only because it is not Sphinx (unknown roles and directives, MyST links
     to documents) are left out; the messages are those of docutils, line 0 when it gives none.
+    Stand-ins for Sphinx directives with body content (``only``, ``versionadded``, tabs ...)
+    are registered in docutils while the text is parsed, so parse in one thread at a time.
     """
     suffix = os.path.splitext(path)[1].lower()
-    markdown = suffix in MARKDOWN_SUFFIXES
+    markdown = suffix in _MARKDOWN_SUFFIXES
     parser: Parser
-    if suffix in REST_SUFFIXES:
+    if suffix in _REST_SUFFIXES:
         parser = RstParser()
     elif markdown:
         try:
@@ -706,9 +712,12 @@ def parse_errors(text: str, path: str) -> list[tuple[int, str]]:
         "_disable_config": True,  # no docutils.conf of the machine or the project
     }
     with _content_directive_stand_ins():
-        publish_doctree(
-            text, source_path=path, reader=reader, parser=parser, settings_overrides=settings
-        )
+        try:
+            publish_doctree(
+                text, source_path=path, reader=reader, parser=parser, settings_overrides=settings
+            )
+        except Exception as error:  # a parser's bug must not stop a rewrite: compare it
+            return [(0, f"the parser failed: {type(error).__name__}: {error}")]
     errors = []
     for message in reader.messages:
         if message["level"] < _ERROR_LEVEL:

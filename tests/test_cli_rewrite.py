@@ -239,3 +239,31 @@ def test_a_file_that_cannot_be_written_is_one_line(
         "sphinx-relocate: error: README.md: cannot write: Permission denied"
     )
     assert "Traceback" not in err
+
+
+def test_a_file_that_would_parse_worse_is_left_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A grid table indented with a tab is not one the re-padding knows: splicing the
+    longer target would break it, so the file is named and left untouched (exit 1), and
+    the files that parse as well as before are still written."""
+    docs = tmp_path / "docs"
+    (docs / "guide").mkdir(parents=True)
+    (docs / "conf.py").write_text('extensions = ["sphinx_relocate"]\n', "utf-8")
+    (docs / "relocations.toml").write_text('[pages]\n"setup" = "guide/setup"\n', "utf-8")
+    (docs / "guide" / "setup.rst").write_text("Setup\n=====\n", "utf-8")
+    table = (
+        "Index\n=====\n\n.. note::\n\n"
+        "\t+--------+----------------+\n"
+        "\t| Page   | Link           |\n"
+        "\t+========+================+\n"
+        "\t| Setup  | :doc:`setup`   |\n"
+        "\t+--------+----------------+\n"
+    )
+    (docs / "index.rst").write_text(table, "utf-8")
+    (docs / "other.rst").write_text("Other\n=====\n\nSee :doc:`setup`.\n", "utf-8")
+    assert main(["rewrite", str(docs), "--write"]) == 1
+    err = capsys.readouterr().err
+    assert "index.rst: left as it is: rewriting it would add a parse error (line 9: Malformed table.)" in err
+    assert (docs / "index.rst").read_text("utf-8") == table
+    assert ":doc:`guide/setup`" in (docs / "other.rst").read_text("utf-8")
