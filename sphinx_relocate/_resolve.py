@@ -51,6 +51,7 @@ from ._paths import (
     join_target,
     leaves_root,
     page_root_url,
+    quote_url,
     relative_path,
     split_target,
     strip_source_suffix,
@@ -487,7 +488,8 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
             if inside_repo is None:
                 return None
             new = base.rstrip("/") + "/" + inside_repo
-        return join_target(new, query, resolved.anchor)
+        new = join_target(new, query, resolved.anchor)
+        return quote_url(new) if "%" in url else new  # the author's spelling of the URL
     return None
 
 

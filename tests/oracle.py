@@ -89,7 +89,8 @@ def landings(outdir: Path, srcdir: Path | None = None) -> dict[str, list[Link]]:
 
 _ID = re.compile(r"""<[a-zA-Z][^>]*?\sid="([^"]*)"[^>]*>""")
 _BETWEEN = re.compile(r"^(?:\s|</?span>)*$")
-_HEADING = re.compile(r"\A\s*(?:</span>\s*)?<h[1-6][^>]*>(.*?)<a class=\"headerlink\"", re.S)
+#: a heading right after an id (``match`` at a position: no ``^`` needed)
+_HEADING = re.compile(r"\s*(?:</span>\s*)?<h[1-6][^>]*>(.*?)<a class=\"headerlink\"", re.S)
 _SLUG_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
 
 
@@ -135,7 +136,7 @@ def _land(
     href: str,
 ) -> str:
     if re.match(r"^[a-z][a-z0-9+.-]*:", href, re.I):
-        return f"url:{href}"
+        return f"url:{unquote(href)}"  # one URL, whether written percent-encoded or not
     path, _, fragment = href.partition("#")
     path = unquote(path.partition("?")[0])
     fragment = unquote(fragment)
