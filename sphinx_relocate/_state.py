@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,19 +55,15 @@ class FileCache:
         self._folders: dict[str, bool] = {}
 
     def is_file(self, path: str) -> bool:
-        found = self._files.get(path)
-        if found is None:
-            found = self._files[path] = bool(path) and os.path.isfile(
-                os.path.join(self.root, path)
-            )
-        return found
+        return self._ask(self._files, path, os.path.isfile)
 
     def is_folder(self, path: str) -> bool:
-        found = self._folders.get(path)
+        return self._ask(self._folders, path, os.path.isdir)
+
+    def _ask(self, known: dict[str, bool], path: str, test: Callable[[str], bool]) -> bool:
+        found = known.get(path)
         if found is None:
-            found = self._folders[path] = bool(path) and os.path.isdir(
-                os.path.join(self.root, path)
-            )
+            found = known[path] = bool(path) and test(os.path.join(self.root, path))
         return found
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -19,3 +22,20 @@ def rootdir() -> Path:
     Sphinx fixtures take a :class:`pathlib.Path` here (7.4 through 9.x alike).
     """
     return ROOTS
+
+
+GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "gen_corpus.py"
+
+
+@pytest.fixture(scope="session")
+def gen_corpus() -> ModuleType:
+    """``benchmarks/gen_corpus.py``, the generator of reorganized corpora."""
+    if not GENERATOR.exists():  # an sdist without benchmarks/
+        pytest.skip("benchmarks/gen_corpus.py is not in this tree")
+    name = "sphinx_relocate_benchmarks_gen_corpus"
+    spec = importlib.util.spec_from_file_location(name, GENERATOR)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module

@@ -9,7 +9,6 @@ layout clean too, and make each of its cases at a small size.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import posixpath
 import re
@@ -21,25 +20,12 @@ from types import ModuleType
 
 import myst_parser
 import pytest
+from conftest import GENERATOR
 from sphinx.testing.util import SphinxTestApp
 
-GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "gen_corpus.py"
 PAGES = 40
 MYST_MAJOR = int(myst_parser.__version__.split(".")[0])
 SEED = 0  # a seed whose 40 pages have a whole-folder move as well as single moves
-
-
-@pytest.fixture(scope="module")
-def gen_corpus() -> ModuleType:
-    if not GENERATOR.exists():  # an sdist without benchmarks/
-        pytest.skip("benchmarks/gen_corpus.py is not in this tree")
-    name = "sphinx_relocate_benchmarks_gen_corpus"
-    spec = importlib.util.spec_from_file_location(name, GENERATOR)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

@@ -264,6 +264,8 @@ def test_a_file_that_would_parse_worse_is_left_as_it_is(
     (docs / "other.rst").write_text("Other\n=====\n\nSee :doc:`setup`.\n", "utf-8")
     assert main(["rewrite", str(docs), "--write"]) == 1
     err = capsys.readouterr().err
-    assert "index.rst: left as it is: rewriting it would add a parse error (line 9: Malformed table.)" in err
+    refused = "index.rst: left as it is: rewriting it would add a parse error"
+    # (docutils reports the table at its first or its last line, by version)
+    assert re.search(re.escape(refused) + r" \(line \d+: Malformed table\.\)", err), err
     assert (docs / "index.rst").read_text("utf-8") == table
     assert ":doc:`guide/setup`" in (docs / "other.rst").read_text("utf-8")

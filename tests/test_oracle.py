@@ -15,9 +15,7 @@ A warning count proves nothing about links that land on the wrong page; this doe
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from io import StringIO
 from pathlib import Path
 from types import ModuleType
@@ -28,23 +26,9 @@ from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate._cli import main
 
-GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "gen_corpus.py"
 REPO_URL = "https://forge.example/org/repo/blob/main/"
 #: (pages, seed): small corpora with every kind of ambiguity, and one larger
 CORPORA = [(60, 0), (60, 1), (60, 2), (150, 3)]
-
-
-@pytest.fixture(scope="module")
-def gen_corpus() -> ModuleType:
-    if not GENERATOR.exists():  # an sdist without benchmarks/
-        pytest.skip("benchmarks/gen_corpus.py is not in this tree")
-    name = "sphinx_relocate_oracle_gen_corpus"
-    spec = importlib.util.spec_from_file_location(name, GENERATOR)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def build(srcdir: Path, outdir: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> str:
