@@ -201,6 +201,8 @@ def land(written: str, kind: Kind, site: Site, project: Project) -> Landing | No
     if not path or EXTERNAL.match(path):
         return None
     found = candidates(path, fragment, kind, site, project)
+    if len(found) == 1:  # a page that did not move, or a "/"-absolute path
+        return found[0] or _missing(path, fragment, kind, site, project)
     landed = [c for c in found if c is not None]
     if not landed:
         return _missing(path, fragment, kind, site, project)
