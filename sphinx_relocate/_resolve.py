@@ -1,24 +1,22 @@
 """Resolve references written against old paths, while each document is read.
 
 One mechanism, :meth:`Resolver.resolve`, takes a written target and answers where it
-lands now.  For a target written in document D it tries, and takes the first that
-exists:
+lands now, by asking the rule of ``_landing`` (which ``rewrite`` asks too) with this
+build's view of the project: the documents found, the files on disk, the table.  A
+moved page's frame is read from its source text, as ``rewrite`` reads it.
 
-1. the target from D's own folder (a target that exists is never rewritten);
-2. that path through the relocation table (pages, prefixes, files, anchors);
-3. the target from each folder D used to live in (the reverse of the table), as is
-   and then through the table - this fixes the relative links of a moved page.
+A link with several meanings that its page's frame does not decide keeps them all:
+they are recorded as alternatives, and the link goes to the one page that has its
+anchor once every document is read (``_check.AmbiguousLinks``), else it is reported as
+ambiguous.
 
-A page link with an anchor that lands from D's folder and on another page from an old
-folder (``../index.md#setup``) keeps both: the other pages are recorded as alternatives,
-and the link goes to the one that has the anchor once every document is read
-(``_check.AmbiguousLinks``).
-
-Each node type is a thin adapter around it: MyST links (rewritten at ``doctree-read``,
-before MyST's own resolver runs as a post-transform), ``:doc:``, ``:download:``,
-images and figures, local reST links, toctree entries (a ``toctree`` directive that
-maps its entries first) and raw HTML (source paths at read time, built URLs at
-``doctree-resolved``).  Every reference is recorded for the checker, and the table
+Each kind of node is a thin adapter around it, one entry of :data:`REFERENCE_KINDS`:
+MyST links (rewritten at ``doctree-read``, before MyST's own resolver runs as a
+post-transform), ``:doc:``, ``:download:``, images and figures, local reST links and
+own URLs, and raw HTML (source paths at read time, built URLs at ``doctree-resolved``).
+Toctree entries are mapped by a ``toctree`` directive before Sphinx reads them, and the
+files of ``include``, ``literalinclude`` and ``csv-table`` in the source text as it is
+read (``source-read``).  Every reference is recorded for the checker, and the table
 lookups each document made are kept so that a table edit re-reads only the documents
 it affects.
 """
@@ -67,11 +65,9 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-_EXTERNAL = EXTERNAL
 #: what makes a toctree entry a glob pattern (with ``:glob:``), as for Sphinx
 _GLOB = re.compile(r"[*?\[]")
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
-_FILE_LIKE = FILE_LIKE
 
 
 #: per document, the table lookups it made: ("page", docname, fragment) or ("file", path, "")
@@ -164,7 +160,7 @@ class Resolver:
 
     def resolved(self, landing: Landing, query: str = "") -> Resolved:
         alternatives = tuple(
-            (other.kind, self.docs_path(other) or other.target, other.anchor)
+            (other.kind, self.docs_path(other), other.anchor)
             for other in landing.others
         )
         if landing.kind == "url":
@@ -184,9 +180,6 @@ class Resolver:
         if inside is not None:
             return inside
         return relative_path(self.project.repo_folder(""), landing.target)
-
-    def page_name(self, path: str, kind: Kind) -> str | None:
-        return self.project.page_name(path, kind)
 
     # -- turning a resolution into what a node needs ------------------------------
 
@@ -358,7 +351,7 @@ def _looks_like_path(written: str, resolver: Resolver) -> bool:
         "/" in path
         or path.endswith(".html")
         or strip_source_suffix(path, resolver.suffixes)[1]
-        or bool(_FILE_LIKE.search(path))
+        or bool(FILE_LIKE.search(path))
     )
 
 
@@ -403,7 +396,7 @@ def _image(resolver: Resolver, node: nodes.image, subtype: str) -> None:
 def _reference(resolver: Resolver, node: nodes.reference, subtype: str) -> None:
     """A local link written in reST (```text <old/page.html>`_``) or an own absolute URL."""
     written = node["refuri"]
-    if _EXTERNAL.match(written):
+    if EXTERNAL.match(written):
         new = _own_url(resolver, written, line_of(node))
         if new is not None:
             node["refuri"] = new
@@ -500,7 +493,7 @@ def _raw_html(resolver: Resolver, node: nodes.raw, subtype: str) -> None:
 
     def rewrite(found: _html.UrlAttribute) -> str | None:
         written = found.value
-        if _EXTERNAL.match(written):
+        if EXTERNAL.match(written):
             return _own_url(resolver, written, line)
         if written.startswith(("#", "/")):
             return None
@@ -603,11 +596,11 @@ class RelocatingTocTree(TocTree):
     @staticmethod
     def _map(resolver: Resolver, entry: str, glob: bool, line: int) -> str:
         stripped = entry.strip()
-        if not stripped or stripped == "self" or _EXTERNAL.match(stripped):
+        if not stripped or stripped == "self" or EXTERNAL.match(stripped):
             return entry
         explicit = _EXPLICIT_TITLE.match(stripped)
         title, ref = (explicit.group(1), explicit.group(2)) if explicit else (None, stripped)
-        if ref == "self" or _EXTERNAL.match(ref):
+        if ref == "self" or EXTERNAL.match(ref):
             return entry
         if glob and not explicit and _GLOB.search(ref):
             return _map_glob(resolver, entry, ref)
@@ -707,7 +700,7 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     def rewrite(found: _html.UrlAttribute) -> str | None:
         path, query, fragment = split_target(found.value)
         path = decode(path)
-        if not path or _EXTERNAL.match(path) or path.startswith("/"):
+        if not path or EXTERNAL.match(path) or path.startswith("/"):
             return None
         source = join_relative(folder, path)
         stem, had_suffix = strip_source_suffix(source, suffixes)

@@ -3,18 +3,22 @@
 The build fixes the built site; forge readers browse the Markdown itself, and files
 outside the docs folder (READMEs) are never built.  This module fixes the sources:
 
-* :class:`Rewriter` knows the table, the repository's files and where the docs folder
-  sits in the repository.  :meth:`Rewriter.new_target` is the one mechanism: it takes a
-  written target and where it was written (:class:`Site`) and returns the new target,
-  or ``None`` to leave it alone.  It resolves the way the build does: a target that
-  exists from the page's new folder stays; otherwise it is resolved from the new folder
-  and then from the page's old folders, through the table when it does not exist.
-* :func:`find_targets` finds the target substrings of every link kind in one file
+* :class:`Rewriter` knows the table, the repository's files and documents and where
+  the docs folder sits in the repository.  :meth:`Rewriter.new_target` takes a written
+  target and where it was written (a ``_landing.Site``, its frame read from the file's
+  text) and returns the new target, or ``None`` to leave it alone.  Where the target
+  lands is the rule of ``_landing``, the build's own: a target is rewritten when it lands
+  elsewhere than it reads from the file's folder now, so a plain build of the rewritten
+  tree lands every link where the build with the extension did.
+* ``_find.find_targets`` finds the target substrings of every link kind in one file
   (Markdown, MyST, reST, raw HTML, own-repository URLs, optional path mentions); the
-  rewriter replaces just those substrings, so the diff shows only link targets.
-* :func:`walk_repository` lists a repository, skipping VCS and build folders, virtual
-  environments and symlinks; :func:`write_atomically` applies a change with a temp file
-  and ``os.replace``, keeping the file's mode, encoding, BOM and newlines.
+  rewriter replaces just those substrings (``_textedit`` re-pads reST tables), so the
+  diff shows only link targets.  A file whose rewrite could change how it parses is
+  parsed before and after, and left as it is when it would parse worse.
+* :func:`list_repository` lists what git tracks (else :func:`walk_repository` walks the
+  tree, skipping VCS and build folders, virtual environments and symlinks);
+  :func:`write_atomically` applies a change with a temp file and ``os.replace``, keeping
+  the file's mode, encoding, BOM and newlines.
 
 Nothing here imports Sphinx.
 """
