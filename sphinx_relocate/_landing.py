@@ -52,6 +52,27 @@ FILE_LIKE = re.compile(
 )
 
 
+#: what follows the repository in a forge URL of a file: ``/blob/REF/`` (GitLab: ``/-/``)
+REPO_URL_REF = r"/(?:-/)?(?:blob|tree|raw|edit)/[^/\s]+/"
+
+
+def repo_base(url: str) -> str:
+    """``https://host/org/repo`` from a repository URL, with or without ``blob/REF/``."""
+    url = url.strip().rstrip("/")
+    match = re.match(r"^(.*?)/(?:-/)?(?:blob|tree|raw|edit)/[^/]+(?:/.*)?$", url)
+    base = match.group(1) if match else url
+    return base[:-4] if base.endswith(".git") else base
+
+
+def repository_path(url: str, base: str) -> str | None:
+    """The path in the repository that a forge URL names (any branch), ``None`` if the
+    URL is not one of the repository ``base`` (:func:`repo_base`)."""
+    if not base or not url.startswith(base):
+        return None
+    match = re.match(REPO_URL_REF, url[len(base) :])
+    return url[len(base) + match.end() :] if match else None
+
+
 @dataclass
 class Project:
     """What the rule needs to know of a project; the build and ``rewrite`` each make one.

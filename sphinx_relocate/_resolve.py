@@ -41,7 +41,17 @@ from sphinx.util.osutil import relative_uri
 
 from . import _html
 from ._find import find_targets
-from ._landing import EXTERNAL, FILE_LIKE, Kind, Landing, Site, land, span_kind
+from ._landing import (
+    EXTERNAL,
+    FILE_LIKE,
+    Kind,
+    Landing,
+    Site,
+    land,
+    repo_base,
+    repository_path,
+    span_kind,
+)
 from ._paths import (
     decode,
     folder_of,
@@ -435,55 +445,56 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
     and return the URL of where it lands now when the table moved it."""
     settings = resolver.state.settings
     baseurl = resolver.app.config.html_baseurl
-    for base, is_site in ((settings.repo_url, False), (baseurl, True)):
-        if not base or not url.startswith(base):
-            continue
-        rest, _, fragment = url[len(base.rstrip("/")) + 1 :].partition("#")
-        rest, _, query = rest.partition("?")
-        rest = decode(rest)
-        fragment_text = f"#{fragment}" if fragment else ""
-        if is_site:  # a page of the built site, read from the top of the source folder
-            name = rest[: -len(".html")] if rest.endswith(".html") else rest.rstrip("/")
-            if rest.endswith("/") or not rest:
-                name = (name + "/index").lstrip("/")
-            landing = land("/" + name + fragment_text, "page", resolver.site, resolver.project)
-        else:  # a file of the repository, read from its root
-            root = resolver.project.repo_folder("")
-            inside = os.path.relpath(
-                os.path.join(settings.repo_root, rest or "."), resolver.srcdir
-            ).replace(os.sep, "/")
-            repo = join_relative(root, inside)
-            landing = land("/" + repo + fragment_text, "any", Site((root,), ""), resolver.project)
-        if landing is None:
+    project = resolver.project
+    in_repository = (
+        repository_path(url, repo_base(settings.repo_url)) if settings.repo_url else None
+    )
+    if in_repository is not None:  # a file of the repository, on any branch
+        path, query, fragment = split_target(in_repository)
+        inside = os.path.relpath(
+            os.path.join(settings.repo_root, decode(path) or "."), resolver.srcdir
+        ).replace(os.sep, "/")
+        root = project.repo_folder("")
+        written = "/" + join_relative(root, inside) + (f"#{fragment}" if fragment else "")
+        landing = land(written, "any", Site((root,), ""), project)
+    elif baseurl and url.startswith(baseurl):  # a page of the built site
+        path, query, fragment = split_target(url[len(baseurl.rstrip("/")) + 1 :])
+        path = decode(path)
+        name = path[: -len(".html")] if path.endswith(".html") else path.rstrip("/")
+        if path.endswith("/") or not path:
+            name = (name + "/index").lstrip("/")
+        landing = land("/" + name + (f"#{fragment}" if fragment else ""), "page",
+                       resolver.site, project)
+    else:
+        return None
+    if landing is None:
+        return None
+    resolved = resolver.resolved(landing, query)
+    record(
+        resolver.env,
+        Reference(
+            resolver.docname, line, "repo_url", url, resolved.url or resolved.path,
+            resolved.is_page and not resolved.url, resolved.anchor, resolved.rewritten,
+        ),
+    )
+    if not (resolved.exists and resolved.rewritten):
+        return None
+    if resolved.url:
+        return resolved.url
+    if in_repository is not None:  # the new file's URL on the branch the URL names
+        new_path = resolver.in_repository(resolver.source_path(resolved))
+        if new_path is None:
             return None
-        resolved = resolver.resolved(landing, query)
-        record(
-            resolver.env,
-            Reference(
-                resolver.docname, line, "repo_url", url, resolved.url or resolved.path,
-                resolved.is_page and not resolved.url, resolved.anchor, resolved.rewritten,
-            ),
+        new = url[: len(url) - len(in_repository)] + new_path
+    else:
+        builder = resolver.app.builder
+        new = baseurl.rstrip("/") + "/" + page_root_url(
+            resolved.path, dirhtml=builder is not None and builder.name == "dirhtml",
+            file_suffix=resolver.app.config.html_file_suffix or ".html",
+            link_suffix=resolver.app.config.html_link_suffix,
         )
-        if not (resolved.exists and resolved.rewritten):
-            return None
-        if resolved.url:
-            return resolved.url
-        if is_site:
-            builder = resolver.app.builder
-            page = page_root_url(
-                resolved.path, dirhtml=builder is not None and builder.name == "dirhtml",
-                file_suffix=resolver.app.config.html_file_suffix or ".html",
-                link_suffix=resolver.app.config.html_link_suffix,
-            )
-            new = base.rstrip("/") + "/" + page
-        else:
-            inside_repo = resolver.in_repository(resolver.source_path(resolved))
-            if inside_repo is None:
-                return None
-            new = base.rstrip("/") + "/" + inside_repo
-        new = join_target(new, query, resolved.anchor)
-        return quote_url(new) if "%" in url else new  # the author's spelling of the URL
-    return None
+    new = join_target(new, query, resolved.anchor)
+    return quote_url(new) if "%" in url else new  # the author's spelling of the URL
 
 
 def _raw_html(resolver: Resolver, node: nodes.raw, subtype: str) -> None:

@@ -42,7 +42,17 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from ._find import MARKDOWN_SUFFIXES, REST_SUFFIXES, anchors_in_source, find_targets
-from ._landing import Kind, Project, Site, framed, land, site_of, span_kind
+from ._landing import (
+    REPO_URL_REF,
+    Kind,
+    Project,
+    Site,
+    framed,
+    land,
+    repo_base,
+    site_of,
+    span_kind,
+)
 from ._paths import (
     decode,
     relative_path,
@@ -86,14 +96,6 @@ class FileChange:
     @property
     def changed(self) -> bool:
         return bool(self.kinds)
-
-
-def repo_base(url: str) -> str:
-    """``https://host/org/repo`` from a repository URL, with or without ``blob/REF/``."""
-    url = url.strip().rstrip("/")
-    match = re.match(r"^(.*?)/(?:-/)?(?:blob|tree|raw|edit)/[^/]+(?:/.*)?$", url)
-    base = match.group(1) if match else url
-    return base[:-4] if base.endswith(".git") else base
 
 
 class Rewriter:
@@ -154,8 +156,7 @@ class Rewriter:
         stop = r"\s<>()\[\]{}\"'`|"
         self._url_re = (
             re.compile(
-                re.escape(self.repo_base)
-                + rf"/(?:-/)?(?:blob|tree|raw|edit)/[^/\s]+/([^{stop}]*[^{stop}.,;:!?])"
+                re.escape(self.repo_base) + REPO_URL_REF + rf"([^{stop}]*[^{stop}.,;:!?])"
             )
             if self.repo_base
             else None

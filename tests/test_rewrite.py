@@ -9,12 +9,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from sphinx_relocate._landing import repo_base
 from sphinx_relocate._rewrite import (
     Rewriter,
     SourceFile,
     find_targets,
     read_source,
-    repo_base,
     walk_repository,
     write_atomically,
 )
