@@ -91,7 +91,7 @@ class Project:
     has_anchor: Callable[[str, str], bool | None] = lambda docname, anchor: None
     #: called with ``("page", docname, fragment)`` and ``("file", path, "")`` for every
     #: name the rule looks up, so the build re-reads a document when their answer changes
-    on_lookup: Callable[[str, str, str], None] | None = None
+    on_lookup: Callable[[tuple[str, str, str]], None] | None = None
     _anchor_keys: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -161,6 +161,10 @@ class Landing(NamedTuple):
         return self.kind, self.target, self.anchor
 
 
+#: the frame of a moved file that no link has needed yet (see :func:`framed`)
+UNDECIDED = -1
+
+
 class Site(NamedTuple):
     """Where references are written: a file's folders and the frame of its links."""
 
@@ -168,18 +172,21 @@ class Site(NamedTuple):
     folders: tuple[str, ...]
     #: the repository folder a ``/``-absolute path starts from
     root: str = ""
-    #: the index in ``folders`` the file's links were written from; ``None``: undecided
+    #: the index in ``folders`` the file's links were written from; ``None``: a tie;
+    #: :data:`UNDECIDED`: not read yet
     frame: int | None = 0
 
 
 def site_of(docname: str, project: Project) -> Site:
-    """The :class:`Site` of a document, its frame not yet decided when it moved."""
+    """The :class:`Site` of a document; a moved one's frame is :data:`UNDECIDED`, to be
+    read from its text by :func:`framed` the first time a link lands on two targets
+    (most moved pages have none, and counting votes costs a pass over every link)."""
     folders = [project.repo_folder(posixpath.dirname(docname))]
     for old in project.table.old_names(docname):
         old_folder = project.repo_folder(posixpath.dirname(old))
         if old_folder not in folders:
             folders.append(old_folder)
-    return Site(tuple(folders), project.repo_folder(""), 0 if len(folders) == 1 else None)
+    return Site(tuple(folders), project.repo_folder(""), 0 if len(folders) == 1 else UNDECIDED)
 
 
 def framed(site: Site, text: str, path: str, project: Project) -> Site:
@@ -188,7 +195,7 @@ def framed(site: Site, text: str, path: str, project: Project) -> Site:
     The build and ``rewrite`` both read the frame from the source text, through the
     same :func:`~sphinx_relocate._find.find_targets`, so they count the same links.
     """
-    if site.frame is not None:
+    if site.frame != UNDECIDED:
         return site
     return site._replace(frame=frame_of(references_in(text, path), site, project))
 
@@ -215,7 +222,9 @@ def land(written: str, kind: Kind, site: Site, project: Project) -> Landing | No
     """Where ``written`` lands; ``None`` for what is not a local path (URLs, ``#id``).
 
     A reference that lands nowhere gets a landing with ``exists=False`` that names what
-    it would be read as from where it is written (for the messages).
+    it would be read as from where it is written (for the messages).  While the site's
+    frame is :data:`UNDECIDED`, a reference with two meanings comes back with
+    ``others``: read the frame with :func:`framed` and ask again.
     """
     path, _, fragment = split_target(written)
     path, fragment = decode(path), decode(fragment)
@@ -230,9 +239,12 @@ def land(written: str, kind: Kind, site: Site, project: Project) -> Landing | No
     distinct = list({c.key: c for c in reversed(landed)}.values())[::-1]
     if len(distinct) == 1:
         return landed[0]
+    undecided = distinct[0]._replace(others=tuple(distinct[1:]))
+    if site.frame == UNDECIDED:  # the caller reads the frame (framed) and asks again
+        return undecided
     if site.frame is not None and found[site.frame] is not None:
         return found[site.frame]
-    return settle(distinct[0]._replace(others=tuple(distinct[1:])), project.has_anchor)
+    return settle(undecided, project.has_anchor)
 
 
 def candidates(
@@ -304,9 +316,9 @@ def _at(repo_path: str, fragment: str, kind: Kind, folder: int, project: Project
     note = project.on_lookup
     if note is not None:
         if name is not None:
-            note("page", name, fragment)
+            note(("page", name, fragment))
         if kind != "page":
-            note("file", inside, "")
+            note(("file", inside, ""))
     if name is not None and documents(name):
         if fragment and table.anchors:
             for key in project.anchor_keys(name):

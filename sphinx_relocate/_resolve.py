@@ -23,7 +23,6 @@ it affects.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections.abc import Callable
@@ -44,6 +43,7 @@ from ._find import find_targets
 from ._landing import (
     EXTERNAL,
     FILE_LIKE,
+    UNDECIDED,
     Kind,
     Landing,
     Site,
@@ -119,11 +119,11 @@ class Resolver:
         self.suffixes = source_suffixes(app.config)
         self.docs = self.env.found_docs
         self.verbose = app.verbosity > 0
-        self.lookups = lookups = lookups_of(self.env).setdefault(docname, set())
-        base = self.state.project_of(self.env, self.suffixes)
-        self.project = dataclasses.replace(
-            base, on_lookup=lambda kind, key, fragment: lookups.add((kind, key, fragment))
-        )
+        self.lookups = lookups_of(self.env).setdefault(docname, set())
+        # documents are read one at a time in a process: the one project records the
+        # lookups of the document being read
+        self.project = self.state.project_of(self.env, self.suffixes)
+        self.project.on_lookup = self.lookups.add
         self.site = self.state.site(self.env, docname, self.project)
         self._spellings: dict[tuple[str, str], list[tuple[int, str]]] | None = None
 
@@ -136,7 +136,7 @@ class Resolver:
         """
         if self._spellings is None:
             self._spellings = {}
-            text = self.state.texts.get(self.docname, "")
+            text = self.state.text_of(self.env, self.docname)
             here = self.site._replace(folders=self.site.folders[:1], frame=0)
             path = self.state.source_path(self.env, self.docname)
             for span in find_targets(text, path):
@@ -164,6 +164,9 @@ class Resolver:
     def resolve(self, written: str, kind: Kind) -> Resolved | None:
         """Where ``written`` lands (``kind``: "page", "file" or "any"); ``None`` if not local."""
         landing = land(written, kind, self.site, self.project)
+        if landing is not None and landing.others and self.site.frame == UNDECIDED:
+            self.site = self.state.framed_site(self.env, self.docname, self.project)
+            landing = land(written, kind, self.site, self.project)
         if landing is None:
             return None
         return self.resolved(landing, split_target(written)[1])
@@ -259,9 +262,15 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     """Rewrite every reference of the document just read (before Sphinx's collectors)."""
     resolver = Resolver(app, current_docname(app.env))
     found = []
+    kinds_of = _KINDS_OF_CLASS
     for node in elements(doctree):
-        for kind in REFERENCE_KINDS:
-            if isinstance(node, kind.node) and kind.applies(node):
+        kinds = kinds_of.get(node.__class__)
+        if kinds is None:  # once per node class: which kinds it may be, in their order
+            kinds = kinds_of[node.__class__] = tuple(
+                kind for kind in REFERENCE_KINDS if isinstance(node, kind.node)
+            )
+        for kind in kinds:
+            if kind.applies(node):
                 found.append((kind, node))
                 break
     for kind, node in found:  # adapters replace nodes: not while walking the tree
@@ -580,6 +589,10 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
         _reference, RelocateWarning.LINK,
     ),
 )
+
+
+#: node class -> the kinds its nodes may be (most classes: none)
+_KINDS_OF_CLASS: dict[type, tuple[ReferenceKind, ...]] = {}
 
 
 # -- toctree entries -----------------------------------------------------------

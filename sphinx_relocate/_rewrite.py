@@ -44,6 +44,7 @@ from urllib.parse import quote
 from ._find import MARKDOWN_SUFFIXES, REST_SUFFIXES, anchors_in_source, find_targets
 from ._landing import (
     REPO_URL_REF,
+    UNDECIDED,
     Kind,
     Project,
     Site,
@@ -195,10 +196,10 @@ class Rewriter:
             return None
         project = self._raw_html_project if raw_html else self.project
         landing = land(written, kind, site, project)
+        if landing is not None and landing.others:  # the frame did not decide, or is unread
+            return _UNDECIDED if site.frame == UNDECIDED else _AMBIGUOUS
         if landing is None or not landing.exists or not landing.changed:
             return None
-        if landing.others:
-            return _AMBIGUOUS
         if landing.kind == "url":
             return landing.target
         new_path = landing.target
@@ -261,9 +262,9 @@ class Rewriter:
 
     # -- files -------------------------------------------------------------------
 
-    def site_of(self, path: str, text: str = "") -> Site:
-        """The :class:`Site` of targets written in the repository file ``path``, its frame
-        decided from ``text`` when the file moved."""
+    def site_of(self, path: str) -> Site:
+        """The :class:`Site` of targets written in the repository file ``path`` (a moved
+        page's frame is read from its text when a link first needs it)."""
         site = self._sites.get(path)
         if site is not None:
             return site
@@ -272,7 +273,6 @@ class Rewriter:
             page, had = strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)
         if had and page is not None:
             site = site_of(page, self.project)
-            site = framed(site, text, path, self.project)
         else:  # outside the docs (a README): written from where it is, "/" from the root
             site = Site((posixpath.dirname(path),), "", 0)
         self._sites[path] = site
@@ -287,16 +287,18 @@ class Rewriter:
         edits: list[tuple[int, int, str]] = []
         ambiguous: list[str] = []
         markup = False
-        site = self.site_of(path, text)
+        site = self.site_of(path)
         for span in spans:
             written = text[span.start : span.end]
             if span.mode == "repo":
                 new = self.new_target("/" + written, _REPO_SITE)
                 new = new[1:] if new and new.startswith("/") else new
             else:
-                new = self.new_target(
-                    written, site, span_kind(span), raw_html=span.kind == "html"
-                )
+                kind, raw_html = span_kind(span), span.kind == "html"
+                new = self.new_target(written, site, kind, raw_html=raw_html)
+                if new is _UNDECIDED:  # the first link with two meanings: read the frame
+                    site = self._sites[path] = framed(site, text, path, self.project)
+                    new = self.new_target(written, site, kind, raw_html=raw_html)
             if new is _AMBIGUOUS:
                 ambiguous.append(written)
             elif new is not None:
@@ -329,8 +331,10 @@ _MARKUP = re.compile(r"""[\s()\[\]{}<>`\\|*"']""")
 _REST_TABLE = re.compile(r"^[ \t]*(?:\+[-=]+\+|=+[ \t]+=+)", re.MULTILINE)
 
 
-#: what :meth:`Rewriter.new_target` answers for a target with two meanings
+#: what :meth:`Rewriter.new_target` answers for a target with two meanings, and for one
+#: whose meaning waits for the file's frame
 _AMBIGUOUS = "\0ambiguous"
+_UNDECIDED = "\0undecided"
 _REPO_SITE = Site(("",), "", 0)
 
 

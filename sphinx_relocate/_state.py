@@ -114,20 +114,32 @@ class BuildState:
         return self.project
 
     def site(self, env: BuildEnvironment, docname: str, project: Project) -> Site:
-        """The document's site, its frame read from its source text when it moved."""
+        """The document's site (a moved one's frame as far as it was needed so far)."""
         found = self.sites.get(docname)
         if found is None:
-            found = site_of(docname, project)
-            if found.frame is None:
-                source = self.source_path(env, docname)
-                try:
-                    text = Path(env.srcdir, source).read_text("utf-8-sig")
-                except (OSError, UnicodeDecodeError):
-                    text = ""
-                found = framed(found, text, project.repo_path(source), project)
-                self.texts[docname] = text
-            self.sites[docname] = found
+            found = self.sites[docname] = site_of(docname, project)
         return found
+
+    def framed_site(self, env: BuildEnvironment, docname: str, project: Project) -> Site:
+        """The document's site with its frame read from its source text, as ``rewrite``
+        reads it (the first time one of its links lands on two targets)."""
+        site = framed(
+            self.site(env, docname, project), self.text_of(env, docname),
+            project.repo_path(self.source_path(env, docname)), project,
+        )
+        self.sites[docname] = site
+        return site
+
+    def text_of(self, env: BuildEnvironment, docname: str) -> str:
+        """The source text of a moved document (its links' votes and spellings)."""
+        text = self.texts.get(docname)
+        if text is None:
+            try:
+                text = Path(env.srcdir, self.source_path(env, docname)).read_text("utf-8-sig")
+            except (OSError, UnicodeDecodeError):
+                text = ""
+            self.texts[docname] = text
+        return text
 
     def source_path(self, env: BuildEnvironment, docname: str) -> str:
         """The source file of a document, relative to the source folder."""

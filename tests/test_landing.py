@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sphinx_relocate._landing import (
+    UNDECIDED,
     Landing,
     Project,
     Site,
@@ -102,14 +103,18 @@ def test_a_moved_page_follows_its_frame(tmp_path: Path) -> None:
     docs = {"a/b/index", "x/y/index", "a/b/c/sibling", "x/y/z/page"}
     project = project_of(table, docs)
     site = site_of("x/y/z/page", project)
-    assert site.folders == ("docs/x/y/z", "docs/a/b/c") and site.frame is None
+    assert site.folders == ("docs/x/y/z", "docs/a/b/c") and site.frame == UNDECIDED
+    # until the frame is read, a link with two meanings says so
+    undecided = land("../index.md", "any", site, project)
+    assert undecided is not None and [o.target for o in undecided.others] == ["a/b/index"]
     text = "[up](../index.md) [next](sibling.md)\n"
     site = framed(site, text, "docs/x/y/z/page.md", project)
     assert site.frame == 1  # sibling.md lands from the old folder only
     assert land("../index.md", "any", site, project) == Landing("page", "a/b/index", "", False, 1)
     # with the new folder's votes the same link means the new folder's index
-    now = framed(site._replace(frame=None), "[up](../index.md) [ok](../../../a/b/c/sibling.md)\n",
-                 "docs/x/y/z/page.md", project)
+    now = framed(site._replace(frame=UNDECIDED),
+                 "[up](../index.md) [ok](../../../a/b/c/sibling.md)\n", "docs/x/y/z/page.md",
+                 project)
     assert now.frame is None  # that link lands from both folders on one page: no vote
 
 
@@ -120,6 +125,8 @@ def test_a_tie_is_broken_by_an_anchor_on_one_page_only(tmp_path: Path) -> None:
     project = project_of(table, docs, anchors=anchors)
     site = site_of("guide/deep/page", project)
     assert frame_of([("../index.md#setup", "any")], site, project) is None
+    site = framed(site, "[a](../index.md#setup)\n", "docs/guide/deep/page.md", project)
+    assert site.frame is None
     assert land("../index.md#setup", "any", site, project) == Landing(
         "page", "index", "setup", False, 1
     )
