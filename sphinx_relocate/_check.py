@@ -226,12 +226,14 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
     env = app.env
     docname = current_docname(env)
     settings = settings_of(app)
-    recorded = {
+    files, prefix = state_of(app).files, settings.docs_prefix
+    missing = {
         ref.target
         for ref in _record.references_of(env).get(docname, ())
         if ref.kind in ("image", "download", "link") and not ref.is_page
+        and not files.is_file(prefix + ref.target) and not files.is_folder(prefix + ref.target)
     }
-    if not recorded:
+    if not missing:  # the common case: no walk of the doctree
         return
     replaced: set[str] = set()
     candidates: list[tuple[nodes.Element, str]] = [
@@ -239,13 +241,12 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
         for node in elements(doctree)
         if isinstance(node, (nodes.image, addnodes.download_reference))
     ]
-    folder, files = folder_of(docname), state_of(app).files
-    prefix = settings.docs_prefix
+    folder = folder_of(docname)
     for node, written in candidates:
         if not written or "://" in written or written.startswith("data:") or "*" in written:
             continue
         rel = join_relative(folder, written)  # what env.relfn2path gives, without pathlib
-        if rel not in recorded or files.is_file(prefix + rel) or _ignored(settings, written, rel):
+        if rel not in missing or _ignored(settings, written, rel):
             continue
         _replace_with_text(node, written)
         replaced.add(rel)

@@ -104,6 +104,8 @@ class Resolved(NamedTuple):
 
 #: the table keys and paths each document looked up, to re-read it when they change
 lookups_of: PerDocument[set[Lookup]] = PerDocument("relocate_lookups")
+#: the documents with raw HTML, whose URLs are made when each is written
+raw_html_of: PerDocument[bool] = PerDocument("relocate_raw_html")
 
 
 class Resolver:
@@ -275,6 +277,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
                 break
     for kind, node in found:  # adapters replace nodes: not while walking the tree
         kind.adapter(resolver, node, kind.subtype.value)
+    resolver.state.texts.pop(resolver.docname, None)
 
 
 def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str) -> None:
@@ -549,6 +552,7 @@ def _raw_html(resolver: Resolver, node: nodes.raw, subtype: str) -> None:
     # its paths are relative to this document, also where a builder (singlehtml) writes
     # it into another page
     node["relocate_docname"] = resolver.docname
+    raw_html_of(env)[resolver.docname] = True
 
 
 class ReferenceKind(NamedTuple):
@@ -667,6 +671,9 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     ``[files]``.
     """
     text = source[0]
+    state = state_of(app)
+    # kept until the document is read: a moved page's frame and spellings come from it
+    state.texts[docname] = text
     if "include" not in text and ":file:" not in text:
         return
     resolver = Resolver(app, docname)
@@ -716,6 +723,8 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     if builder is None or builder.format != "html":
         return
     env = app.env
+    if builder.name != "singlehtml" and docname not in raw_html_of(env):
+        return  # no raw HTML read in this document (singlehtml joins every document's)
     suffixes = source_suffixes(app.config)
     page_uri = builder.get_target_uri(docname).partition("#")[0]
     imagedir = getattr(builder, "imagedir", "_images")
@@ -826,3 +835,4 @@ def setup_resolver(app: Sphinx) -> None:
     app.connect("missing-reference", on_missing_reference)
     app.connect("env-get-outdated", on_env_get_outdated)
     lookups_of.connect(app)
+    raw_html_of.connect(app)

@@ -82,7 +82,7 @@ class BuildState:
     sites: dict[str, Site] = field(default_factory=dict)
     #: docname -> its source file, relative to the source folder
     source_paths: dict[str, str] = field(default_factory=dict)
-    #: the source text of each moved document read in this build (its frame's votes)
+    #: the source text of the document being read (its frame's votes, its spellings)
     texts: dict[str, str] = field(default_factory=dict)
     #: the findings of the last check (``_check.Report``)
     report: Report | None = None
@@ -131,7 +131,7 @@ class BuildState:
         return site
 
     def text_of(self, env: BuildEnvironment, docname: str) -> str:
-        """The source text of a moved document (its links' votes and spellings)."""
+        """The source text of a document, as ``source-read`` gave it (else from disk)."""
         text = self.texts.get(docname)
         if text is None:
             try:
