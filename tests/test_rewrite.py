@@ -191,6 +191,20 @@ def test_mentions_only_with_the_flag(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("参考docs/features/fsdp2.md中的说明", "参考docs/features/parallel/fsdp2.md中的说明"),
+        ("详见：docs/features/fsdp2.md。", "详见：docs/features/parallel/fsdp2.md。"),
+        ('"""配置docs/pytorch/install.md（安装）"""', '"""配置docs/guides/install.md（安装）"""'),
+        ("见docs/pytorch/install.md，然后", "见docs/guides/install.md，然后"),
+    ],
+)
+def test_mentions_glued_to_cjk_text(tmp_path: Path, before: str, after: str) -> None:
+    rewriter = make_rewriter(TABLE, FILES, tmp_path, mentions=True)
+    assert rewriter.rewrite_text("tools/x.py", before).text == after
+
+
 def test_repo_base() -> None:
     assert repo_base("https://github.com/o/r/blob/main/") == "https://github.com/o/r"
     assert repo_base("https://gitlab.com/o/r/-/tree/main/docs") == "https://gitlab.com/o/r"
