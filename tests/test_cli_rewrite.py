@@ -269,3 +269,32 @@ def test_a_file_that_would_parse_worse_is_left_as_it_is(
     assert re.search(re.escape(refused) + r" \(line \d+: Malformed table\.\)", err), err
     assert (docs / "index.rst").read_text("utf-8") == table
     assert ":doc:`guide/setup`" in (docs / "other.rst").read_text("utf-8")
+
+
+def test_rewrite_reads_what_git_tracks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a git work tree: dot-folders are read (``.agents/``), ignored files are not,
+    and a file not yet added is (it will be)."""
+    root = tmp_path / "repo"
+    (root / "docs" / "guide").mkdir(parents=True)
+    (root / "docs" / "conf.py").write_text('extensions = ["myst_parser"]\n', "utf-8")
+    (root / "docs" / "relocations.toml").write_text('[pages]\n"setup" = "guide/setup"\n', "utf-8")
+    (root / "docs" / "guide" / "setup.md").write_text("# Setup\n", "utf-8")
+    written = {
+        ".agents/skills/build/SKILL.md": "../../../",
+        "notes/ignored/README.md": "../../",
+        "new/README.md": "../",
+    }
+    for path, up in written.items():
+        (root / path).parent.mkdir(parents=True)
+        (root / path).write_text(f"See [setup]({up}docs/setup.md).\n", "utf-8")
+    (root / ".gitignore").write_text("notes/ignored/\n", "utf-8")
+    git(root, "init", "-q")
+    git(root, "add", ".gitignore", "docs", ".agents")
+    git(root, "commit", "-qm", "docs")
+    assert main(["rewrite", str(root / "docs"), "--write"]) == 0
+    capsys.readouterr()
+    for path, up in written.items():
+        target = "setup.md" if "ignored" in path else "guide/setup.md"
+        assert (root / path).read_text("utf-8") == f"See [setup]({up}docs/{target}).\n"
