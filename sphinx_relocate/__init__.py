@@ -65,6 +65,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_checker(app)
     app.connect("config-inited", _stubs.on_config_inited, priority=900)
     app.connect("html-page-context", _stubs.on_html_page_context)
+    app.connect("env-get-outdated", _stubs.on_env_get_outdated)
     app.connect("build-finished", _stubs.on_build_finished)
     return {
         "version": __version__,

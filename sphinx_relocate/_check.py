@@ -352,6 +352,8 @@ class Checker:
         """The finding for ``ref``, or ``None`` when it lands (or is ignored)."""
         if _ignored(self.settings, ref.written, ref.target):
             return None
+        if ref.rewritten and ref.target.startswith(("https://", "http://")):
+            return None  # the table sent it to a URL (a [pages] or [patterns] target)
         label = f"{ref.kind.replace('_', ' ')} {ref.written!r}"
         if ref.alternatives:
             chosen = None if ref.kind == "raw_html" else settle_reference(self.anchors, ref)
@@ -528,6 +530,8 @@ class Checker:
             target = entry.new
             if target.url or not target.anchor or entry.section == "prefixes":
                 continue
+            if entry.section == "patterns" and "$" in str(target):
+                continue  # a template: its anchors are known only once matched
             settled = self.table._settle_anchor_target(target, self.docs.__contains__)
             if settled.url or settled.path not in self.docs:
                 continue  # the missing page is reported as relocate.target_missing

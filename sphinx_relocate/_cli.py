@@ -1,7 +1,8 @@
 """The ``sphinx-relocate`` command: check a table, rewrite sources, derive a table from git.
 
 Exit status: 0 clean, 1 findings (or, for ``rewrite --check``, changes to make),
-2 usage errors.  Every finding is one line ``file:line: message``.
+2 usage errors.  Every finding is one line ``file:line: message``, or with
+``--format github`` a GitHub Actions annotation (:func:`finding`, for every command).
 """
 
 from __future__ import annotations
@@ -14,10 +15,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._paths import DEFAULT_SOURCE_SUFFIXES
 from ._table import Problem, RelocationTable, check_against_project, load_table
+
+if TYPE_CHECKING:
+    from ._git import Changes
+    from ._peers import Converted
 
 #: Trees with at least this many candidate files get a progress line on stderr.
 PROGRESS_THRESHOLD = 2000
@@ -45,8 +50,37 @@ class DocsProject:
         excludes = [*self.exclude_patterns, "_build", "**/.*"]
         return set(project.discover(excludes))
 
-    def load_table(self, table_option: Path | None) -> tuple[RelocationTable, list[Problem]]:
-        """The table as the extension would read it (``--table`` overrides conf.py)."""
+    def peers(self, *, loaded_too: bool = False) -> Converted:
+        """The peers' tables in conf.py as table rows, as the extension reads them: not the
+        table of a peer that is still loaded (that one is the peer's), unless ``loaded_too``."""
+        from ._peers import PEERS, Converted, convert, documents_on_disk
+
+        extensions = set(self.settings.get("extensions") or ())
+        values = {
+            name: self.settings[name]
+            for name, (_, module) in PEERS.items()
+            if self.settings.get(name) and (loaded_too or module not in extensions)
+        }
+        if not values:
+            return Converted()
+        conf_py = self.confdir / "conf.py"
+        return convert(
+            values,
+            conf_file=_shown(conf_py),
+            conf_text=conf_py.read_text("utf-8", "replace"),
+            srcdir=self.srcdir,
+            shown=_shown,
+            html_suffix=self.settings.get("html_file_suffix") or ".html",
+            is_document=documents_on_disk(self.srcdir, self.source_suffixes),
+        )
+
+    def load_table(
+        self, table_option: Path | None, *, peers: Converted | None = None
+    ) -> tuple[RelocationTable, list[Problem]]:
+        """The table as the extension would read it (``--table`` overrides conf.py).
+
+        ``peers`` replaces the peers' rows it would read (:meth:`peers`).
+        """
         from ._config import table_file
 
         if table_option is not None:
@@ -57,6 +91,7 @@ class DocsProject:
             path = table_file(self.confdir, self.settings.get("relocate_table", "relocations.toml"))
         mapping = self.settings.get("relocate_map") or {}
         conf_py = self.confdir / "conf.py"
+        converted = self.peers() if peers is None else peers
         return load_table(
             path,
             mapping,
@@ -64,6 +99,8 @@ class DocsProject:
             mapping_text=conf_py.read_text("utf-8", "replace") if conf_py.exists() else "",
             source_suffixes=self.source_suffixes,
             display_name=_shown(path) if path else None,
+            peer_rows=converted.rows,
+            peer_problems=converted.problems,
         )
 
 
@@ -88,6 +125,7 @@ def read_project(docs_dir: Path) -> DocsProject:
             settings = eval_config_file(_conf_path_arg(conf_py.resolve()), tags=_empty_tags())
         except Exception as err:  # a broken conf.py is the user's, not ours
             raise UsageError(_conf_error(conf_py, err)) from None
+        _check_settings(conf_py, settings)
     suffix = settings.get("source_suffix")
     suffixes: tuple[str, ...]
     if isinstance(suffix, str):
@@ -106,6 +144,34 @@ def read_project(docs_dir: Path) -> DocsProject:
         source_suffixes=suffixes or DEFAULT_SOURCE_SUFFIXES,
         exclude_patterns=list(settings.get("exclude_patterns") or ()),
     )
+
+
+#: The settings of Sphinx and myst-parser that the commands read, and the types they take.
+_OTHER_SETTINGS: dict[str, tuple[type, ...]] = {
+    "extensions": (list, tuple),
+    "source_suffix": (str, list, tuple, dict),
+    "exclude_patterns": (list, tuple),
+    "myst_heading_anchors": (int,),
+}
+#: The ``relocate_*`` settings the commands read (their types are in ``CONFIG_VALUES``).
+_RELOCATE_SETTINGS = ("relocate_table", "relocate_map", "relocate_repo_root", "relocate_repo_url")
+
+
+def _check_settings(conf_py: Path, settings: dict[str, Any]) -> None:
+    """Refuse a value of the wrong type that a command reads: one line each, exit 2."""
+    from ._config import setting_problem
+
+    wanted = {**dict.fromkeys(_RELOCATE_SETTINGS), **_OTHER_SETTINGS}
+    problems = [
+        problem
+        for name, types in wanted.items()
+        if name in settings
+        and (problem := setting_problem(conf_py, _shown(conf_py), name, settings[name], types))
+    ]
+    if problems:
+        for problem in problems[:-1]:
+            print(f"sphinx-relocate: error: {problem}", file=sys.stderr)
+        raise UsageError(str(problems[-1]))
 
 
 def _conf_error(conf_py: Path, err: Exception) -> str:
@@ -133,6 +199,21 @@ def _empty_tags() -> Any:
     return Tags()
 
 
+def finding(style: str, file: str, line: int, message: str) -> str:
+    """One finding of a gate: ``file:line: message``, or for ``--format github`` an
+    Actions annotation, so CI marks the line in the pull request."""
+    if style != "github":
+        return f"{file}:{line}: {message}" if line else f"{file}: {message}"
+    where = f"file={_escape(file, in_property=True)}" + (f",line={line}" if line else "")
+    return f"::error {where}::{_escape(message)}"
+
+
+def _escape(text: str, *, in_property: bool = False) -> str:
+    """GitHub's escaping of a workflow command's message (and of ``:`` ``,`` in properties)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if in_property else text
+
+
 # -- commands ------------------------------------------------------------------
 
 
@@ -146,7 +227,7 @@ def command_check(args: argparse.Namespace) -> int:
             table, project.docnames(), lambda p: (srcdir / p).exists(), project.source_suffixes
         )
     for problem in problems:
-        print(problem)
+        print(finding(args.format, problem.location.file, problem.location.line, problem.message))
     if problems:
         count = len(problems)
         print(f"{count} problem{'s' if count > 1 else ''} found", file=sys.stderr)
@@ -254,28 +335,28 @@ def command_rewrite(args: argparse.Namespace) -> int:
         if change.error is not None:
             changes.close()  # files not started yet are left as they are
             raise UsageError(f"{change.path}: cannot write: {change.error}")
+        # annotations name files from the current folder, as GitHub reads them
+        shown = change.path if args.format == "text" else _shown(root / change.path)
         if change.refused is not None:
             refused += 1
-            print(
-                f"{change.path}: left as it is: rewriting it would add a parse error "
-                f"({change.refused})",
-                file=sys.stderr,
-            )
+            message = f"left as it is: rewriting it would add a parse error ({change.refused})"
+            print(finding(args.format, shown, 0, message), file=sys.stderr)
         for written in change.ambiguous:
             ambiguous += 1
-            print(
-                f"{change.path}: {written!r} is ambiguous: it lands on two targets, from the "
-                "page's folder and from a folder it stood in, and nothing decides which is "
-                "meant; left as written [relocate.ambiguous]",
-                file=sys.stderr,
+            message = (
+                f"{written!r} is ambiguous: it lands on two targets, from the page's folder "
+                "and from a folder it stood in, and nothing decides which is meant; left as "
+                "written [relocate.ambiguous]"
             )
+            print(finding(args.format, shown, 0, message), file=sys.stderr)
         if not change.changed:
             continue
         changed += 1
         kinds += change.kinds
         count = sum(change.kinds.values())
         if args.check:
-            print(f"{change.path}: {count} link{'s' if count > 1 else ''} to rewrite")
+            message = f"{count} link{'s' if count > 1 else ''} to rewrite"
+            print(finding(args.format, shown, 0, message))
         elif not args.write:
             sys.stdout.writelines(
                 difflib.unified_diff(
@@ -301,17 +382,17 @@ def command_rewrite(args: argparse.Namespace) -> int:
 def command_from_git(args: argparse.Namespace) -> int:
     """Derive table entries from git renames; print them or merge them into the table."""
     from ._config import table_file
-    from ._git import GitError, changes_since, derive, merge_into, render, top_level, without_known
+    from ._git import GitError, derive, docs_changes, merge_into, render, without_known
     from ._rewrite import SourceFile, read_source, walk_repository, write_atomically
 
     project = read_project(args.docs_dir)
     table = _table_or_exit(project, args.table)
     try:
-        root = top_level(project.srcdir).resolve()
-        prefix = _docs_prefix(root, project.srcdir)
-        changes = changes_since(root, prefix.rstrip("/"), args.since, args.similarity)
+        prefix, changes = docs_changes(project.srcdir, args.since, args.similarity)
     except GitError as err:
         raise UsageError(str(err)) from None
+    if args.check:
+        return _check_unredirected(args, project, table, prefix, changes)
     present, _ = walk_repository(project.srcdir)
     derived, known = without_known(
         derive(changes, prefix, project.source_suffixes, present), table
@@ -351,6 +432,108 @@ def command_from_git(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_unredirected(
+    args: argparse.Namespace, project: DocsProject, table: RelocationTable, prefix: str,
+    changes: Changes,
+) -> int:
+    """``from-git --check``: exit 1 listing each renamed or deleted page with no entry."""
+    from ._config import findings_file
+    from ._git import unredirected, unredirected_message
+
+    setting = project.settings.get("relocate_table", "relocations.toml")
+    shown = _shown(args.table or findings_file(project.confdir, setting))
+    missing = unredirected(changes, prefix, project.source_suffixes, table)
+    for old, new in missing:
+        print(finding(args.format, shown, 0, unredirected_message(old, new, args.since)))
+    since = args.since or "HEAD"
+    if missing:
+        count = len(missing)
+        print(f"{count} page{'s' if count > 1 else ''} renamed or deleted since {since} "
+              "without an entry", file=sys.stderr)
+        return 1
+    print(f"every page renamed or deleted since {since} has an entry", file=sys.stderr)
+    return 0
+
+
+def command_import(args: argparse.Namespace) -> int:
+    """Print the peers' tables as ``relocations.toml`` entries, or merge them into it."""
+    from ._git import merge_lines
+    from ._peers import table_lines
+
+    project = read_project(args.docs_dir)
+    converted = project.peers(loaded_too=True)
+    if not converted.rows and not converted.problems:
+        print("nothing to import: conf.py sets neither redirects (sphinx-reredirects) nor "
+              "rediraffe_redirects (sphinxext-rediraffe)", file=sys.stderr)
+        return 0
+    own, problems = project.load_table(args.table, peers=_no_peers())
+    _stop([str(p) for p in problems if p.fatal])
+    imported = table_lines(converted, own, project.source_suffixes, project.docnames())
+    _stop(imported.conflicts)
+    whole, problems = project.load_table(args.table, peers=converted)
+    _stop([str(p) for p in problems if p.fatal])
+    for note in whole.notes:
+        print(f"note: {note}", file=sys.stderr)
+    added = f"{imported.added} entr{'ies' if imported.added != 1 else 'y'}"
+    known = f" ({imported.known} already in the table)" if imported.known else ""
+    if not args.write:
+        sys.stdout.write(imported.text())
+        print(f"{added} imported{known}", file=sys.stderr)
+        return 0
+    path = _table_path(project, args.table)
+    _write_merged(path, lambda text: merge_lines(text, imported.sections))
+    names = " and ".join(name for name in ("redirects", "rediraffe_redirects")
+                         if name in project.settings)
+    print(f"{_shown(path)}: added {added}{known}; {names} can go from conf.py now",
+          file=sys.stderr)
+    return 0
+
+
+def _no_peers() -> Converted:
+    from ._peers import Converted
+
+    return Converted()
+
+
+def _stop(errors: list[str]) -> None:
+    """Stop with one line per error (the last one through :class:`UsageError`), if any."""
+    if not errors:
+        return
+    for line in errors[:-1]:
+        print(f"sphinx-relocate: error: {line}", file=sys.stderr)
+    raise UsageError(errors[-1])
+
+
+def _table_path(project: DocsProject, option: Path | None) -> Path:
+    """The table file a command writes: ``--table``, else the one conf.py names."""
+    from ._config import table_file
+
+    setting = project.settings.get("relocate_table", "relocations.toml")
+    path = option or table_file(project.confdir, setting)
+    if path is None:
+        if not setting:
+            raise UsageError("conf.py sets relocate_table = None; pass --table FILE")
+        path = project.confdir / setting
+    return path
+
+
+def _write_merged(path: Path, merge: Callable[[str], str]) -> None:
+    """Write ``merge(text)`` of the table file (created when missing), keeping its encoding."""
+    from ._rewrite import SourceFile, read_source, write_atomically
+
+    source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
+    try:
+        merged = merge(source.text)
+    except ValueError as err:  # tomllib.TOMLDecodeError
+        raise UsageError(f"{_shown(path)}: cannot merge the entries: {err}") from None
+    if merged.strip() == source.text.strip():
+        return
+    if path.exists():
+        write_atomically(path, source, merged)
+    else:
+        path.write_text(merged, encoding="utf-8")
+
+
 def _similarity(text: str) -> int:
     try:
         value = int(text.rstrip("%"))
@@ -375,6 +558,17 @@ def _add_command(
     return parser
 
 
+def _add_format(parser: argparse.ArgumentParser) -> None:
+    """``--format`` for the commands that gate CI."""
+    parser.add_argument(
+        "--format",
+        choices=("text", "github"),
+        default="text",
+        help="'github' prints each finding as a GitHub Actions error annotation "
+        "(default: text, 'file:line: message')",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sphinx-relocate",
@@ -382,7 +576,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    _add_command(
+    check = _add_command(
         commands,
         "check",
         command_check,
@@ -391,6 +585,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Prints one 'file:line: message' per problem; exit 0 clean, 1 problems, 2 usage.",
         table_help="table file to check instead of conf.py's",
     )
+    _add_format(check)
 
     rewrite = _add_command(
         commands,
@@ -422,6 +617,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode = rewrite.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="exit 1 if anything would change")
     mode.add_argument("--write", action="store_true", help="apply the changes in place")
+    _add_format(rewrite)
 
     from_git = _add_command(
         commands,
@@ -430,7 +626,8 @@ def build_parser() -> argparse.ArgumentParser:
         summary="derive [pages] and [files] entries from git renames",
         description="Derive table entries from renames committed since REV plus staged, "
         "unstaged and untracked moves. Prints TOML by default; --write merges it into the "
-        "table file, keeping existing entries and comments.",
+        "table file, keeping existing entries and comments; --check exits 1 listing each "
+        "renamed or deleted page that has no entry.",
         table_help="table file to merge into instead of conf.py's",
     )
     from_git.add_argument(
@@ -443,7 +640,27 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="rename similarity threshold in percent, as git diff -M (default: 50)",
     )
-    from_git.add_argument("--write", action="store_true", help="merge into the table file")
+    from_git_mode = from_git.add_mutually_exclusive_group()
+    from_git_mode.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 listing each page renamed or deleted since REV that has no entry",
+    )
+    from_git_mode.add_argument("--write", action="store_true", help="merge into the table file")
+    _add_format(from_git)
+
+    imports = _add_command(
+        commands,
+        "import",
+        command_import,
+        summary="convert sphinx-reredirects' or rediraffe's redirects into table entries",
+        description="Convert the redirects of conf.py (sphinx-reredirects' 'redirects', "
+        "sphinxext-rediraffe's 'rediraffe_redirects', a dict or a file) into relocation "
+        "table entries, with their meaning. Prints TOML by default; --write merges it into "
+        "the table file, keeping its entries (one with another target is an error).",
+        table_help="table file to merge into instead of conf.py's",
+    )
+    imports.add_argument("--write", action="store_true", help="merge into the table file")
     return parser
 
 

@@ -6,19 +6,25 @@ the docs' configuration page is checked against it by a test.
 
 from __future__ import annotations
 
+import reprlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from sphinx.errors import ConfigError
 
+from ._peers import convert as convert_peers
+from ._peers import documents_on_disk
 from ._state import state_of
 from ._table import (
+    Location,
+    Problem,
     RelocationTable,
     check_against_project,
     load_table,
 )
-from ._warnings import RelocateWarning, logger, warn
+from ._warnings import RelocateWarning, error, logger, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -37,6 +43,9 @@ class ConfigValue:
     #: Sphinx's rebuild scope; table values use "" because a hash of the table decides
     #: which documents to re-read (a change must not throw the whole environment away).
     rebuild: str = ""
+    #: the extension whose option this is: registered (and read) only when that one, or
+    #: another extension, has not registered it (see :mod:`sphinx_relocate._peers`)
+    owner: str = ""
 
 
 CONFIG_VALUES: tuple[ConfigValue, ...] = (
@@ -105,21 +114,100 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         [],
         (list, tuple),
         "Extra files written from the table into the output folder for server-side "
-        'redirects, by HTML builders: ``"netlify"`` (a ``_redirects`` file of forced 301 '
-        'rules) and ``"json"`` (``_relocate/redirects.json``, a sorted list of '
-        '``{"from": …, "to": …}`` URL paths from the site root).',
+        'redirects, by HTML builders: ``"netlify"`` (``_redirects``, forced 301 rules for '
+        'Netlify and Cloudflare Pages), ``"nginx"`` (``_relocate/nginx.conf``, a ``map`` '
+        'for the ``http`` block), ``"apache"`` (``_relocate/apache.conf``, ``Redirect '
+        'permanent`` lines), ``"vercel"`` (``vercel.json``), ``"readthedocs"`` '
+        "(``_relocate/readthedocs.json``, page redirects for Read the Docs' API) and "
+        '``"json"`` (``_relocate/redirects.json``, a sorted list of ``{"from": …, "to": …}``). '
+        "Paths start with the path of ``html_baseurl`` (or ``READTHEDOCS_CANONICAL_URL``); "
+        "Read the Docs' are relative to the version. The stubs page shows each format.",
+    ),
+    ConfigValue(
+        "relocate_since",
+        None,
+        (str, type(None)),
+        "A git revision (``main``, a tag, a commit): every build warns "
+        "``relocate.unredirected`` at the table for each page renamed or deleted since "
+        "then, in commits or in the working tree, that no entry redirects; the check of "
+        "``sphinx-relocate from-git --check``.",
+    ),
+    ConfigValue(
+        "redirects",
+        {},
+        (dict,),
+        "sphinx-reredirects' table, read with its meaning when that extension is not loaded "
+        "(no other extension registers the name): a target is the URL of the redirect page, "
+        "relative to the old page's folder, ``/``-absolute from the site root, or external; "
+        "a key with ``*``, ``?`` or ``[…]`` is a ``[patterns]`` entry. ``sphinx-relocate "
+        "import`` writes it as ``relocations.toml``.",
+        owner="sphinx-reredirects",
+    ),
+    ConfigValue(
+        "rediraffe_redirects",
+        None,
+        (dict, str, type(None)),
+        "sphinxext-rediraffe's table, read with its meaning when that extension is not "
+        "loaded: a dict of old → new source paths, or the name of a file of ``old new`` "
+        "lines, relative to the source folder. ``sphinx-relocate import`` writes it as "
+        "``relocations.toml``.",
+        owner="sphinxext-rediraffe",
     ),
 )
 
 def register(app: Sphinx) -> None:
-    """Add every config value to Sphinx with its types."""
+    """Add every config value to Sphinx with its types (peers' ones come at ``config-inited``)."""
     for value in CONFIG_VALUES:
+        if value.owner:
+            continue
         app.add_config_value(
             value.name,
             value.default,
             value.rebuild,  # type: ignore[arg-type]
             types=value.types,
         )
+
+
+def register_peer_values(app: Sphinx) -> list[str]:
+    """Register the peers' options that no extension registered; return their names.
+
+    At ``config-inited`` every extension has been set up, so a peer still loaded keeps its
+    option (and its meaning), and registering ours in ``setup()`` cannot make that peer's
+    own registration fail when it is loaded after this extension.
+    """
+    ours: list[str] = []
+    for value in CONFIG_VALUES:
+        if value.owner and value.name not in app.config:
+            app.add_config_value(
+                value.name, value.default, value.rebuild, types=value.types  # type: ignore[arg-type]
+            )
+            ours.append(value.name)
+    return ours
+
+
+def setting_problem(
+    conf_py: Path,
+    shown: str,
+    name: str,
+    value: object,
+    types: tuple[type, ...] | None = None,
+) -> Problem | None:
+    """A conf.py value of the wrong type as one problem at its line, else ``None``.
+
+    Code that reads the value can then trust its type.  ``types`` defaults to the ones
+    :data:`CONFIG_VALUES` gives ``name``.  An empty value (``None``, ``""``, ``[]``) passes:
+    every reader takes it as "none".
+    """
+    if types is None:
+        types = next(v.types for v in CONFIG_VALUES if v.name == name)
+    if not value or isinstance(value, types):
+        return None
+    expected = " or ".join("None" if t is type(None) else t.__name__ for t in types)
+    line = _line_of(conf_py, lambda text: text.split("=")[0].split(":")[0].strip() == name)
+    return Problem(
+        Location(shown, line),
+        f"{name} must be {expected}, not {type(value).__name__}: {reprlib.repr(value)}",
+    )
 
 
 def table_file(confdir: Path, setting: str | None) -> Path | None:
@@ -132,42 +220,81 @@ def table_file(confdir: Path, setting: str | None) -> Path | None:
     return path
 
 
-def read_table(confdir: Path, config: Config | dict[str, Any]) -> RelocationTable:
+def read_table(
+    confdir: Path,
+    config: Config | dict[str, Any],
+    *,
+    srcdir: Path | None = None,
+    peers: Iterable[str] = (),
+) -> RelocationTable:
     """Load and validate the table named by ``config``; fatal problems raise ``ConfigError``.
 
-    Non-fatal problems stay in ``table.warnings`` for the build to report.
+    ``peers`` are the peer options (``redirects``, ``rediraffe_redirects``) to read as
+    part of the table.  Non-fatal problems stay in ``table.warnings`` for the build to report.
     """
     get = config.get if isinstance(config, dict) else lambda n, d=None: getattr(config, n, d)
-    path = table_file(confdir, get("relocate_table", "relocations.toml"))
+    setting = get("relocate_table", "relocations.toml")
     mapping = get("relocate_map", {}) or {}
-    if not isinstance(mapping, dict):
-        raise ConfigError("relocate_map must be a dict of old → new page names")
     conf_py = confdir / "conf.py"
-    conf_text = conf_py.read_text("utf-8", "replace") if mapping and conf_py.exists() else ""
+    wrong = [
+        problem
+        for name, value in (("relocate_table", setting), ("relocate_map", mapping))
+        if (problem := setting_problem(conf_py, str(conf_py), name, value)) is not None
+    ]
+    if wrong:
+        _stop(wrong)
+    path = table_file(confdir, setting)
+    peer_values = {name: value for name in peers if (value := get(name, None))}
+    conf_text = (
+        conf_py.read_text("utf-8", "replace")
+        if (mapping or peer_values) and conf_py.exists()
+        else ""
+    )
     source_suffix = get("source_suffix", None) or {".rst": "restructuredtext"}
     suffixes = tuple(source_suffix) if not isinstance(source_suffix, str) else (source_suffix,)
+    sources = srcdir or confdir
+    converted = convert_peers(
+        peer_values,
+        conf_file=str(conf_py),
+        conf_text=conf_text,
+        srcdir=sources,
+        html_suffix=get("html_file_suffix", None) or ".html",
+        is_document=documents_on_disk(sources, suffixes),
+    )
     table, problems = load_table(
         path,
         mapping,
         mapping_file=str(conf_py),
         mapping_text=conf_text,
         source_suffixes=suffixes,
+        peer_rows=converted.rows,
+        peer_problems=converted.problems,
     )
     fatal = [p for p in problems if p.fatal]
     if fatal:
-        for problem in fatal:  # one clean line each, before Sphinx's error report
-            logger.error(problem.message, location=str(problem.location))
-        count = len(fatal)
-        raise ConfigError(
-            f"the relocation table has {count} problem{'s' if count > 1 else ''} "
-            f"(listed above):\n" + "\n".join(str(p) for p in fatal)
-        )
+        _stop(fatal)
     return table
+
+
+def _stop(fatal: list[Problem]) -> NoReturn:
+    """Stop the build: one clean line per problem, then Sphinx's configuration error."""
+    for problem in fatal:
+        error(problem.message, problem.location)
+    if len(fatal) == 1:
+        raise ConfigError(str(fatal[0]))
+    raise ConfigError(
+        f"the relocation table has {len(fatal)} problems (listed above):\n"
+        + "\n".join(str(p) for p in fatal)
+    )
 
 
 def on_config_inited(app: Sphinx, config: Config) -> None:
     """Validate the table once per build, before any document is read."""
-    state_of(app).table = read_table(Path(app.confdir), config)
+    peers = register_peer_values(app)
+    table = read_table(Path(app.confdir), config, srcdir=Path(app.srcdir), peers=peers)
+    for note in table.notes:  # the file and line in the text: no env to resolve them yet
+        logger.info(str(note))
+    state_of(app).table = table
     state_of(app).loaded = True
 
 
@@ -184,8 +311,51 @@ def on_env_get_outdated(
         ),
     ]
     for problem in problems:
-        warn(RelocateWarning(problem.subtype), problem.message, location=str(problem.location))
+        warn(RelocateWarning(problem.subtype), problem.message, location=problem.location)
+    report_unredirected(app, table)
     return []
+
+
+def findings_file(confdir: Path, setting: str | None) -> Path:
+    """Where a finding about the table as a whole goes: the table file, else conf.py."""
+    path = table_file(confdir, setting)
+    return path if path is not None and path.is_file() else confdir / "conf.py"
+
+
+def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
+    """With ``relocate_since``, warn for each page renamed or deleted since then that no
+    entry redirects, so a reorganization cannot drop an old URL silently."""
+    since = app.config.relocate_since
+    if not since:
+        return
+    from ._git import GitError, docs_changes, unredirected, unredirected_message
+
+    confdir = Path(app.confdir)
+    conf_py = confdir / "conf.py"
+    since_line = _line_of(conf_py, lambda line: line.split("=")[0].strip() == "relocate_since")
+    setting = f"{conf_py}:{since_line}"
+    try:
+        prefix, changes = docs_changes(Path(app.srcdir), since, 50)
+    except GitError as err:
+        message = f"relocate_since = {since!r}: cannot check for pages without an entry: {err}"
+        warn(RelocateWarning.UNREDIRECTED, message, location=setting)
+        return
+    path = findings_file(confdir, app.config.relocate_table)
+    # in the table, at the section the entries belong to
+    where = setting if path == conf_py else f"{path}:{_line_of(path, '[pages]'.__eq__)}"
+    suffixes = tuple(app.config.source_suffix)
+    for old, new in unredirected(changes, prefix, suffixes, table):
+        warn(RelocateWarning.UNREDIRECTED, unredirected_message(old, new, since), location=where)
+
+
+def _line_of(path: Path, matches: Callable[[str], bool]) -> int:
+    """The first line of ``path`` that ``matches`` once stripped, else 1: Sphinx reads a
+    location without a line as a document name, not as a file."""
+    try:
+        lines = path.read_text("utf-8", "replace").splitlines()
+    except OSError:
+        return 1
+    return next((n for n, line in enumerate(lines, 1) if matches(line.strip())), 1)
 
 
 def table_of(app: Sphinx) -> RelocationTable:

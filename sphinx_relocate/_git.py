@@ -13,7 +13,9 @@ How it reads git, without touching the user's index:
 Pages (source suffixes) become ``[pages]`` entries by docname, other files ``[files]``
 entries; a folder whose every page and file moved to the same place under one new
 folder, leaving nothing behind, becomes one ``[prefixes]`` entry instead.  Pages
-deleted without a rename are listed as needing a target.  tomllib cannot
+deleted without a rename are listed as needing a target.  The same entries, unfolded,
+tell which renamed or deleted pages no entry covers (:func:`unredirected`, for
+``from-git --check`` and ``relocate_since``).  tomllib cannot
 write, so :func:`merge_into` edits the table's text: existing entries, comments and
 layout stay as they are.
 """
@@ -46,6 +48,10 @@ class GitError(Exception):
     """git is missing, this is not a repository, or a revision is unknown."""
 
 
+class GitMissing(GitError):
+    """git itself cannot be run: said as such, not as "not a work tree"."""
+
+
 def git(args: list[str], cwd: Path, env: dict[str, str] | None = None,
         stdin: bytes | None = None) -> bytes:
     """Run git with stable output settings; a failure raises :class:`GitError`."""
@@ -55,7 +61,7 @@ def git(args: list[str], cwd: Path, env: dict[str, str] | None = None,
             command, cwd=cwd, env=env, input=stdin, capture_output=True, check=False
         )
     except FileNotFoundError:
-        raise GitError("git is not installed (or not on PATH)") from None
+        raise GitMissing("git is not installed (or not on PATH)") from None
     if done.returncode:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitError(message[-1] if message else f"git {args[0]} failed")
@@ -66,6 +72,8 @@ def top_level(path: Path) -> Path:
     """The root of the git work tree that holds ``path``."""
     try:
         out = git(["rev-parse", "--show-toplevel"], path)
+    except GitMissing:
+        raise
     except GitError:
         raise GitError(f"{path}: not inside a git work tree") from None
     return Path(os.fsdecode(out.strip()))
@@ -150,6 +158,11 @@ def derive(
     ``present`` are the files in the docs folder now (relative to it): a folder that
     still holds any is not a folder that moved.
     """
+    return fold_folders(_entries(changes, docs_prefix, suffixes), present)
+
+
+def _entries(changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]) -> Derived:
+    """One entry per renamed page and file, one per deleted page (no folders folded)."""
     derived = Derived()
 
     def inside(path: str) -> str | None:
@@ -180,7 +193,7 @@ def derive(
     derived.pages.sort()
     derived.files.sort()
     derived.deleted = sorted(set(derived.deleted) - {old for old, _ in derived.pages})
-    return fold_folders(derived, present)
+    return derived
 
 
 def fold_folders(derived: Derived, present: Iterable[str]) -> Derived:
@@ -259,6 +272,33 @@ def without_known(derived: Derived, table: RelocationTable) -> tuple[Derived, in
     return kept, dropped
 
 
+def docs_changes(srcdir: Path, since: str | None, similarity: int) -> tuple[str, Changes]:
+    """The changes under the docs folder, with its path in the repository (``"docs/"``)."""
+    root = top_level(srcdir).resolve()
+    folder = srcdir.resolve().relative_to(root).as_posix()
+    prefix = "" if folder == "." else folder + "/"
+    return prefix, changes_since(root, prefix.rstrip("/"), since, similarity)
+
+
+def unredirected(
+    changes: Changes, docs_prefix: str, suffixes: tuple[str, ...], table: RelocationTable
+) -> list[tuple[str, str]]:
+    """Pages renamed or deleted that no entry moves: ``(old, new)``, ``new`` empty if deleted.
+
+    rediraffe's ``rediraffecheckdiff``, by the entries ``from-git`` would derive: a page
+    counts as covered when the table locates it (``[pages]``, ``[prefixes]``, the map).
+    Folders are not folded, so each page of a moved folder is checked on its own.
+    """
+    missing, _ = without_known(_entries(changes, docs_prefix, suffixes), table)
+    return sorted([*missing.pages, *((page, "") for page in missing.deleted)])
+
+
+def unredirected_message(old: str, new: str, since: str | None) -> str:
+    """The line the command and the build give for a page that lost its URL silently."""
+    change = f"was renamed to {new}" if new else "was deleted"
+    return f"{old} {change} since {since or 'HEAD'} and has no entry"
+
+
 # -- TOML text ---------------------------------------------------------------------
 
 
@@ -329,15 +369,27 @@ def merge_into(text: str, derived: Derived) -> str:
     stay with it); a missing section is appended.  Lines already present are not added
     again, so merging twice changes nothing.
     """
-    newline = "\r\n" if "\r\n" in text else "\n"
-    lines = text.splitlines()
-    present = {line.strip() for line in lines}
+    present = {line.strip() for line in text.splitlines()}
     note = DELETED_NOTE.splitlines()
+    sections: dict[str, list[str]] = {}
     for name, new_lines in _section_lines(derived).items():
         wanted = [line for line in new_lines if not line.startswith("#") and line not in present]
         asked = [line for line in new_lines if line.startswith('# "') and line not in present]
         if asked:
             wanted += [*([] if note[0] in present else note), *asked]
+        sections[name] = wanted
+    return merge_lines(text, sections)
+
+
+def merge_lines(text: str, sections: dict[str, list[str]]) -> str:
+    """``text`` of a table file with each section's lines added after its last entry.
+
+    Comments before the next header stay with it; a missing section is appended.  The
+    result must still parse (``tomllib.TOMLDecodeError``, a ``ValueError``, otherwise).
+    """
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines()
+    for name, wanted in sections.items():
         if not wanted:
             continue
         header = next(

@@ -140,17 +140,20 @@ def page_href(
     dirhtml: bool,
     file_suffix: str = ".html",
     link_suffix: str | None = None,
+    index_file: bool = False,
 ) -> str:
     """The relative, percent-encoded URL from the output file ``from_file`` to a page.
 
     Under dirhtml the URL ends with ``/`` (``../guide/``) rather than ``index.html``, as
-    Sphinx's own dirhtml links do.  ``link_suffix`` is Sphinx's ``html_link_suffix``
-    (default ``file_suffix``); a non-empty ``anchor`` is appended as ``#anchor``.
+    Sphinx's own dirhtml links do, unless ``index_file``: a site opened from disk
+    (``file://``) shows a folder listing for ``../guide/``, the page only for
+    ``../guide/index.html``.  ``link_suffix`` is Sphinx's ``html_link_suffix`` (default
+    ``file_suffix``); a non-empty ``anchor`` is appended as ``#anchor``.
     """
     target = html_page_path(to_docname, dirhtml=dirhtml, file_suffix=file_suffix)
     rel = relative_path(posixpath.dirname(from_file), target)
     index = "index" + file_suffix
-    if dirhtml and (rel == index or rel.endswith("/" + index)):
+    if dirhtml and not index_file and (rel == index or rel.endswith("/" + index)):
         rel = rel[: -len(index)] or "./"
     elif not dirhtml and link_suffix is not None and link_suffix != file_suffix:
         rel = (rel[: -len(file_suffix)] if file_suffix else rel) + link_suffix

@@ -13,8 +13,9 @@ How it works:
 * ``_relocate/stubs.json`` in the output folder lists every file written, with a hash of
   its content.  A later build deletes a listed file the table no longer produces, and only
   when its content is still what the extension wrote.
-* ``relocate_redirect_exports`` adds a Netlify/Cloudflare ``_redirects`` file and a JSON
-  list of page redirects, from the same plan, for server-side rules.
+* ``relocate_redirect_exports`` adds server-side rules from the same plan, in each
+  format of the registry in ``_exports.py`` (Netlify, nginx, Apache, Vercel, Read the
+  Docs, JSON).
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ from html import escape
 from json.encoder import encode_basestring_ascii as _json_string
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from sphinx.errors import ConfigError
 
+from ._exports import EXPORTS, export_files
 from ._paths import (
     html_page_path,
     page_href,
@@ -49,11 +52,10 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
 
 #: The manifest of every file the extension wrote into the output folder.
 MANIFEST = "_relocate/stubs.json"
-#: Where each export is written, relative to the output folder.
-EXPORTS: dict[str, str] = {"json": "_relocate/redirects.json", "netlify": "_redirects"}
 #: First path segments where Sphinx (or this extension) keeps its own files.
 _RESERVED = frozenset({"_relocate", "_static", "_images", "_downloads", "_sources"})
 _SPECIAL = re.compile(r"[&<>\"']")
@@ -71,9 +73,11 @@ class Redirect:
     old: str
     #: the stub file, relative to the output folder
     path: str
-    #: the new page from the stub: relative URL (with the target's anchor) or absolute URL
+    #: the new page from the stub: relative URL (with the target's anchor; under dirhtml
+    #: to its ``index.html``, which also opens from disk) or absolute URL
     url: str
-    #: the new page without anchor: absolute with ``html_baseurl``, else relative
+    #: the new page's own URL without anchor (a folder under dirhtml): absolute with the
+    #: base URL, else relative
     canonical: str
     #: the new page's title, for the visible link
     title: str
@@ -108,7 +112,10 @@ class Site:
     def file(self, docname: str) -> str:
         return html_page_path(docname, dirhtml=self.dirhtml, file_suffix=self.file_suffix)
 
-    def href(self, from_file: str, target: Target) -> str:
+    def href(self, from_file: str, target: Target, *, index_file: bool = True) -> str:
+        """The URL of ``target`` from the stub ``from_file``: under dirhtml its
+        ``index.html`` (a folder URL opened from disk is a folder listing), unless not
+        ``index_file`` (the pretty URL, for ``<link rel="canonical">``)."""
         if target.url:
             return quote_url(target.url)
         return page_href(
@@ -118,7 +125,13 @@ class Site:
             dirhtml=self.dirhtml,
             file_suffix=self.file_suffix,
             link_suffix=self.link_suffix,
+            index_file=index_file,
         )
+
+    @property
+    def root_path(self) -> str:
+        """The path the site is served under, from the base URL: ``/en/latest`` or ``""``."""
+        return urlsplit(self.baseurl).path.rstrip("/")
 
     def root_url(self, docname: str) -> str:
         return page_root_url(
@@ -130,12 +143,15 @@ class Site:
 
 
 def old_pages(table: RelocationTable, documents: Iterable[str]) -> list[str]:
-    """Every old page that needs a stub: ``[pages]`` keys and ``[prefixes]`` names of documents."""
+    """Every old page that needs a stub: ``[pages]`` keys, ``[prefixes]`` names of documents,
+    and the documents a ``[patterns]`` entry with ``replace = true`` turns into stubs."""
     found = set(documents)
     old = {name for name in table.pages if name not in found}
-    if table.prefixes:  # without them, every old name is a [pages] key already
+    if table.prefixes or table.patterns:  # without, every old name is a [pages] key already
         for docname in found:
             old.update(name for name in table.old_names(docname) if name not in found)
+    if any(pattern.replace for pattern in table.patterns):
+        old.update(docname for docname in found if table.replaced(docname))
     return sorted(old)
 
 
@@ -178,7 +194,8 @@ def plan(
                 )
             )
             continue
-        if path in pages:  # dirhtml: 'a' and 'a/index' share a URL, which still works
+        if path in pages and not (pages[path] == old and table.replaced(old)):
+            # dirhtml: 'a' and 'a/index' share a URL, which still works
             skipped.append(Skipped(old, path, None, ""))
             continue
         if path in others:
@@ -192,7 +209,7 @@ def plan(
             )
             continue
         clash = folded.get(path.casefold())
-        if clash is not None:
+        if clash is not None and clash != path:  # a replaced document is its own page
             skipped.append(
                 Skipped(
                     old,
@@ -232,7 +249,11 @@ def _redirect(
         title = target.url
     else:
         root = site.root_url(target.path)
-        canonical = posixpath.join(site.baseurl, root) if site.baseurl else url.split("#")[0]
+        canonical = (
+            posixpath.join(site.baseurl, root)
+            if site.baseurl
+            else site.href(path, Target(path=target.path), index_file=False)
+        )
         destination = "/" + root + (url[url.index("#") :] if "#" in url else "")
         title = titles.get(target.path) or target.path
     return Redirect(
@@ -358,22 +379,6 @@ def template_context(redirect: Redirect) -> dict[str, Any]:
         "old": redirect.old,
         "new": redirect.new,
     }
-
-
-def export_files(redirects: list[Redirect], exports: Iterable[str]) -> dict[str, bytes]:
-    """The contents of each requested export, by output path."""
-    files: dict[str, bytes] = {}
-    rows = sorted((r.source, r.destination) for r in redirects)
-    for name in sorted(set(exports)):
-        if name == "json":
-            data = [{"from": source, "to": to} for source, to in rows]
-            text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-        else:  # netlify: forced (!), because the stubs themselves exist at the old paths
-            text = "# Redirects of moved pages, written by sphinx-relocate.\n" + "".join(
-                f"{source} {to} 301!\n" for source, to in rows
-            )
-        files[EXPORTS[name]] = text.encode("utf-8")
-    return files
 
 
 # -- writing -----------------------------------------------------------------------------
@@ -539,7 +544,38 @@ def html_site(builder: Builder) -> Site | None:
         dirhtml=isinstance(builder, DirectoryHTMLBuilder),
         file_suffix=builder.out_suffix,
         link_suffix=builder.link_suffix,
-        baseurl=builder.config.html_baseurl or "",
+        baseurl=base_url(builder.config),
+    )
+
+
+def base_url(config: Config) -> str:
+    """``html_baseurl``, else the canonical URL Read the Docs sets in every build.
+
+    Read the Docs no longer writes ``html_baseurl`` into conf.py (since 2024), so a
+    project there gets absolute canonical links and prefixed exports with no setting.
+    """
+    return config.html_baseurl or os.environ.get("READTHEDOCS_CANONICAL_URL", "")
+
+
+def on_env_get_outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Documents that the last build replaced with a stub and the table no longer replaces.
+
+    Sphinx keeps an output file that is newer than its source, so without a re-read the
+    stub would stay where the page belongs.
+    """
+    site = html_site(app.builder)
+    previous = read_manifest(Path(app.outdir)) if site is not None else {}
+    if not previous or site is None:
+        return []
+    from ._config import table_of
+
+    table = table_of(app)
+    return sorted(
+        docname
+        for docname in env.found_docs - added - changed
+        if site.file(docname) in previous and not table.replaced(docname)
     )
 
 
@@ -580,9 +616,8 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     table = table_of(app)
     redirects, skipped = plan(table, documents, site, protected=protected, titles=titles)
 
-    def location(old: str) -> str | None:
-        found: Location | None = table.location_of(old)
-        return str(found) if found else None
+    def location(old: str) -> Location | None:
+        return table.location_of(old)
 
     for skip in skipped:
         if skip.kind is not None:
@@ -611,15 +646,17 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
             render = render_default
             files[redirect.path] = render(redirect).encode("utf-8")
         olds[redirect.path] = redirect.old
-    for name, data in export_files(redirects, app.config.relocate_redirect_exports).items():
-        if name in extra:
+    rows = [(redirect.source, redirect.destination) for redirect in redirects]
+    exports = export_files(rows, app.config.relocate_redirect_exports, site.root_path)
+    for path, text in exports.items():
+        if path in extra:
             warn(
                 RelocateWarning.STUB,
-                f"html_extra_path provides {name!r}; the {name!r} export is not written",
+                f"html_extra_path provides {path!r}; the {path!r} export is not written",
             )
             continue
-        files[name] = data
-        olds[name] = ""
+        files[path] = text.encode("utf-8")
+        olds[path] = ""
 
     def on_error(path: str, message: str) -> None:
         old = olds.get(path, "")

@@ -13,14 +13,23 @@ Semantics, in one place:
   the paths it produced.
 * ``[files]`` moves files that are not pages (images, downloads), by path with suffix.
 * ``[anchors]`` maps ``old/page#old-id`` to ``new/page#new-id``.
+* ``[patterns]`` maps old docnames that match a glob (``faq/*``) to a target template
+  (``help/$source``).  A pattern applies to names that are not documents (the old pages
+  links still name); a document only when its entry says ``replace = true``.  It comes
+  after ``[pages]`` and ``[prefixes]``, the first pattern written that matches wins, and a
+  chain takes at most one pattern step (a template cannot feed itself for ever).
 * Chains collapse (A→B, B→C gives A→C) and cycles are refused.
+* A key ending in ``.html`` names the page (the suffix is dropped, with a note); a key
+  with glob characters outside ``[patterns]`` is an error that points there.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import re
+import string
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -33,7 +42,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-SECTIONS = ("pages", "prefixes", "files", "anchors")
+SECTIONS = ("pages", "prefixes", "files", "anchors", "patterns")
+#: Characters that make a key a glob pattern (``fnmatch``: ``*``, ``?``, ``[seq]``).
+WILDCARDS = re.compile(r"[*?\[\]]")
+#: ``$source`` or ``${source}`` in a pattern's target, as ``string.Template`` reads it.
+_PLACEHOLDER = re.compile(r"\$(?:source(?![_A-Za-z0-9])|\{source\})")
 _UNSAFE_SCHEMES = ("javascript:", "data:", "vbscript:", "file:")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -52,7 +65,11 @@ class Location:
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a table; ``fatal`` ones stop a build."""
+    """One thing wrong with a table; ``fatal`` ones stop a build.
+
+    Subtype ``"note"`` is not a problem but something the reader should know (a key's
+    ``.html`` suffix was dropped): it is logged, never warned, and never fails a check.
+    """
 
     location: Location
     message: str
@@ -90,6 +107,49 @@ class Entry:
     old: str
     new: Target
     location: Location
+    #: ``[patterns]`` only: the pattern also replaces the documents it matches
+    replace: bool = False
+
+
+@dataclass(frozen=True)
+class PatternValue:
+    """A ``[patterns]`` value given in code, as a peer's wildcard entry converts to.
+
+    ``peer`` names the extension the entry was written for; that extension replaced the
+    documents it matched, so the check says when they stay pages here.
+    """
+
+    to: str
+    replace: bool = False
+    peer: str = ""
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One ``[patterns]`` entry: old docnames matching ``glob`` move to ``to``.
+
+    ``to`` is a target whose path, anchor or URL may hold ``$source`` (the matched
+    docname, as sphinx-reredirects expands it).
+    """
+
+    glob: str
+    to: Target
+    location: Location
+    replace: bool = False
+    peer: str = ""
+    regex: re.Pattern[str] = field(default=re.compile(""), compare=False, repr=False)
+
+    def matches(self, docname: str) -> bool:
+        return self.regex.fullmatch(docname) is not None
+
+    def target(self, docname: str) -> Target:
+        """The target for ``docname`` (which the caller knows matches)."""
+        values = {"source": docname}
+        return Target(
+            path=string.Template(self.to.path).substitute(values),
+            anchor=string.Template(self.to.anchor).substitute(values),
+            url=string.Template(self.to.url).substitute(values),
+        )
 
 
 @dataclass
@@ -101,9 +161,13 @@ class RelocationTable:
     #: ``(old_folder/, new_folder/ or URL)``, longest old folder first
     prefixes: tuple[tuple[str, Target], ...] = ()
     anchors: dict[tuple[str, str], Target] = field(default_factory=dict)
+    #: ``[patterns]``, in the order written: the first that matches wins
+    patterns: tuple[Pattern, ...] = ()
     entries: tuple[Entry, ...] = ()
     #: problems found while loading that do not stop a build (case collisions)
     warnings: tuple[Problem, ...] = ()
+    #: notes for the reader (subtype ``"note"``), logged rather than warned
+    notes: tuple[Problem, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.entries)
@@ -111,7 +175,10 @@ class RelocationTable:
     @property
     def digest(self) -> str:
         """A hash of the normalized entries: comments and ordering do not change it."""
-        rows = sorted((e.section, e.old, e.new.path, e.new.anchor, e.new.url) for e in self.entries)
+        rows = sorted(
+            (e.section, e.old, e.new.path, e.new.anchor, e.new.url, *((True,) if e.replace else ()))
+            for e in self.entries
+        )
         return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
 
     def location_of(self, old: str) -> Location | None:
@@ -122,6 +189,9 @@ class RelocationTable:
         for entry in self.entries:
             if entry.section == "prefixes" and old.startswith(entry.old):
                 return entry.location
+        for pattern in self.patterns:
+            if pattern.matches(old):
+                return pattern.location
         return None
 
     # -- lookups ---------------------------------------------------------------
@@ -134,7 +204,11 @@ class RelocationTable:
         With ``exists``, the chain stops at the first docname that exists, so a table
         whose targets are themselves old names of other pages still lands on real pages.
         """
-        return self._follow(docname, self.pages, exists)
+        return self._follow(docname, self.pages, exists, patterns=True)
+
+    def replaced(self, docname: str) -> bool:
+        """Whether a ``[patterns]`` entry with ``replace = true`` makes this document a stub."""
+        return any(p.replace and p.matches(docname) for p in self.patterns)
 
     def locate_file(self, path: str, exists: Callable[[str], bool] | None = None) -> Target | None:
         """Where the non-page file ``path`` (source-relative, with suffix) went."""
@@ -186,9 +260,39 @@ class RelocationTable:
                     ):
                         found.add(candidate)
                         pending.append(candidate)
+            for candidate in self._pattern_sources(current) if self.patterns else ():
+                if candidate not in found and candidate != docname:
+                    found.add(candidate)
+                    pending.append(candidate)
         return tuple(sorted(found))
 
     # -- internals -------------------------------------------------------------
+
+    def _pattern_sources(self, docname: str) -> list[str]:
+        """The old names a pattern sends to ``docname``, found by running it backwards.
+
+        Only a page template with one ``$source`` (``help/$source``) can be: the old name
+        is what stands for it, and it counts when the table sends it forward to ``docname``.
+        """
+        sources: list[str] = []
+        for pattern in self.patterns:
+            if pattern.to.url or pattern.to.anchor or "$$" in pattern.to.path:
+                continue
+            parts = _PLACEHOLDER.split(pattern.to.path)
+            if len(parts) != 2:
+                continue
+            head, tail = parts
+            if not (docname.startswith(head) and docname.endswith(tail)):
+                continue
+            candidate = docname[len(head) : len(docname) - len(tail)]
+            if (
+                candidate
+                and pattern.matches(candidate)
+                and self._page_step(candidate) is None
+                and self._pattern_step(candidate, None) == Target(path=docname)
+            ):
+                sources.append(candidate)
+        return sources
 
     def _reverse_pages(self) -> dict[str, list[str]]:
         cache: dict[str, list[str]] | None = self.__dict__.get("_reverse_cache")
@@ -234,13 +338,29 @@ class RelocationTable:
     def _page_step(self, path: str) -> Target | None:
         return self.pages.get(path) or self._prefix_step(path)
 
+    def _pattern_step(self, path: str, exists: Callable[[str], bool] | None) -> Target | None:
+        """The first pattern that applies to ``path``; a document takes only one that replaces."""
+        is_document = exists is not None and exists(path)
+        for pattern in self.patterns:
+            if (pattern.replace or not is_document) and pattern.matches(path):
+                return pattern.target(path)
+        return None
+
     def _follow(
-        self, start: str, exact: Mapping[str, Target], exists: Callable[[str], bool] | None
+        self,
+        start: str,
+        exact: Mapping[str, Target],
+        exists: Callable[[str], bool] | None,
+        *,
+        patterns: bool = False,
     ) -> Target | None:
         path, anchor, url = start, "", ""
         seen = {start}
+        patterned = not (patterns and self.patterns)  # one pattern step per chain at most
         while True:
             step = exact.get(path) or self._prefix_step(path)
+            if step is None and not patterned:
+                step, patterned = self._pattern_step(path, exists), True
             if step is None:
                 break
             path, anchor, url = step.path, step.anchor or anchor, step.url
@@ -264,6 +384,9 @@ class RelocationTable:
 
 # -- loading -------------------------------------------------------------------
 
+#: One entry as written, before normalization: ``(section, key, value, where)``.
+Row = tuple[str, object, object, Location]
+
 
 def load_table(
     table_file: Path | None,
@@ -273,16 +396,21 @@ def load_table(
     mapping_text: str | None = None,
     source_suffixes: Iterable[str] = DEFAULT_SOURCE_SUFFIXES,
     display_name: str | None = None,
+    peer_rows: Iterable[Row] = (),
+    peer_problems: Iterable[Problem] = (),
 ) -> tuple[RelocationTable, list[Problem]]:
     """Read a TOML table and/or a ``relocate_map`` dict into one validated table.
 
     Returns the table built from every valid entry and the list of problems; a
     caller must not go on when any of them is ``fatal``.
     ``display_name`` is how the table file is named in messages (default: its path).
+    ``peer_rows`` are entries converted from another extension's config
+    (:mod:`sphinx_relocate._peers`), validated like the rest; ``peer_problems`` are what
+    went wrong reading them.  Notes go to ``table.notes``, not to the problems.
     """
     suffixes = tuple(source_suffixes) or DEFAULT_SOURCE_SUFFIXES
-    problems: list[Problem] = []
-    raw: list[tuple[str, object, object, Location]] = []
+    problems: list[Problem] = list(peer_problems)
+    raw: list[Row] = []
 
     if table_file is not None:
         name = display_name or str(table_file)
@@ -293,12 +421,16 @@ def load_table(
             line = lines.get(key, 0) if isinstance(key, str) else 0
             line = line or lines.get("", 1)
             raw.append(("pages", key, value, Location(mapping_file, line)))
+    raw.extend(peer_rows)
 
     builder = _Builder(suffixes, problems)
     for section, key, value, location in raw:
         builder.add(section, key, value, location)
     table = builder.finish()
+    notes = [p for p in problems if p.subtype == "note"]
+    problems = [p for p in problems if p.subtype != "note"]
     table.warnings = tuple(p for p in problems if not p.fatal)
+    table.notes = tuple(notes)
     return table, problems
 
 
@@ -308,7 +440,8 @@ def _read_toml(
     try:
         data = path.read_bytes()
     except OSError as err:
-        problems.append(Problem(Location(name), f"cannot read the table: {err.strerror or err}"))
+        reason = err.strerror or err
+        problems.append(Problem(Location(name), f"cannot read the relocation table: {reason}"))
         return []
     try:
         text = data.decode("utf-8-sig")
@@ -347,6 +480,11 @@ def _read_toml(
         for key, value in body.items():
             rows.append((section, key, value, Location(name, lines.get((section, key), 0))))
     return rows
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a TOML basic string, for messages that show an entry to write."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _split_key(line: str) -> str | None:
@@ -417,14 +555,14 @@ def _toml_lines(text: str) -> dict[tuple[str, str | None], int]:
     return lines
 
 
-def _mapping_lines(conf_text: str) -> dict[str, int]:
-    """Line numbers of quoted keys in conf.py, so ``relocate_map`` entries get a location.
+def _mapping_lines(conf_text: str, name: str = "relocate_map") -> dict[str, int]:
+    """Line numbers of quoted keys in conf.py, so the entries of a dict there get a location.
 
-    A key that cannot be found gets the line that names ``relocate_map`` (key ``""``).
+    A key that cannot be found gets the line that names the dict, ``name`` (key ``""``).
     """
     found: dict[str, int] = {}
     for number, line in enumerate(conf_text.splitlines(), 1):
-        if "relocate_map" in line:
+        if name in line:
             found.setdefault("", number)
         for match in re.finditer(r"""(["'])([^"'\n]+)\1\s*:""", line):
             found.setdefault(match.group(2), number)
@@ -438,12 +576,20 @@ class _Builder:
         self.suffixes = suffixes
         self.problems = problems
         self.entries: dict[tuple[str, str], Entry] = {}
+        #: glob → (peer, compiled pattern), for the ``[patterns]`` entries
+        self.globs: dict[str, tuple[str, re.Pattern[str]]] = {}
 
     def error(self, location: Location, message: str) -> None:
         self.problems.append(Problem(location, message))
 
+    def note(self, location: Location, message: str) -> None:
+        self.problems.append(Problem(location, message, fatal=False, subtype="note"))
+
     def add(self, section: str, key: object, value: object, location: Location) -> None:
         label = f"[{section}] {key!r}"
+        if section == "patterns":
+            self._add_pattern(key, value, location, label)
+            return
         if not isinstance(key, str) or not isinstance(value, str):
             self.error(location, f"{label}: keys and values must be strings")
             return
@@ -463,22 +609,73 @@ class _Builder:
         if same:
             self.error(location, f"{label}: the old and new names are the same")
             return
-        previous = self.entries.get((section, old))
+        self._keep(Entry(section, old, new, location), label)
+
+    def _keep(self, entry: Entry, label: str) -> bool:
+        """Add ``entry`` unless its old name is taken; taken with another target is an error."""
+        previous = self.entries.get((entry.section, entry.old))
         if previous is not None:
-            if previous.new != new:
+            if (previous.new, previous.replace) != (entry.new, entry.replace):
                 self.error(
-                    location,
+                    entry.location,
                     f"{label}: the same old name as the entry at {previous.location} "
                     f"(which moves it to {previous.new}); an old name may appear only once",
                 )
+            return False
+        self.entries[entry.section, entry.old] = entry
+        return True
+
+    def _add_pattern(self, key: object, value: object, location: Location, label: str) -> None:
+        """A ``[patterns]`` entry: a glob of old docnames and a target template."""
+        replace: object = False
+        peer = ""
+        if isinstance(value, PatternValue):
+            replace, peer, value = value.replace, value.peer, value.to
+        elif isinstance(value, dict):
+            unknown = sorted(str(k) for k in value if k not in ("to", "replace"))
+            if unknown:
+                self.error(location, f"{label}: unknown key {unknown[0]!r} (a pattern's table "
+                           "has 'to', the target, and 'replace')")
+                return
+            replace = value.get("replace", False)
+            if not isinstance(replace, bool):
+                self.error(location, f"{label}: 'replace' must be true or false")
+                return
+            value = value.get("to")
+        if not isinstance(key, str) or not isinstance(value, str):
+            self.error(location, f"{label}: a pattern maps a string to a target string, or to "
+                       '{ to = "…", replace = true }')
             return
-        self.entries[section, old] = Entry(section, old, new, location)
+        if not key.strip() or not value.strip():
+            self.error(location, f"{label}: empty {'key' if not key.strip() else 'target'}")
+            return
+        if not WILDCARDS.search(key):
+            self.error(location, f"{label}: no '*', '?' or '[…]' in the key: pages go in [pages]")
+            return
+        if "#" in key or (_SCHEME.match(key) and not re.match(r"^[A-Za-z]:[/\\]", key)):
+            self.error(location, f"{label}: a pattern matches page names: no '#' and no URL")
+            return
+        glob = self._page_key(key, location, label)
+        if glob is None:
+            return
+        try:
+            string.Template(value).substitute(source="x")
+        except (KeyError, ValueError):
+            self.error(location, f"{label}: the target may use only $source or ${{source}} "
+                       "(the matched page; write $$ for a $)")
+            return
+        new = self._new("pages", key, value, location, label)
+        if new is None:
+            return
+        if self._keep(Entry("patterns", glob, new, location, bool(replace)), label):
+            self.globs[glob] = (peer, re.compile(fnmatch.translate(glob), re.DOTALL))
 
     # -- normalization --
 
     def _check_path(self, text: str, location: Location, label: str) -> str | None:
-        if "\\" in text:
-            self.error(location, f"{label}: use forward slashes, not backslashes")
+        if "\\" in text:  # refused, not guessed: on POSIX a backslash is part of a name
+            fixed = json.dumps(text.replace("\\", "/"), ensure_ascii=False)
+            self.error(location, f"{label}: use forward slashes: {fixed}")
             return None
         if text.startswith("/") or re.match(r"^[A-Za-z]:", text):
             self.error(location, f"{label}: paths are relative to the source folder, not absolute")
@@ -506,11 +703,16 @@ class _Builder:
         if "#" in key:
             self.error(location, f"{label}: '#' belongs in [anchors], not in [{section}]")
             return None
+        if WILDCARDS.search(key):
+            self.error(location, f"{label}: '*', '?' and '[…]' make the key a pattern, which "
+                       f'goes in [patterns]: {_quoted(key)} = "new/place/$source" ($source is '
+                       "the matched page)")
+            return None
         if section == "pages":
             if key.endswith("/"):
                 self.error(location, f"{label}: folders are moved under [prefixes]")
                 return None
-            return self._page(key, location, label)
+            return self._page_key(key, location, label)
         path = self._check_path(key, location, label)
         if path is None:
             return None
@@ -523,6 +725,15 @@ class _Builder:
     def _page(self, text: str, location: Location, label: str) -> str | None:
         path = self._check_path(text, location, label)
         return None if path is None else strip_source_suffix(path, self.suffixes)[0]
+
+    def _page_key(self, key: str, location: Location, label: str) -> str | None:
+        """A key that names a page; ``old.html`` means the page ``old``, never ``old.html.html``."""
+        docname = self._page(key, location, label)
+        if docname and docname.endswith(".html") and docname.rpartition("/")[2] != ".html":
+            docname = docname[: -len(".html")]
+            self.note(location, f"{label}: the '.html' suffix was dropped: the key names the "
+                      f"page {docname!r}")
+        return docname
 
     def _new(
         self, section: str, key: str, value: str, location: Location, label: str
@@ -568,6 +779,11 @@ class _Builder:
             ((e.old, e.new) for e in entries if e.section == "prefixes"),
             key=lambda item: (-len(item[0]), item[0]),
         )
+        patterns = tuple(
+            Pattern(e.old, e.new, e.location, e.replace, *self.globs[e.old])
+            for e in self.entries.values()  # in the order written: the first match wins
+            if e.section == "patterns"
+        )
         table = RelocationTable(
             pages={e.old: e.new for e in entries if e.section == "pages"},
             files={e.old: e.new for e in entries if e.section == "files"},
@@ -577,6 +793,7 @@ class _Builder:
                 for e in entries
                 if e.section == "anchors"
             },
+            patterns=patterns,
             entries=tuple(entries),
         )
         broken = self._cycles(table)
@@ -586,6 +803,7 @@ class _Builder:
                 files={k: v for k, v in table.files.items() if k not in broken},
                 prefixes=tuple(p for p in table.prefixes if p[0] not in broken),
                 anchors=table.anchors,
+                patterns=patterns,
                 entries=tuple(e for e in entries if e.old not in broken),
             )
         self._case_collisions(table)
@@ -594,7 +812,9 @@ class _Builder:
     def _cycles(self, table: RelocationTable) -> set[str]:
         """Report each cycle once, member by member; return the members."""
         members: set[str] = set()
-        starts = [(e.old, e.section) for e in table.entries if e.section != "anchors"]
+        starts = [
+            (e.old, e.section) for e in table.entries if e.section not in ("anchors", "patterns")
+        ]
         for start, section in starts:
             if start in members:
                 continue
@@ -715,4 +935,54 @@ def check_against_project(
                 folder.rstrip("/")
             ):
                 missing(entry, f"target folder {folder!r} of {entry.old!r} does not exist")
+    problems += _check_patterns(table, documents)
     return problems
+
+
+def _check_patterns(table: RelocationTable, documents: set[str]) -> list[Problem]:
+    """What a pattern does to the documents it matches, and targets that are not there."""
+    problems: list[Problem] = []
+    for pattern in table.patterns:
+        label = f"[patterns] {pattern.glob!r}"
+        matched = sorted(d for d in documents if pattern.matches(d))
+        if pattern.replace and not matched:
+            problems.append(Problem(
+                pattern.location, f"{label} replaces no document: it matches none", fatal=False
+            ))
+        elif pattern.peer and (kept := [d for d in matched if not table.replaced(d)]):
+            problems.append(Problem(
+                pattern.location,
+                f"{label} matches {_some(kept)}, which {pattern.peer} replaced with "
+                "redirects; here they stay pages (a pattern replaces documents only with "
+                "replace = true, in relocations.toml)",
+                fatal=False,
+                subtype="shadowed",
+            ))
+        templated = "$" in str(pattern.to)
+        if pattern.replace:
+            lost = [d for d in matched if not _lands(table.locate_page(d, documents.__contains__),
+                                                      documents)]
+        else:
+            final = pattern.to if pattern.to.url else (
+                table.locate_page(pattern.to.path, documents.__contains__) or pattern.to
+            )
+            lost = [] if templated or _lands(final, documents) else [""]
+        if lost:
+            whose = f" (for {_some(lost)})" if lost != [""] else ""
+            problems.append(Problem(
+                pattern.location,
+                f"{label}: target {str(pattern.to)!r}{whose} is not a document",
+                fatal=False,
+                subtype="target_missing",
+            ))
+    return problems
+
+
+def _lands(target: Target | None, documents: set[str]) -> bool:
+    return target is not None and (bool(target.url) or target.path in documents)
+
+
+def _some(names: list[str], shown: int = 3) -> str:
+    """``'a', 'b', 'c' and 4 more``: a few names of a long list, for one line."""
+    text = ", ".join(map(repr, names[:shown]))
+    return text + (f" and {len(names) - shown} more" if len(names) > shown else "")

@@ -12,6 +12,8 @@ from typing import Any
 
 from sphinx.util import logging
 
+from ._table import Location
+
 logger = logging.getLogger("sphinx_relocate")
 
 
@@ -27,6 +29,8 @@ class RelocateWarning(Enum):
     """A table target is not a document (or file) of the project."""
     SHADOWED = "shadowed"
     """An old name in the table is still a document, so the table entry is not used."""
+    UNREDIRECTED = "unredirected"
+    """A page renamed or deleted since ``relocate_since`` has no entry (or git cannot tell)."""
 
     # -- references --
     OUTDATED = "outdated"
@@ -66,5 +70,26 @@ class RelocateWarning(Enum):
 
 
 def warn(kind: RelocateWarning, message: str, location: Any = None, **kwargs: Any) -> None:
-    """Log a ``relocate.*`` warning at ``(docname, line)``, a node, or ``"file:line"``."""
+    """Log a ``relocate.*`` warning at ``(docname, line)``, a node, ``"file:line"`` or a
+    table :class:`Location`."""
+    message, location = _located(message, location)
     logger.warning(message, type="relocate", subtype=kind.value, location=location, **kwargs)
+
+
+def error(message: str, location: Location) -> None:
+    """Log an error at a table location, before a ``ConfigError`` stops the build."""
+    message, where = _located(message, location)
+    logger.error(message, location=where)
+
+
+def _located(message: str, location: Any) -> tuple[str, Any]:
+    """A table :class:`Location` as Sphinx's logging takes it.
+
+    Sphinx reads a location without ``:`` as a docname, which needs the environment (there
+    is none at ``config-inited``), so a file without a line goes into the message instead.
+    """
+    if not isinstance(location, Location):
+        return message, location
+    if location.line:
+        return message, str(location)
+    return f"{location.file}: {message}", None

@@ -2,8 +2,9 @@
 
 The final URL of each tab is read over the DevTools protocol (``--remote-debugging-pipe``:
 no port, nothing leaves the machine).  The external target is a page on 127.0.0.1.
-html stubs and dirhtml stubs are opened over ``file://``; a dirhtml target is a folder
-URL (``new/plain/``), which is what the address bar shows on a web server too.
+html stubs and dirhtml stubs are opened over ``file://``; a dirhtml stub sends the
+reader to the page's ``index.html`` (``new/plain/index.html``), since a folder URL opened
+from disk shows a folder listing, not the page.
 """
 
 from __future__ import annotations
@@ -172,10 +173,13 @@ def test_stubs_land_in_chromium(sites: dict[str, Path], server: str, tmp_path: P
     scripted = [
         # plain move: query and fragment kept
         (f"{html}/old/plain.html?q=1#frag", f"{html}/new/plain.html?q=1#frag"),
-        (f"{dirhtml}/old/plain/index.html?q=1#frag", f"{dirhtml}/new/plain/?q=1#frag"),
+        (f"{dirhtml}/old/plain/index.html?q=1#frag", f"{dirhtml}/new/plain/index.html?q=1#frag"),
         # a chain and a [prefixes] move
         (f"{html}/old/chain.html?q=1#frag", f"{html}/new/plain.html?q=1#frag"),
-        (f"{dirhtml}/legacy/other/index.html?q=1#frag", f"{dirhtml}/new/other/?q=1#frag"),
+        (
+            f"{dirhtml}/legacy/other/index.html?q=1#frag",
+            f"{dirhtml}/new/other/index.html?q=1#frag",
+        ),
         # CJK names are percent-encoded
         (
             f"{html}/old/{cjk}.html?q=1#frag".replace(cjk, "%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88"),
@@ -183,10 +187,16 @@ def test_stubs_land_in_chromium(sites: dict[str, Path], server: str, tmp_path: P
         ),
         # the target has its own anchor: no second '#'
         (f"{html}/old/anchored.html?q=1#frag", f"{html}/new/plain.html?q=1#section-two"),
-        (f"{dirhtml}/old/anchored/index.html?q=1#frag", f"{dirhtml}/new/plain/?q=1#section-two"),
+        (
+            f"{dirhtml}/old/anchored/index.html?q=1#frag",
+            f"{dirhtml}/new/plain/index.html?q=1#section-two",
+        ),
         # an old anchor mapped through [anchors], to another page
         (f"{html}/old/mapped.html?q=1#old-id", f"{html}/new/other.html?q=1#new-id"),
-        (f"{dirhtml}/old/mapped/index.html?q=1#old-id", f"{dirhtml}/new/other/?q=1#new-id"),
+        (
+            f"{dirhtml}/old/mapped/index.html?q=1#old-id",
+            f"{dirhtml}/new/other/index.html?q=1#new-id",
+        ),
         # an anchor renamed on the final page
         (f"{html}/old/mapped.html?q=1#renamed", f"{html}/new/plain.html?q=1#section-two"),
         # an external target (on loopback)
@@ -197,7 +207,7 @@ def test_stubs_land_in_chromium(sites: dict[str, Path], server: str, tmp_path: P
         # the <noscript> refresh lands on the page (query and fragment need the script)
         (f"{html}/old/plain.html?q=1#frag", f"{html}/new/plain.html"),
         (f"{html}/old/anchored.html?q=1#frag", f"{html}/new/plain.html#section-two"),
-        (f"{dirhtml}/old/plain/index.html?q=1#frag", f"{dirhtml}/new/plain/"),
+        (f"{dirhtml}/old/plain/index.html?q=1#frag", f"{dirhtml}/new/plain/index.html"),
     ]
     with_js = Browser(tmp_path / "js")
     without_js = Browser(tmp_path / "nojs", "--blink-settings=scriptEnabled=false")
@@ -212,3 +222,31 @@ def test_stubs_land_in_chromium(sites: dict[str, Path], server: str, tmp_path: P
     assert [(url, final) for (url, _), final in zip(cases, finals, strict=True)] == [
         (url, want) for url, want in cases
     ]
+
+
+def test_dirhtml_stub_from_disk_lands_on_the_page(sites: dict[str, Path], tmp_path: Path) -> None:
+    """Opened over ``file://``, a dirhtml stub ends on the new page's index.html, with
+    and without JavaScript, and the tab shows that page, not a folder listing."""
+    dirhtml = sites["dirhtml"].as_uri()
+    stub, page = f"{dirhtml}/old/plain/index.html", f"{dirhtml}/new/plain/index.html"
+    with_js = Browser(tmp_path / "js")
+    without_js = Browser(tmp_path / "nojs", "--blink-settings=scriptEnabled=false")
+    try:
+        opened = [(browser, browser.open(stub), page) for browser in (with_js, without_js)]
+        finals = settle(opened)
+        deadline = time.monotonic() + 20.0
+        while True:  # the title arrives after the URL
+            titles = [
+                info["title"]
+                for browser, tab, _ in opened
+                for info in browser.call("Target.getTargets")["targetInfos"]
+                if info["targetId"] == tab
+            ]
+            if all(t.startswith("Plain page") for t in titles) or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+    finally:
+        with_js.close()
+        without_js.close()
+    assert finals == [page, page]
+    assert [title.startswith("Plain page") for title in titles] == [True, True], titles

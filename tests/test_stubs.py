@@ -177,16 +177,21 @@ def test_values_are_escaped_for_their_context(app) -> None:
 
 @pytest.mark.sphinx("dirhtml", testroot="stubs", freshenv=True)
 def test_dirhtml_stubs(app) -> None:
+    """The refresh, the link and the script name the page's index.html, which a site
+    opened from disk shows (a folder URL there is a listing); canonical stays pretty."""
     app.build()
     out = Path(app.outdir)
     assert not (out / "old/plain.html").exists()
     page = parse(out / "old/plain/index.html")
-    assert refresh_url(page) == "../../new/plain/"
+    assert refresh_url(page) == "../../new/plain/index.html"
+    assert attr(page, "a")["href"] == "../../new/plain/index.html"
+    assert '"../../new/plain/index.html"' in page.text["script"]
     assert attr(page, "link", rel="canonical")["href"] == "../../new/plain/"
-    assert refresh_url(parse(out / "old/mapped/index.html")) == "../../new/plain/"
-    assert (
-        '"old-id":"../../new/other/#new-id"' in parse(out / "old/mapped/index.html").text["script"]
-    )
+    mapped = parse(out / "old/mapped/index.html")
+    assert refresh_url(mapped) == "../../new/plain/index.html"
+    assert '"old-id":"../../new/other/index.html#new-id"' in mapped.text["script"]
+    # a [prefixes] move alike
+    assert refresh_url(parse(out / "legacy/other/index.html")) == "../../new/other/index.html"
 
 
 @pytest.mark.sphinx(
@@ -222,7 +227,7 @@ def test_dirhtml_baseurl_canonical(app) -> None:
     assert attr(page, "link", rel="canonical")["href"] == (
         "https://docs.example.org/en/latest/new/plain/"
     )
-    assert refresh_url(page) == "../../new/plain/#section-two"
+    assert refresh_url(page) == "../../new/plain/index.html#section-two"
 
 
 @pytest.mark.sphinx(
@@ -397,5 +402,7 @@ def test_bad_template_is_one_config_error(make_app, tmp_path) -> None:
 def test_unknown_export_is_a_config_error(make_app, tmp_path) -> None:
     src = tmp_path / "src"
     shutil.copytree(ROOT, src)
-    with pytest.raises(ConfigError, match=re.escape("unknown export 'apache'")):
-        make_app("html", srcdir=src, confoverrides={"relocate_redirect_exports": ["apache"]})
+    known = "'apache', 'json', 'netlify', 'nginx', 'readthedocs', 'vercel'"
+    message = f"unknown export 'iis' (expected any of: {known})"
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        make_app("html", srcdir=src, confoverrides={"relocate_redirect_exports": ["iis"]})

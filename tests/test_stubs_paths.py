@@ -89,6 +89,19 @@ def test_href_resolves_to_the_target_page(old, new, fragment, form) -> None:
         assert path == target
 
 
+@given(docname, docname, anchor, st.sampled_from([".html", ".htm"]))
+def test_index_file_href_names_the_file_the_builder_writes(old, new, fragment, suffix) -> None:
+    """Under dirhtml, ``index_file`` URLs end at the page's own file, so a site opened
+    from disk lands on the page and not on a folder listing."""
+    stub = html_page_path(old, dirhtml=True, file_suffix=suffix)
+    href = page_href(stub, new, fragment, dirhtml=True, file_suffix=suffix, index_file=True)
+    resolved = urljoin(BASE + quote_path(stub), href)
+    path = unquote(urlsplit(resolved).path)[len("/prefix/") :]
+    assert path == html_page_path(new, dirhtml=True, file_suffix=suffix)
+    assert path.endswith("index" + suffix)
+    assert unquote(urlsplit(href).fragment) == fragment
+
+
 @given(st.text(max_size=30))
 def test_safe_output_path_never_leaves_the_folder(path) -> None:
     safe = safe_output_path(path)

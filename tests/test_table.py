@@ -151,4 +151,4 @@ def test_relocate_map_conflict_is_an_error(tmp_path: Path) -> None:
 def test_missing_file_is_one_problem(tmp_path: Path) -> None:
     _, problems = load_table(tmp_path / "nope.toml")
     assert len(problems) == 1
-    assert "cannot read the table" in problems[0].message
+    assert "cannot read the relocation table: " in problems[0].message

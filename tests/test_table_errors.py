@@ -111,3 +111,18 @@ def test_files_may_move_sources_that_are_not_documents(tmp_path: Path) -> None:
     found = check_against_project(table, {"guide"}, lambda p: p in {"_snippets/a.md"})
     assert [(str(p.location), p.fatal) for p in found] == [("t.toml:3", False)]
     assert "'guide.md' is a document: pages are moved under [pages]" in found[0].message
+
+
+def test_backslashes_are_refused_with_the_forward_slash_spelling(tmp_path: Path) -> None:
+    """Never guessed (on POSIX a backslash is part of a file name): the hint shows the
+    spelling to write, in the table file and in relocate_map alike."""
+    path = tmp_path / "t.toml"
+    path.write_text(
+        "[pages]\n'guide\\setup.md' = \"new/setup\"\n\"old\" = 'new\\特性'\n", encoding="utf-8"
+    )
+    _, problems = load_table(path, {"a\\b": "c"}, display_name="t.toml")
+    assert [str(p) for p in problems] == [
+        "t.toml:2: [pages] 'guide\\\\setup.md': use forward slashes: \"guide/setup.md\"",
+        "t.toml:3: [pages] 'old': use forward slashes: \"new/特性\"",
+        "conf.py:1: [pages] 'a\\\\b': use forward slashes: \"a/b\"",
+    ]

@@ -1,0 +1,3 @@
+extensions = ["sphinx_relocate"]
+exclude_patterns = ["_build"]
+html_theme = "basic"

@@ -1,0 +1,129 @@
+"""Bad config values and table files: one clean line from the build and every command.
+
+A table file that cannot be read, or a ``relocate_*`` value of the wrong type, stops the
+build with a configuration error that names the file (and conf.py's line), and makes
+each command print one ``sphinx-relocate: error: …`` line: never a Python traceback.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sphinx.errors import ConfigError
+
+from sphinx_relocate._cli import main
+
+CONF = 'project = "x"\nextensions = ["sphinx_relocate"]\n'
+
+
+def make_docs(tmp_path: Path, setting: str) -> Path:
+    """A docs folder whose conf.py ends with ``setting`` (on line 3)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text(CONF + setting + "\n", encoding="utf-8")
+    (docs / "index.rst").write_text("Home\n====\n", encoding="utf-8")
+    (docs / "folder.toml").mkdir()
+    return docs
+
+
+UNREADABLE = {
+    "missing": ('relocate_table = "missing.toml"', "missing.toml", "No such file or directory"),
+    "folder": ('relocate_table = "folder.toml"', "folder.toml", "Is a directory"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREADABLE))
+def test_unreadable_table_stops_the_build_in_one_line(make_app, tmp_path, name) -> None:
+    setting, file, reason = UNREADABLE[name]
+    docs = make_docs(tmp_path, setting)
+    with pytest.raises(ConfigError) as info:
+        make_app("html", srcdir=docs)
+    line = f"{docs / file}: cannot read the relocation table: {reason}"
+    assert str(info.value) == line
+
+
+def test_sphinx_build_exits_non_zero_without_a_python_traceback(tmp_path) -> None:
+    docs = make_docs(tmp_path, UNREADABLE["missing"][0])
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(docs), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0
+    line = f"{docs / 'missing.toml'}: cannot read the relocation table: No such file or directory"
+    assert f"ERROR: {line}" in result.stderr
+    assert "Configuration error" in result.stderr
+    assert "has no attribute" not in result.stderr
+    assert "Traceback (most recent call last)" not in result.stderr
+
+
+WRONG_TYPES = {
+    "map-list": ('relocate_map = ["intro"]', "relocate_map must be dict, not list: ['intro']"),
+    "map-str": ('relocate_map = "intro"', "relocate_map must be dict, not str: 'intro'"),
+    "table-int": ("relocate_table = 3", "relocate_table must be str or None, not int: 3"),
+    "table-list": (
+        'relocate_table = ["a.toml"]',
+        "relocate_table must be str or None, not list: ['a.toml']",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRONG_TYPES))
+def test_wrong_type_stops_the_build_at_its_conf_py_line(make_app, tmp_path, name) -> None:
+    setting, message = WRONG_TYPES[name]
+    docs = make_docs(tmp_path, setting)
+    with pytest.raises(ConfigError) as info:
+        make_app("html", srcdir=docs)
+    assert str(info.value) == f"{docs / 'conf.py'}:3: {message}"
+
+
+CLI_WRONG_TYPES = {
+    **WRONG_TYPES,
+    "repo-root": ("relocate_repo_root = 3", "relocate_repo_root must be str or None, not int: 3"),
+    "repo-url": ("relocate_repo_url = 3", "relocate_repo_url must be str or None, not int: 3"),
+    "source-suffix": ("source_suffix = 3", "source_suffix must be str or list or tuple or dict"),
+    "exclude": ("exclude_patterns = 3", "exclude_patterns must be list or tuple, not int: 3"),
+    "heading-anchors": (
+        'myst_heading_anchors = "x"',
+        "myst_heading_anchors must be int, not str: 'x'",
+    ),
+}
+COMMANDS = ("check", "rewrite", "from-git")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("name", sorted(CLI_WRONG_TYPES))
+def test_wrong_type_is_one_usage_line_from_every_command(
+    tmp_path, capsys, monkeypatch, command, name
+) -> None:
+    setting, message = CLI_WRONG_TYPES[name]
+    make_docs(tmp_path, setting)
+    monkeypatch.chdir(tmp_path)
+    status = main([command, "docs"])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == ""
+    assert err.startswith(f"sphinx-relocate: error: docs/conf.py:3: {message}")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", sorted(UNREADABLE))
+@pytest.mark.parametrize("command", COMMANDS)
+def test_unreadable_table_is_one_line_from_every_command(
+    tmp_path, capsys, monkeypatch, command, name
+) -> None:
+    setting, file, reason = UNREADABLE[name]
+    make_docs(tmp_path, setting)
+    monkeypatch.chdir(tmp_path)
+    status = main([command, "docs"])
+    out, err = capsys.readouterr()
+    line = f"docs/{file}: cannot read the relocation table: {reason}"
+    if command == "check":  # a broken table is what check reports: a finding
+        assert (status, out.splitlines()) == (1, [line])
+    else:  # the others cannot work from it: a usage error
+        assert (status, out) == (2, "")
+        assert err.splitlines() == [f"sphinx-relocate: error: {line}"]

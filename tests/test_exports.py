@@ -1,0 +1,185 @@
+"""Every ``relocate_redirect_exports`` format, read back by parsing what the build wrote.
+
+Each parser reads its format as the server would (nginx and Apache match the decoded
+path, Vercel's source is a path-to-regexp pattern) and returns ``(old, new)`` with the
+old path percent-encoded, so every format is compared with the same expected rows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from sphinx_relocate._config import CONFIG_VALUES
+from sphinx_relocate._exports import EXPORTS
+
+ROOT = Path(__file__).parent / "roots" / "test-stubs"
+DOCS = Path(__file__).parent.parent / "docs"
+
+#: The redirects of tests/roots/test-stubs under the html builder, from the site root:
+#: not 'kept/page' (still a page) nor 'Features/EP_balance' (a case-only rename).
+HTML_ROWS = {
+    "/legacy/other.html": "/new/other.html",
+    "/legacy/plain.html": "/new/plain.html",
+    "/legacy/%E7%89%B9%E6%80%A7.html": "/new/%E7%89%B9%E6%80%A7.html",
+    "/old/%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88.html": "/new/%E7%89%B9%E6%80%A7.html",
+    "/old/a%3Cb%3E%22c'.html": "/new/plain.html#x%E2%80%A8y%3C/script%3E",
+    "/old/anchored.html": "/new/plain.html#section-two",
+    "/old/chain.html": "/new/plain.html",
+    "/old/ext-quoted.html": "https://example.org/a%22b%3Cc%3E'd",
+    "/old/mapped.html": "/new/plain.html",
+    "/old/plain.html": "/new/plain.html",
+    "/old/quoted.html": "/new/plain.html#it's%20%22q%22%20%3Cb%3E&",
+}
+
+
+def folder_urls(path: str) -> str:
+    """The dirhtml URL of an html one: ``/a/b.html#x`` → ``/a/b/#x``."""
+    return re.sub(r"\.html(?=#|$)", "/", path) if path.startswith("/") else path
+
+
+DIRHTML_ROWS = {folder_urls(old): folder_urls(new) for old, new in HTML_ROWS.items()}
+
+_QUOTED = r'"((?:[^"\\]|\\.)*)"'
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def parse_json(text: str) -> dict[str, str]:
+    rows = json.loads(text)
+    assert [row["from"] for row in rows] == sorted(row["from"] for row in rows)
+    return {row["from"]: row["to"] for row in rows}
+
+
+def parse_netlify(text: str) -> dict[str, str]:
+    found = {}
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        old, new, status = line.split(" ")
+        assert status == "301!"
+        found[old] = new
+    return found
+
+
+def parse_nginx(text: str) -> dict[str, str]:
+    assert "if ($relocate_target) { return 301 $relocate_target; }" in text
+    body = re.search(r"^map \$uri \$relocate_target \{\n(.*?)^\}\n\Z", text, re.M | re.S)
+    assert body, text
+    found = {}
+    for line in body.group(1).splitlines():
+        match = re.fullmatch(rf"    {_QUOTED} {_QUOTED};", line)
+        assert match, line
+        old, new = (_unescape(group) for group in match.groups())
+        assert "$" not in new  # a variable there would be expanded
+        found[quote(old, safe="/!$&'()*+,;=-._~@")] = new
+    return found
+
+
+def parse_apache(text: str) -> dict[str, str]:
+    found = {}
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        match = re.fullmatch(rf"(Redirect|RedirectMatch) permanent {_QUOTED} {_QUOTED}", line)
+        assert match, line
+        directive, old, new = match.group(1), *(g.replace('\\"', '"') for g in match.groups()[1:])
+        if directive == "RedirectMatch":  # an anchored pattern that matches only its path
+            assert old.startswith("^") and old.endswith("$")
+            path = _unescape(old[1:-1])
+            assert re.fullmatch(old, path) and not re.fullmatch(old, path + "page/")
+            old, new = path, _unescape(new)
+        else:  # Redirect moves every path below too: never a folder URL
+            assert not old.endswith("/")
+        found[quote(old, safe="/!$&'()*+,;=-._~@")] = new
+    return found
+
+
+def parse_vercel(text: str) -> dict[str, str]:
+    rows = json.loads(text)["redirects"]
+    assert all(row["permanent"] is True for row in rows)
+    return {_unescape(row["source"]): row["destination"] for row in rows}
+
+
+def parse_readthedocs(text: str) -> dict[str, str]:
+    rows = json.loads(text)
+    assert all(row["type"] == "page" and row["http_status"] == 301 for row in rows)
+    return {row["from_url"]: row["to_url"] for row in rows}
+
+
+PARSERS: dict[str, Callable[[str], dict[str, str]]] = {
+    "json": parse_json,
+    "netlify": parse_netlify,
+    "nginx": parse_nginx,
+    "apache": parse_apache,
+    "vercel": parse_vercel,
+    "readthedocs": parse_readthedocs,
+}
+
+
+def build(make_app, tmp_path: Path, builder: str, **conf: object) -> Path:
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src)
+    conf.setdefault("relocate_redirect_exports", sorted(EXPORTS))
+    app = make_app(builder, srcdir=src, confoverrides=conf)
+    app.build()
+    return Path(app.outdir)
+
+
+def prefixed(rows: dict[str, str], root: str) -> dict[str, str]:
+    return {root + old: root + new if new.startswith("/") else new for old, new in rows.items()}
+
+
+def test_every_export_has_a_parser() -> None:
+    assert sorted(PARSERS) == sorted(EXPORTS)
+
+
+@pytest.mark.parametrize(("builder", "rows"), [("html", HTML_ROWS), ("dirhtml", DIRHTML_ROWS)])
+def test_each_export_holds_every_redirect(make_app, tmp_path, monkeypatch, builder, rows) -> None:
+    monkeypatch.delenv("READTHEDOCS_CANONICAL_URL", raising=False)
+    out = build(make_app, tmp_path, builder)
+    for name, export in EXPORTS.items():
+        assert PARSERS[name]((out / export.path).read_text("utf-8")) == rows, name
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_read_the_docs_canonical_url_is_the_base_url(
+    make_app, tmp_path, monkeypatch, builder
+) -> None:
+    """Without html_baseurl, READTHEDOCS_CANONICAL_URL makes canonical links absolute and
+    puts its path before the servers' paths; RTD's own redirects are per version."""
+    monkeypatch.setenv("READTHEDOCS_CANONICAL_URL", "https://proj.readthedocs.io/en/latest/")
+    out = build(make_app, tmp_path, builder)
+    rows = HTML_ROWS if builder == "html" else DIRHTML_ROWS
+    for name, export in EXPORTS.items():
+        expected = rows if name == "readthedocs" else prefixed(rows, "/en/latest")
+        assert PARSERS[name]((out / export.path).read_text("utf-8")) == expected, name
+    stub = "old/plain.html" if builder == "html" else "old/plain/index.html"
+    page = "new/plain.html" if builder == "html" else "new/plain/"
+    text = (out / stub).read_text("utf-8")
+    assert f'<link rel="canonical" href="https://proj.readthedocs.io/en/latest/{page}">' in text
+
+
+def test_html_baseurl_wins_over_read_the_docs(make_app, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("READTHEDOCS_CANONICAL_URL", "https://proj.readthedocs.io/en/latest/")
+    out = build(make_app, tmp_path, "html", html_baseurl="https://docs.example.org/")
+    text = (out / "old/plain.html").read_text("utf-8")
+    assert '<link rel="canonical" href="https://docs.example.org/new/plain.html">' in text
+    assert parse_netlify((out / "_redirects").read_text("utf-8")) == HTML_ROWS
+
+
+def test_export_names_are_documented() -> None:
+    """The config help and the stubs page name every export and its file."""
+    (help_text,) = [v.help for v in CONFIG_VALUES if v.name == "relocate_redirect_exports"]
+    page = (DOCS / "stubs.md").read_text("utf-8")
+    for name, export in EXPORTS.items():
+        assert f'"{name}"' in help_text and export.path in help_text, name
+        assert f'"{name}"' in page and export.path in page, name

@@ -1,0 +1,351 @@
+"""Switching from sphinx-reredirects or sphinxext-rediraffe by changing the extension line.
+
+Each test root is one of the peers' own test projects (its table and the redirects its
+tests expect), with ``extensions = ["sphinx_relocate"]`` instead of the peer.  The tests
+follow every stub written to where it sends the reader, and read the warning stream.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import posixpath
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from sphinx.errors import ConfigError
+from sphinx.util.console import strip_colors
+from test_peers import LANDS
+
+from sphinx_relocate._paths import html_page_path
+
+ROOTS = Path(__file__).parent / "roots"
+_SUBTYPE = re.compile(r" \[[a-z_]+\.[a-z_]+\]$")
+_REFRESH = re.compile(r'http-equiv="refresh" content="0; url=([^"]*)"')
+
+
+def landing(out: Path, stub: str) -> str:
+    """Where the stub ``stub`` sends a reader: an output file (``#fragment``), or a URL."""
+    text = (out / stub).read_text("utf-8")
+    match = _REFRESH.search(text)
+    assert match is not None, f"{stub} is not a redirect stub"
+    url = html.unescape(match.group(1))
+    if "://" in url:
+        return url
+    path, _, fragment = url.partition("#")
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(stub), unquote(path)))
+    if path.endswith("/") or path in ("", "."):
+        target = posixpath.join(target, "index.html") if target != "." else "index.html"
+    assert (out / target).is_file(), f"{stub} sends readers to {target}, which is not written"
+    assert not is_stub(out, target), f"{stub} sends readers to another stub, {target}"
+    return target + (f"#{fragment}" if fragment else "")
+
+
+def copy(tmp_path: Path, root: str) -> Path:
+    """A fresh copy of a test root, so a build writes nothing into the repository."""
+    return Path(shutil.copytree(ROOTS / root, tmp_path / root,
+                                ignore=shutil.ignore_patterns("_build")))
+
+
+def is_stub(out: Path, path: str) -> bool:
+    return _REFRESH.search((out / path).read_text("utf-8")) is not None
+
+
+def stubs(out: Path) -> set[str]:
+    """The stubs the extension wrote (its manifest)."""
+    manifest = out / "_relocate/stubs.json"
+    files = json.loads(manifest.read_text("utf-8"))["files"] if manifest.exists() else {}
+    return {path for path in files if path.endswith((".html", ".htm"))}
+
+
+def warnings(warning) -> list[str]:
+    """The warning lines, without colors and without the ``[type.subtype]`` Sphinx 8 adds."""
+    text = strip_colors(warning.getvalue())
+    return [_SUBTYPE.sub("", line) for line in text.splitlines() if "WARNING" in line]
+
+
+# -- sphinx-reredirects ---------------------------------------------------------------
+
+#: old page → the page or URL its stub sends readers to (sphinx-reredirects' test_ext and
+#: its usage docs: relative, ../, site-absolute, external, anchors)
+REREDIRECTS = {
+    "setup": "install",
+    "install/requirements": "https://web.com/docs/requirements.html",
+    "faq/old": "faq/two",
+    "faq/deep/gone": "faq/one#the-answer",
+    "news": "rn",
+}
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_reredirects_table_is_read_as_it_is(make_app, builder, tmp_path) -> None:
+    app = make_app(builder, srcdir=copy(tmp_path, "test-reredirects"), freshenv=True)
+    app.build()
+    out, dirhtml = Path(app.outdir), builder == "dirhtml"
+    expected = {}
+    for old, new in REREDIRECTS.items():
+        page, _, fragment = new.partition("#")
+        to = new if "://" in new else html_page_path(page, dirhtml=dirhtml)
+        expected[html_page_path(old, dirhtml=dirhtml)] = to + (f"#{fragment}" if fragment else "")
+    assert {stub: landing(out, stub) for stub in sorted(stubs(out))} == expected
+    # what its globs matched, it replaced with redirects; here they stay pages, said once each
+    for page in ("faq/one", "faq/two", "install"):
+        assert not is_stub(out, html_page_path(page, dirhtml=dirhtml))
+    lines = warnings(app._warning)
+    assert len(lines) == 2, lines
+    assert "conf.py:12: WARNING: [patterns] 'faq/*' matches 'faq/one', 'faq/two', which " \
+           "sphinx-reredirects replaced with redirects; here they stay pages" in lines[1]
+    assert "conf.py:13: WARNING: [patterns] '*all' matches 'install'" in lines[0]
+
+
+def test_reredirects_links_written_against_old_paths_resolve_too(make_app, tmp_path) -> None:
+    app = make_app("html", srcdir=copy(tmp_path, "test-reredirects"), freshenv=True)
+    app.build()
+    links = (Path(app.outdir) / "links.html").read_text("utf-8")
+    hrefs = re.findall(r'<li><p><a class="reference [a-z]+" href="([^"]+)"', links)
+    # setup and faq/old by their entries, faq/three by the glob with $source, news by /…
+    assert hrefs == ["install.html", "faq/two.html", "https://new.com/faq/three.html", "rn.html"]
+
+
+def test_reredirects_html_file_suffix(make_app, tmp_path) -> None:
+    app = make_app(
+        "html", srcdir=copy(tmp_path, "test-reredirects"), freshenv=True,
+        confoverrides={"html_file_suffix": ".htm"},
+    )
+    app.build()
+    out = Path(app.outdir)
+    assert landing(out, "setup.htm") == "install.htm"
+    assert landing(out, "faq/deep/gone.htm") == "faq/one.htm#the-answer"
+    assert not (out / "setup.html").exists()
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_reredirects_dirhtml_project(make_app, builder, tmp_path) -> None:
+    # its dirhtml test: folder-URL targets, .html keys; one table for both builders
+    app = make_app(builder, srcdir=copy(tmp_path, "test-reredirects-dirhtml"), freshenv=True)
+    app.build()
+    out, dirhtml = Path(app.outdir), builder == "dirhtml"
+    installing = html_page_path("installing", dirhtml=dirhtml)
+    assert {stub: landing(out, stub) for stub in sorted(stubs(out))} == {
+        html_page_path("install", dirhtml=dirhtml): installing,
+        html_page_path("setup", dirhtml=dirhtml): installing,
+        html_page_path("guide/start", dirhtml=dirhtml): installing + "#step-one",
+    }
+    # it overwrote the home page with a redirect; here the page stays, said at its line
+    assert "Welcome" in (out / "index.html").read_text("utf-8")
+    (line,) = warnings(app._warning)
+    assert "conf.py:7: WARNING: 'index' still exists, so its entry is not used" in line
+
+
+# -- sphinxext-rediraffe --------------------------------------------------------------
+
+#: old docname → new (rediraffe's nested, backslashes, mixed_slashes, deleted folders,
+#: dots in names, complex chains and dirhtml index files, and spaces from its README)
+REDIRAFFE = {
+    "tof1": "docs/folder1/f1",
+    "docs/folder1/tof1": "docs/folder1/f1",
+    "docs/folder1/tof2": "docs/folder2/f2",
+    "docs/folder2/toindex": "index",
+    "totoindex": "index",
+    "deletedfolder/another": "index",
+    "deletedfolder/deletedfolder2/another": "index",
+    "docs/x.y.z": "docs/a.b.c",
+    "old page": "my page",
+    **dict.fromkeys("abcd", "e"),
+    "i": "j",
+    **dict.fromkeys(["q", "w", "x", "F1/1", "F1/2", "F2/1"], "z"),
+    "F5/F4/F3/F2/F1/1": "index",
+    "another": "mydir/index",
+    "without-suffix": "e",
+}
+
+
+def expected_stubs(moves: dict[str, str], dirhtml: bool) -> dict[str, str]:
+    return {
+        html_page_path(old, dirhtml=dirhtml): html_page_path(new, dirhtml=dirhtml)
+        for old, new in moves.items()
+    }
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_rediraffe_file_is_read_as_it_is(make_app, builder, tmp_path) -> None:
+    app = make_app(builder, srcdir=copy(tmp_path, "test-rediraffe"), freshenv=True)
+    app.build()
+    out = Path(app.outdir)
+    assert {stub: landing(out, stub) for stub in sorted(stubs(out))} == expected_stubs(
+        REDIRAFFE, builder == "dirhtml"
+    )
+    assert warnings(app._warning) == []
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_rediraffe_dict_is_read_as_it_is(make_app, builder, tmp_path) -> None:
+    app = make_app(builder, srcdir=copy(tmp_path, "test-rediraffe-dict"), freshenv=True)
+    app.build()
+    out = Path(app.outdir)
+    assert {stub: landing(out, stub) for stub in sorted(stubs(out))} == expected_stubs(
+        LANDS, builder == "dirhtml"
+    )
+    assert warnings(app._warning) == []
+
+
+def rediraffe_project(tmp_path: Path, redirects: str | None, *pages: str) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    setting = '\nrediraffe_redirects = "redirects.txt"\n' if redirects is not None else "\n"
+    (docs / "conf.py").write_text('extensions = ["sphinx_relocate"]\n' + setting, "utf-8")
+    (docs / "index.rst").write_text("Home\n====\n\n.. toctree::\n   :glob:\n\n   *\n", "utf-8")
+    for page in pages:
+        (docs / f"{page}.rst").write_text(f"{page}\n{'=' * len(page)}\n", "utf-8")
+    if redirects:
+        (docs / "redirects.txt").write_text(redirects, "utf-8")
+    return docs
+
+
+STOPS = {
+    "loop": ("a.rst b.rst\nb.rst a.rst\n",
+             "{file}:1: relocation cycle: a → b → a (a at {file}:1, b at {file}:2)"),
+    "redirected twice": (
+        "another.rst index.rst\nanother.rst index2.rst\n",
+        "{file}:2: [pages] 'another.rst': the same old name as the entry at {file}:1 (which "
+        "moves it to index); an old name may appear only once",
+    ),
+    "bad line": ("another.rst\n", "{file}:1: expected two paths, old and new"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STOPS))
+def test_rediraffe_errors_stop_the_build_in_one_line(make_app, tmp_path, case) -> None:
+    text, expected = STOPS[case]
+    docs = rediraffe_project(tmp_path, text, "index2")
+    with pytest.raises(ConfigError) as info:
+        make_app("html", srcdir=docs)
+    assert str(info.value).startswith(expected.format(file=docs / "redirects.txt"))
+    assert "\n" not in str(info.value)
+
+
+def test_rediraffe_missing_file_stops_the_build_in_one_line(make_app, tmp_path) -> None:
+    docs = rediraffe_project(tmp_path, "")
+    with pytest.raises(ConfigError) as info:
+        make_app("html", srcdir=docs)
+    assert str(info.value) == (
+        f"{docs / 'redirects.txt'}: cannot read the rediraffe_redirects file: "
+        "No such file or directory"
+    )
+
+
+def test_rediraffe_target_missing_and_existing_page_are_warned(make_app, tmp_path) -> None:
+    # its link_redirected_to_nonexistant_file and existing_link_redirected projects
+    docs = rediraffe_project(tmp_path, "gone.rst fake.rst\nanother.rst index.rst\n", "another")
+    app = make_app("html", srcdir=docs)
+    app.build()
+    file = docs / "redirects.txt"
+    assert warnings(app._warning) == [
+        f"{file}:1: WARNING: target 'fake' of 'gone' is not a document",
+        f"{file}:2: WARNING: 'another' still exists, so its entry is not used (delete the old "
+        "file or the entry)",
+    ]
+    out = Path(app.outdir)
+    assert stubs(out) == set()
+    assert not is_stub(out, "another.html")
+
+
+def test_no_rediraffe_setting_no_stubs(make_app, tmp_path) -> None:
+    app = make_app("html", srcdir=rediraffe_project(tmp_path, None, "another"))
+    app.build()
+    assert warnings(app._warning) == []
+    assert stubs(Path(app.outdir)) == set()
+
+
+# -- whose option it is -----------------------------------------------------------------
+
+FAKE_PEER = '''
+def setup(app):
+    app.add_config_value("redirects", {}, "env")
+    return {"parallel_read_safe": True}
+'''
+
+
+@pytest.mark.parametrize("order", ["ours first", "theirs first"])
+def test_a_peer_still_loaded_keeps_its_option(make_app, tmp_path, order) -> None:
+    docs = copy(tmp_path, "test-reredirects")
+    (docs / "fake_peer.py").write_text(FAKE_PEER, "utf-8")
+    (docs / "links.rst").unlink()  # links to the old pages: only our table would land them
+    extensions = ["sphinx_relocate", "fake_peer"]
+    if order == "theirs first":
+        extensions.reverse()
+    conf = (docs / "conf.py").read_text("utf-8").replace(
+        'extensions = ["sphinx_relocate"]',
+        f"import sys\nsys.path.insert(0, {str(docs)!r})\nextensions = {extensions!r}",
+    )
+    (docs / "conf.py").write_text(conf, "utf-8")
+    app = make_app("html", srcdir=docs)
+    app.build()
+    assert stubs(Path(app.outdir)) == set()  # the peer's table is the peer's to write
+    assert warnings(app._warning) == []
+
+
+# -- [patterns] -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_patterns_in_the_table(make_app, builder, tmp_path) -> None:
+    app = make_app(builder, srcdir=copy(tmp_path, "test-patterns"), freshenv=True)
+    app.build()
+    out, dirhtml = Path(app.outdir), builder == "dirhtml"
+
+    def page(docname: str) -> str:
+        return html_page_path(docname, dirhtml=dirhtml)
+
+    assert {stub: landing(out, stub) for stub in sorted(stubs(out))} == {
+        # the old URLs of the pages "faq/*" = "help/$source" moved
+        page("faq/install"): page("help/faq/install"),
+        page("faq/uninstall"): page("help/faq/uninstall"),
+        # documents that a pattern with replace = true turns into redirects
+        page("legacy/a"): "https://new.example/legacy/a.html",
+        page("legacy/b"): "https://new.example/legacy/b.html",
+    }
+    assert warnings(app._warning) == []
+    # links written against old paths land where the patterns say, from the old folder too
+    links = (out / page("links")).read_text("utf-8")
+    hrefs = re.findall(r'<li><p><a class="reference [a-z]+" href="([^"]+)"', links)
+    up = "../" if dirhtml else ""
+    assert [h.replace("index.html", "") for h in hrefs] == [
+        f"{up}{page('help/faq/install')}".replace("index.html", ""),
+        f"{up}{page('legacy/a')}".replace("index.html", ""),
+        "https://archive.example/gone/retired-page.html",
+        f"{up}{page('keep/page')}".replace("index.html", ""),
+    ]
+    moved = (out / page("help/faq/install")).read_text("utf-8")
+    assert ('href="../../keep/page' if not dirhtml else 'href="../../../keep/page') in moved
+
+
+def test_a_pattern_that_stops_replacing_gives_the_pages_back(make_app, tmp_path) -> None:
+    docs = copy(tmp_path, "test-patterns")
+    first = make_app("html", srcdir=docs, freshenv=True)
+    first.build()
+    out = Path(first.outdir)
+    assert is_stub(out, "legacy/a.html")
+    table = docs / "relocations.toml"
+    table.write_text(table.read_text("utf-8").replace(", replace = true", ""), "utf-8")
+    second = make_app("html", srcdir=docs)
+    second.build()
+    assert "Old content." in (out / "legacy/a.html").read_text("utf-8")
+    assert "Old content." in (out / "legacy/b.html").read_text("utf-8")
+    assert stubs(out) == {"faq/install.html", "faq/uninstall.html"}
+
+
+def test_the_whole_site_moved(make_app, tmp_path) -> None:
+    # sphinx-reredirects' "*": "https://…/$source.html", opted in with replace = true
+    app = make_app("html", srcdir=copy(tmp_path, "test-site-moved"), freshenv=True)
+    app.build()
+    out = Path(app.outdir)
+    assert {stub: landing(out, stub) for stub in sorted(stubs(out))} == {
+        "guide/intro.html": "https://new.example/docs/guide/intro.html",
+        "index.html": "https://new.example/docs/index.html",
+    }
+    assert not is_stub(out, "genindex.html") and not is_stub(out, "search.html")
+    assert warnings(app._warning) == []
