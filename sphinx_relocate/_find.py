@@ -137,6 +137,10 @@ def _markdown_targets(text: str) -> list[Span]:
     return spans + directives
 
 
+#: MyST directives whose body is not Markdown (an eval-rst body is read as reST)
+_OPAQUE_FENCES = ("literalinclude", "toctree", "eval-rst")
+
+
 def _myst_blocks(text: str, code: list[tuple[int, int]]) -> list[Span]:
     """Toctree entries and file arguments of MyST directives; records plain code fences."""
     spans: list[Span] = []
@@ -161,10 +165,15 @@ def _myst_blocks(text: str, code: list[tuple[int, int]]) -> list[Span]:
             spans.extend(_toctree_entries(_lines(text[body_start:end], body_start), True))
         elif name == "csv-table":
             spans.extend(_file_options(_lines(text[body_start:end], body_start)))
+        elif name == "eval-rst":  # reST inside Markdown
+            spans.extend(
+                s._replace(start=s.start + body_start, end=s.end + body_start)
+                for s in _rest_targets(text[body_start:end])
+            )
         elif name in _FILE_DIRECTIVES and argument.strip():
             start = match.start(3)
             spans.append(Span(start, start + len(argument.rstrip()), _FILE_DIRECTIVES[name]))
-        if not directive or name.startswith("code") or name in ("literalinclude", "toctree"):
+        if not directive or name.startswith("code") or name in _OPAQUE_FENCES:
             code.append((body_start, end))
     return spans
 
@@ -212,6 +221,38 @@ def _role_targets(text: str) -> list[Span]:
         mode = "doc" if role == "doc" else "path"
         spans.append(Span(match.start(group), match.end(group), role, mode))
     return spans
+
+
+class Role(NamedTuple):
+    """The whole ``:doc:`…``` or ``{doc}`…``` around a target."""
+
+    start: int
+    end: int
+    #: the explicit title, else ``None``
+    title: str | None
+    #: MyST's ``{doc}`` (else reST's ``:doc:``)
+    myst: bool
+
+
+def role_around(text: str, span: Span) -> Role | None:
+    """The role whose target is ``span``, so that a target that became a URL can be
+    written as a link (a ``:doc:`` cannot name a URL)."""
+    if span.kind not in ("doc", "download"):
+        return None
+    role = "doc" if span.kind == "doc" else "download"
+    mark = max(
+        text.rfind(":" + role + ":`", 0, span.start), text.rfind("{" + role + "}`", 0, span.start)
+    )
+    match = _ROLE.match(text, mark + 1) if mark >= 0 else None
+    if match is None:
+        return None
+    group = 3 if match.group(3) is not None else 4
+    if (match.start(group), match.end(group)) != (span.start, span.end):
+        return None
+    title = None
+    if group == 3:  # ":doc:`" and "{doc}`" are len(role) + 3 characters
+        title = text[mark + len(role) + 3 : text.rindex("<", 0, span.start)].strip()
+    return Role(mark, match.end(), title, text[mark] == "{")
 
 
 def _rest_targets(text: str) -> list[Span]:

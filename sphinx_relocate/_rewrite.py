@@ -41,7 +41,13 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
 
-from ._find import MARKDOWN_SUFFIXES, REST_SUFFIXES, anchors_in_source, find_targets
+from ._find import (
+    MARKDOWN_SUFFIXES,
+    REST_SUFFIXES,
+    anchors_in_source,
+    find_targets,
+    role_around,
+)
 from ._landing import (
     REPO_URL_REF,
     UNDECIDED,
@@ -302,7 +308,13 @@ class Rewriter:
             if new is _AMBIGUOUS:
                 ambiguous.append(written)
             elif new is not None:
-                edits.append((span.start, span.end, new))
+                role = role_around(text, span) if _SCHEME.match(new) else None
+                if role is not None:  # a role cannot name a URL: the same text, as a link
+                    title = role.title or written
+                    link = f"[{title}]({new})" if role.myst else f"`{title} <{new}>`__"
+                    edits.append((role.start, role.end, link))
+                else:
+                    edits.append((span.start, span.end, new))
                 kinds[span.kind] += 1
                 markup = markup or bool(_MARKUP.search(new))
         rest = posixpath.splitext(path)[1].lower() in (*REST_SUFFIXES, ".txt")

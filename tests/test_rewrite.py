@@ -116,6 +116,16 @@ def rewriter(tmp_path: Path) -> Rewriter:
         ("docs/api.rst", "- .. not a directive\n\n  .. image:: images/old.png\n",
          "- .. not a directive\n\n  .. image:: images/new.png\n"),
         ("docs/api.rst", ".. _t: pytorch/install.html\n", ".. _t: guides/install.html\n"),
+        # a role cannot name a URL: a page that became a URL is written as a link
+        ("docs/index.md", "See {doc}`old`.", "See [old](https://example.org/old)."),
+        ("docs/index.md", "See {doc}`T <old>`.", "See [T](https://example.org/old)."),
+        ("docs/api.rst", "See :doc:`old`.", "See `old <https://example.org/old>`__."),
+        ("docs/api.rst", "See :doc:`T <old>`.", "See `T <https://example.org/old>`__."),
+        ("docs/index.md", "```{eval-rst}\n:doc:`old`\n```",
+         "```{eval-rst}\n`old <https://example.org/old>`__\n```"),
+        # reST inside Markdown is read as reST
+        ("docs/index.md", "```{eval-rst}\n:doc:`T <pytorch/install>` [x](old.md)\n```",
+         "```{eval-rst}\n:doc:`T <guides/install>` [x](old.md)\n```"),
         # CRLF files keep their line ends
         ("docs/index.md", "[i](pytorch/install.md)\r\n[r]: old.md\r\n",
          "[i](guides/install.md)\r\n[r]: https://example.org/old\r\n"),
