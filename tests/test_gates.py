@@ -139,7 +139,9 @@ def build(docs: Path, builddir: Path, **overrides: object) -> tuple[list[str], s
     """The ``relocate.unredirected`` warnings of an HTML build, and its status output."""
     warning, status = StringIO(), StringIO()
     app = SphinxTestApp(
-        "html", srcdir=docs, builddir=builddir, confoverrides=overrides, status=status,
+        "html", srcdir=docs, builddir=builddir, status=status,
+        # Sphinx 7.4 does not add "[relocate.x]" by default
+        confoverrides={"show_warning_types": True, **overrides},
         warning=warning,
     )
     try:
