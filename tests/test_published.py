@@ -251,3 +251,13 @@ def test_a_labels_entry_redirects_a_published_label(release: Path) -> None:
     assert unredirected(published, documents, labels, table) == []
     assert unredirected(published, documents, None, table) == []
     assert isinstance(published, Published)
+
+
+def test_a_parallel_build_gives_the_same_findings(project: Path) -> None:
+    out, warnings = build(project, fresh=True, parallel=2,
+                          relocate_published="published/objects.inv")
+    assert messages(warnings) == [
+        ("relocations.toml:2", PAGE.format(base="")),
+        ("relocations.toml:1", LABEL.format(base="")),
+    ]
+    assert (out / "v1/legacy.html").is_file()
