@@ -17,7 +17,10 @@ How it works:
   decides is a ``relocate.ambiguous`` warning, never a guess.  Documents are re-read
   only when a table edit affects them (a hash of the table lives in the environment).
 * HTML builders get a small redirect page at every old URL (``old.html`` or
-  ``old/index.html``), which keeps ``?query`` and ``#fragment``.
+  ``old/index.html``), which keeps ``?query`` and ``#fragment``, and ``objects.inv``
+  lists every old page name at its new page, for other projects' intersphinx.
+* With ``relocate_published`` (a release's ``objects.inv``), every page and label the
+  world has seen that lost its way in is a ``relocate.unredirected`` warning.
 * Every internal reference that still does not land is a ``relocate.*`` warning at its
   file and line, on every build (the findings live in the environment), so
   ``sphinx-build -W`` fails until the docs are whole.
@@ -29,7 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _record, _stubs
+from . import _inventory, _published, _record, _stubs
 from ._check import setup_checker
 from ._config import CONFIG_VALUES, on_config_inited, on_env_get_outdated, register
 from ._resolve import setup_resolver
@@ -67,6 +70,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _stubs.on_html_page_context)
     app.connect("env-get-outdated", _stubs.on_env_get_outdated)
     app.connect("build-finished", _stubs.on_build_finished)
+    app.connect("env-updated", _published.on_env_updated)
+    app.connect("build-finished", _inventory.on_build_finished)
     return {
         "version": __version__,
         "env_version": ENV_VERSION,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._paths import DEFAULT_SOURCE_SUFFIXES
-from ._table import Problem, RelocationTable, check_against_project, load_table
+from ._table import Location, Problem, RelocationTable, check_against_project, load_table
 
 if TYPE_CHECKING:
     from ._git import Changes
@@ -152,9 +152,13 @@ _OTHER_SETTINGS: dict[str, tuple[type, ...]] = {
     "source_suffix": (str, list, tuple, dict),
     "exclude_patterns": (list, tuple),
     "myst_heading_anchors": (int,),
+    "html_baseurl": (str,),
 }
 #: The ``relocate_*`` settings the commands read (their types are in ``CONFIG_VALUES``).
-_RELOCATE_SETTINGS = ("relocate_table", "relocate_map", "relocate_repo_root", "relocate_repo_url")
+_RELOCATE_SETTINGS = (
+    "relocate_table", "relocate_map", "relocate_repo_root", "relocate_repo_url",
+    "relocate_published",
+)
 
 
 def _check_settings(conf_py: Path, settings: dict[str, Any]) -> None:
@@ -223,9 +227,11 @@ def command_check(args: argparse.Namespace) -> int:
     table, problems = project.load_table(args.table)
     if not any(p.fatal for p in problems):
         srcdir = project.srcdir
+        documents = project.docnames()
         problems += check_against_project(
-            table, project.docnames(), lambda p: (srcdir / p).exists(), project.source_suffixes
+            table, documents, lambda p: (srcdir / p).exists(), project.source_suffixes
         )
+        problems += _published_problems(args, project, table, documents)
     for problem in problems:
         print(finding(args.format, problem.location.file, problem.location.line, problem.message))
     if problems:
@@ -234,6 +240,49 @@ def command_check(args: argparse.Namespace) -> int:
         return 1
     print(f"relocation table OK: {len(table.entries)} entries", file=sys.stderr)
     return 0
+
+
+def _published_problems(
+    args: argparse.Namespace, project: DocsProject, table: RelocationTable, documents: set[str]
+) -> list[Problem]:
+    """The build's published check (``--published``, else ``relocate_published``) on the
+    sources: the documents Sphinx would find, the labels written in the sources."""
+    from ._config import entries_location, setting_location
+    from ._inventory import InventoryError
+    from ._published import files_of, labels_in_sources, read, unredirected
+    from ._stubs import base_url
+
+    setting = args.published or project.settings.get("relocate_published")
+    if not setting:
+        return []
+    try:  # --published is relative to the current folder, relocate_published to conf.py's
+        published = read(
+            str(setting), Path() if args.published else project.confdir,
+            base_url=base_url(project.settings),
+        )
+    except InventoryError as err:
+        if args.published:
+            raise UsageError(str(err)) from None
+        where = setting_location(project.confdir, "relocate_published")
+        raise UsageError(
+            f"{_shown(Path(where.file))}:{where.line}: relocate_published = {setting!r}: {err}"
+        ) from None
+    labels: set[str] | None = None
+    if "sphinx.ext.autosectionlabel" in (project.settings.get("extensions") or ()):
+        print("note: the published labels are not checked: sphinx.ext.autosectionlabel "
+              "makes labels that only a build knows", file=sys.stderr)
+    else:
+        files = files_of(project.srcdir, project.source_suffixes)
+        labels = labels_in_sources(project.srcdir, files, published)
+    problems = []
+    table_setting = project.settings.get("relocate_table", "relocations.toml")
+    for found in unredirected(published, documents, labels, table):
+        where = entries_location(
+            project.confdir, table_setting, found.section, "relocate_published", table=args.table
+        )
+        location = Location(_shown(Path(where.file)), where.line)
+        problems.append(Problem(location, found.message, fatal=False, subtype="unredirected"))
+    return problems
 
 
 def _table_or_exit(project: DocsProject, table_option: Path | None) -> RelocationTable:
@@ -584,6 +633,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Validate the relocation table against the files of a docs folder. "
         "Prints one 'file:line: message' per problem; exit 0 clean, 1 problems, 2 usage.",
         table_help="table file to check instead of conf.py's",
+    )
+    check.add_argument(
+        "--published",
+        metavar="FILE",
+        help="objects.inv of a release (a file or an http(s) URL; default: "
+        "relocate_published): each of its pages and labels that is gone without an entry "
+        "is a problem",
     )
     _add_format(check)
 

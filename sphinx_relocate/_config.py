@@ -133,6 +133,24 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "``sphinx-relocate from-git --check``.",
     ),
     ConfigValue(
+        "relocate_inventory_aliases",
+        True,
+        (bool,),
+        "List every old page name in ``objects.inv`` as a ``std:doc`` entry with the new "
+        "page's URL and title, so other projects' intersphinx references to old names "
+        "(``:doc:`demo:old/name```) land on the new page. A name moved to a URL is left out.",
+    ),
+    ConfigValue(
+        "relocate_published",
+        None,
+        (str, type(None)),
+        "The ``objects.inv`` of a release: a file relative to the conf dir, or an http(s) "
+        "URL (fetched on every build). Every page of it that is no longer a document and "
+        "that the table does not move, and every label of it that is no longer a label, "
+        "is a ``relocate.unredirected`` warning naming its published URL; pages the "
+        "table moves get stubs and inventory entries even when only a pattern names them.",
+    ),
+    ConfigValue(
         "redirects",
         {},
         (dict,),
@@ -331,21 +349,38 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     from ._git import GitError, docs_changes, unredirected, unredirected_message
 
     confdir = Path(app.confdir)
-    conf_py = confdir / "conf.py"
-    since_line = _line_of(conf_py, lambda line: line.split("=")[0].strip() == "relocate_since")
-    setting = f"{conf_py}:{since_line}"
     try:
         prefix, changes = docs_changes(Path(app.srcdir), since, 50)
     except GitError as err:
         message = f"relocate_since = {since!r}: cannot check for pages without an entry: {err}"
-        warn(RelocateWarning.UNREDIRECTED, message, location=setting)
+        setting = setting_location(confdir, "relocate_since")
+        warn(RelocateWarning.UNREDIRECTED, message, location=str(setting))
         return
-    path = findings_file(confdir, app.config.relocate_table)
-    # in the table, at the section the entries belong to
-    where = setting if path == conf_py else f"{path}:{_line_of(path, '[pages]'.__eq__)}"
+    where = entries_location(confdir, app.config.relocate_table, "pages", "relocate_since")
     suffixes = tuple(app.config.source_suffix)
     for old, new in unredirected(changes, prefix, suffixes, table):
-        warn(RelocateWarning.UNREDIRECTED, unredirected_message(old, new, since), location=where)
+        message = unredirected_message(old, new, since)
+        warn(RelocateWarning.UNREDIRECTED, message, location=str(where))
+
+
+def setting_location(confdir: Path, name: str) -> Location:
+    """The line of conf.py that sets ``name`` (line 1 when no line does)."""
+    conf_py = confdir / "conf.py"
+    line = _line_of(conf_py, lambda text: text.split("=")[0].strip() == name)
+    return Location(str(conf_py), line)
+
+
+def entries_location(
+    confdir: Path, table_setting: str | None, section: str, setting: str, *,
+    table: Path | None = None,
+) -> Location:
+    """Where a finding that asks for table entries goes: the table file (``table``, else
+    the one ``relocate_table`` names) at its ``[section]`` header (line 1 without one), or
+    without a table file the conf.py line of the ``setting`` that found it."""
+    path = table or findings_file(confdir, table_setting)
+    if path == confdir / "conf.py":
+        return setting_location(confdir, setting)
+    return Location(str(path), _line_of(path, f"[{section}]".__eq__))
 
 
 def _line_of(path: Path, matches: Callable[[str], bool]) -> int:

@@ -92,6 +92,9 @@ class BuildState:
     #: pages the builder rendered in this process (genindex, search, domain indices, …),
     #: which no stub may replace
     rendered_pages: set[str] = field(default_factory=set)
+    #: the pages of ``relocate_published`` (read once the documents are read), which
+    #: get stubs and inventory entries when the table moves them
+    published_pages: frozenset[str] = frozenset()
 
     def forget_files(self) -> None:
         """Before a read phase: files may have come, gone or changed their suffix."""

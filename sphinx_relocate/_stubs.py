@@ -142,11 +142,21 @@ class Site:
         )
 
 
-def old_pages(table: RelocationTable, documents: Iterable[str]) -> list[str]:
+def old_pages(
+    table: RelocationTable, documents: Iterable[str], published: Iterable[str] = ()
+) -> list[str]:
     """Every old page that needs a stub: ``[pages]`` keys, ``[prefixes]`` names of documents,
-    and the documents a ``[patterns]`` entry with ``replace = true`` turns into stubs."""
+    and the documents a ``[patterns]`` entry with ``replace = true`` turns into stubs.
+
+    ``published`` are pages a release listed (``relocate_published``): those the table
+    moves count too, so a ``[patterns]`` or ``[prefixes]`` entry gives them stubs even
+    when its target cannot be run backwards (a URL, ``v[12]/*`` → one page).
+    """
     found = set(documents)
     old = {name for name in table.pages if name not in found}
+    old.update(
+        name for name in published if name not in found and table.locate_page(name) is not None
+    )
     if table.prefixes or table.patterns:  # without, every old name is a [pages] key already
         for docname in found:
             old.update(name for name in table.old_names(docname) if name not in found)
@@ -162,11 +172,13 @@ def plan(
     *,
     protected: Iterable[str] = (),
     titles: Mapping[str, str] | None = None,
+    published: Iterable[str] = (),
 ) -> tuple[list[Redirect], list[Skipped]]:
     """The stubs to write for ``table`` in a site with these ``documents``.
 
     ``protected`` are further output files the build writes (``genindex.html``, extra
-    files).  Returns the redirects, sorted by stub path, and the old pages left out.
+    files); ``published`` the pages of a release (:func:`old_pages`).  Returns the
+    redirects, sorted by stub path, and the old pages left out.
     """
     found = set(documents)
     exists = found.__contains__
@@ -177,7 +189,7 @@ def plan(
     redirects: dict[str, Redirect] = {}
     skipped: list[Skipped] = []
 
-    for old in old_pages(table, found):
+    for old in old_pages(table, found, published):
         target = table.locate_reference(old, "", exists=exists)
         if target is None or (not target.url and target.path not in found):
             continue  # no target page: relocate.target_missing was reported for the table
@@ -548,13 +560,17 @@ def html_site(builder: Builder) -> Site | None:
     )
 
 
-def base_url(config: Config) -> str:
+def base_url(config: Config | Mapping[str, Any]) -> str:
     """``html_baseurl``, else the canonical URL Read the Docs sets in every build.
 
     Read the Docs no longer writes ``html_baseurl`` into conf.py (since 2024), so a
     project there gets absolute canonical links and prefixed exports with no setting.
+    ``config`` may be the settings of conf.py, as the command line reads them.
     """
-    return config.html_baseurl or os.environ.get("READTHEDOCS_CANONICAL_URL", "")
+    configured = (
+        config.get("html_baseurl") if isinstance(config, Mapping) else config.html_baseurl
+    )
+    return str(configured or os.environ.get("READTHEDOCS_CANONICAL_URL", ""))
 
 
 def on_env_get_outdated(
@@ -614,7 +630,10 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     protected = {site.file(p) for p in state.rendered_pages} | extra
     titles = {d: env.titles[d].astext() for d in documents if d in env.titles}
     table = table_of(app)
-    redirects, skipped = plan(table, documents, site, protected=protected, titles=titles)
+    redirects, skipped = plan(
+        table, documents, site, protected=protected, titles=titles,
+        published=state.published_pages,
+    )
 
     def location(old: str) -> Location | None:
         return table.location_of(old)

@@ -30,7 +30,8 @@ class RelocateWarning(Enum):
     SHADOWED = "shadowed"
     """An old name in the table is still a document, so the table entry is not used."""
     UNREDIRECTED = "unredirected"
-    """A page renamed or deleted since ``relocate_since`` has no entry (or git cannot tell)."""
+    """A page renamed or deleted since ``relocate_since``, or a page or label of the
+    ``relocate_published`` inventory that is gone, has no entry (or it cannot be checked)."""
 
     # -- references --
     OUTDATED = "outdated"
@@ -59,7 +60,8 @@ class RelocateWarning(Enum):
     CASE_RENAME = "case_rename"
     """An old and a new page differ only by letter case, so no stub is written for it."""
     STUB = "stub"
-    """A redirect stub could not be written (template error, an unwritable path)."""
+    """A redirect stub could not be written (template error, an unwritable path), or the
+    old page names could not be added to ``objects.inv``."""
 
     # -- the report --
     SUMMARY = "summary"

@@ -1,0 +1,4 @@
+project = "demo"
+extensions = ["myst_parser", "sphinx_relocate"]
+exclude_patterns = ["_build"]
+html_theme = "basic"

@@ -1,0 +1,263 @@
+"""``relocate_published``: no page or label of a release loses its URL silently.
+
+``tests/roots/test-inventory-before`` is the release, built with plain Sphinx; its
+``objects.inv`` is the published inventory of ``test-inventory``, the same project after a
+reorganization.  Since then ``dropped`` was deleted with no entry, ``v1/legacy`` is
+covered by the glob ``v1/*`` alone, and the label ``install-label`` became
+``installation``; every other page has an entry or is still there.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_inventory import build, copy, entries
+
+from sphinx_relocate._cli import main
+from sphinx_relocate._published import Published, labels_in, read, unredirected
+from sphinx_relocate._table import load_table
+
+PAGE = "dropped was published at {base}dropped.html and is no longer a page; it has no entry"
+LABEL = (
+    "label install-label was published at {base}setup/install.html#install-label and is no "
+    "longer a label; it has no entry"
+)
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The release's objects.inv, built once."""
+    out, warnings = build(copy(tmp_path_factory.mktemp("release"), "test-inventory-before"))
+    assert warnings == []
+    return out / "objects.inv"
+
+
+@pytest.fixture
+def project(tmp_path: Path, release: Path) -> Path:
+    """The reorganized project, with the release's inventory at ``published/objects.inv``."""
+    srcdir = copy(tmp_path, "test-inventory")
+    (srcdir / "published").mkdir()
+    shutil.copy(release, srcdir / "published" / "objects.inv")
+    return srcdir
+
+
+def messages(warnings: list[str]) -> list[tuple[str, str]]:
+    """(file:line, message) of each warning, without the ``[type.subtype]`` suffix."""
+    found = []
+    for line in warnings:
+        where, _, message = line.partition(": WARNING: ")
+        found.append((Path(where.rpartition(":")[0]).name + ":" + where.rpartition(":")[2],
+                      message.removesuffix(" [relocate.unredirected]")))
+    return found
+
+
+def test_each_gone_page_and_label_without_an_entry_warns(project: Path) -> None:
+    out, warnings = build(project, fresh=True, relocate_published="published/objects.inv")
+    # at the table's [pages] header; a label entry goes in [labels], which it lacks: line 1
+    assert messages(warnings) == [
+        ("relocations.toml:2", PAGE.format(base="")),
+        ("relocations.toml:1", LABEL.format(base="")),
+    ]
+    # a page only a glob covers gets its stub and its inventory entry from the release
+    assert (out / "v1/legacy.html").is_file()
+    assert entries(out / "objects.inv")["v1/legacy"] == ("guide/introduction.html", "Introduction")
+    # and every build says it again
+    _, again = build(project, relocate_published="published/objects.inv")
+    assert messages(again) == messages(warnings)
+
+
+def test_without_the_setting_nothing_is_known(project: Path) -> None:
+    out, warnings = build(project, fresh=True)
+    assert warnings == []
+    assert not (out / "v1/legacy.html").exists()
+    assert "v1/legacy" not in entries(out / "objects.inv")
+
+
+def test_entries_silence_the_pages(project: Path) -> None:
+    table = project / "relocations.toml"
+    table.write_text(table.read_text("utf-8").replace(
+        "[pages]\n", '[pages]\n"dropped" = "kept"\n'), "utf-8")
+    _, warnings = build(project, fresh=True, relocate_published="published/objects.inv")
+    assert messages(warnings) == [("relocations.toml:1", LABEL.format(base=""))]
+
+
+def test_urls_are_absolute_with_html_baseurl(project: Path) -> None:
+    _, warnings = build(
+        project, "dirhtml", fresh=True, relocate_published="published/objects.inv",
+        html_baseurl="https://docs.example/en/latest",
+    )
+    base = "https://docs.example/en/latest/"
+    assert [m for _, m in messages(warnings)] == [PAGE.format(base=base), LABEL.format(base=base)]
+
+
+def test_without_a_table_file_the_setting_line_is_named(project: Path) -> None:
+    (project / "relocations.toml").unlink()
+    conf = project / "conf.py"
+    conf.write_text(conf.read_text("utf-8") + 'relocate_published = "published/objects.inv"\n'
+                    'relocate_map = {"intro": "guide/introduction"}\n', "utf-8")
+    _, warnings = build(project, fresh=True)
+    assert [w for w, _ in messages(warnings)] == ["conf.py:5"] * len(warnings)
+    assert len(warnings) == 6  # api, dropped, gone, setup/install, v1/legacy; the label
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (None, "cannot read {path}: No such file or directory"),
+        (b"<!DOCTYPE html>\n<p>Not found</p>\n", "{path}: not a Sphinx inventory (objects.inv)"),
+    ],
+)
+def test_an_unreadable_inventory_is_one_line(
+    project: Path, content: bytes | None, reason: str
+) -> None:
+    path = project / "published" / "objects.inv"
+    if content is None:
+        path.unlink()
+    else:
+        path.write_bytes(content)
+    conf = project / "conf.py"
+    conf.write_text(conf.read_text("utf-8") + 'relocate_published = "published/objects.inv"\n',
+                    "utf-8")
+    out, warnings = build(project, fresh=True)
+    assert messages(warnings) == [
+        ("conf.py:5", "relocate_published = 'published/objects.inv': " + reason.format(path=path))
+    ]
+    assert (out / "index.html").is_file()  # the build goes on
+
+
+# -- a URL -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def server(release: Path, tmp_path: Path) -> Iterator[str]:
+    """A loopback server of the release's site: ``http://127.0.0.1:PORT/en/``."""
+    site = tmp_path / "site" / "en"
+    site.mkdir(parents=True)
+    shutil.copy(release, site / "objects.inv")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site.parent))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/en/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_url_is_fetched_and_names_the_published_urls(project: Path, server: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    _, warnings = build(project, fresh=True, relocate_published=server + "objects.inv")
+    assert [m for _, m in messages(warnings)] == [PAGE.format(base=server),
+                                                  LABEL.format(base=server)]
+    _, warnings = build(project, fresh=True, relocate_published=server + "missing.inv")
+    assert len(warnings) == 1
+    assert f"relocate_published = '{server}missing.inv': cannot fetch {server}missing.inv: " \
+           "404 Client Error" in warnings[0]
+
+
+# -- the command line --------------------------------------------------------------------
+
+
+def test_check_published_without_a_build(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project.parent)
+    name = project.name
+    assert main(["check", name, "--published", f"{name}/published/objects.inv"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        f"{name}/relocations.toml:2: {PAGE.format(base='')}",
+        f"{name}/relocations.toml:1: {LABEL.format(base='')}",
+    ]
+    # conf.py's setting, relative to conf.py; GitHub annotations
+    conf = project / "conf.py"
+    conf.write_text(conf.read_text("utf-8") + 'relocate_published = "published/objects.inv"\n',
+                    "utf-8")
+    assert main(["check", name, "--format", "github"]) == 1
+    assert capsys.readouterr().out.startswith(f"::error file={name}/relocations.toml,line=2::")
+
+
+def test_check_published_that_cannot_be_read_is_a_usage_error(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    assert main(["check", ".", "--published", "nothing.inv"]) == 2
+    assert capsys.readouterr().err == (
+        "sphinx-relocate: error: cannot read nothing.inv: No such file or directory\n"
+    )
+    conf = project / "conf.py"
+    conf.write_text(conf.read_text("utf-8") + 'relocate_published = "nothing.inv"\n', "utf-8")
+    assert main(["check", "."]) == 2
+    assert capsys.readouterr().err == (
+        "sphinx-relocate: error: conf.py:5: relocate_published = 'nothing.inv': cannot read "
+        "nothing.inv: No such file or directory\n"
+    )
+
+
+def test_check_with_autosectionlabel_leaves_labels_to_the_build(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conf = project / "conf.py"
+    conf.write_text(conf.read_text("utf-8").replace(
+        '"sphinx_relocate"]', '"sphinx_relocate", "sphinx.ext.autosectionlabel"]'), "utf-8")
+    monkeypatch.chdir(project)
+    assert main(["check", ".", "--published", "published/objects.inv"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"relocations.toml:2: {PAGE.format(base='')}\n"
+    assert "the published labels are not checked: sphinx.ext.autosectionlabel" in captured.err
+
+
+# -- labels ------------------------------------------------------------------------------
+
+
+def test_labels_written_in_sources() -> None:
+    text = """
+.. _install-label:
+.. _`Odd  Name`:
+.. _external: https://example.org/
+.. __: https://example.org/anonymous
+(myst-label)=
+   (indented-myst)=
+```{figure} x.png
+:name: Fig-One
+```
+(not a label) = x
+"""
+    assert labels_in(text) == {"install-label", "odd name", "myst-label", "indented-myst",
+                               "fig-one"}
+
+
+def test_a_labels_entry_redirects_a_published_label(release: Path) -> None:
+    """The one place the ``[labels]`` section will plug in: ``label_moved``."""
+    published = read(str(release), Path())
+    table, _ = load_table(None, {"dropped": "kept"})
+    documents = {"index", "guide/introduction", "reference/api", "manual/install", "kept",
+                 "intro", "api", "setup/install", "gone", "v1/legacy"}
+    labels = {"genindex", "modindex", "py-modindex", "search", "kept-label"}
+    assert [f.name for f in unredirected(published, documents, labels, table)] == [
+        "install-label"
+    ]
+    table.labels = {"install-label": "installation"}  # type: ignore[attr-defined]
+    assert unredirected(published, documents, labels, table) == []
+    assert unredirected(published, documents, None, table) == []
+    assert isinstance(published, Published)
+
+
+def test_a_parallel_build_gives_the_same_findings(project: Path) -> None:
+    out, warnings = build(project, fresh=True, parallel=2,
+                          relocate_published="published/objects.inv")
+    assert messages(warnings) == [
+        ("relocations.toml:2", PAGE.format(base="")),
+        ("relocations.toml:1", LABEL.format(base="")),
+    ]
+    assert (out / "v1/legacy.html").is_file()
