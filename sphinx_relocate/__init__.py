@@ -4,9 +4,9 @@ How it works:
 
 * The user moves pages (and images) and lists the moves in one relocation table:
   ``relocations.toml`` next to conf.py (``[pages]``, ``[prefixes]``, ``[files]``,
-  ``[anchors]``) and/or a ``relocate_map`` dict in conf.py.  The table is read and
-  validated once per build, at ``config-inited``; a bad table stops the build with one
-  line per problem, naming its file and line.
+  ``[anchors]``, ``[labels]``, ``[patterns]``) and/or a ``relocate_map`` dict in
+  conf.py.  The table is read and validated once per build, at ``config-inited``; a
+  bad table stops the build with one line per problem, naming its file and line.
 * Where a written target lands is one Sphinx-free rule (``_landing.py``), which the
   build and ``sphinx-relocate rewrite`` both call.  While each document is read, every
   reference is resolved through it: Markdown and reST page links, ``:doc:``, toctree
@@ -18,6 +18,9 @@ How it works:
   only when a table edit affects them (a hash of the table lives in the environment).
 * HTML builders get a small redirect page at every old URL (``old.html`` or
   ``old/index.html``), which keeps ``?query`` and ``#fragment``.
+* ``[labels]`` renames labels: ``:ref:``, ``:numref:`` and MyST ``[](#label)`` to an old
+  label land on the new one, and ``objects.inv`` lists the old label at the new one's
+  section, for other projects' intersphinx.
 * Every internal reference that still does not land is a ``relocate.*`` warning at its
   file and line, on every build (the findings live in the environment), so
   ``sphinx-build -W`` fails until the docs are whole.
@@ -29,7 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _record, _stubs
+from . import _inventory, _record, _stubs
 from ._check import setup_checker
 from ._config import CONFIG_VALUES, on_config_inited, on_env_get_outdated, register
 from ._resolve import setup_resolver
@@ -67,6 +70,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _stubs.on_html_page_context)
     app.connect("env-get-outdated", _stubs.on_env_get_outdated)
     app.connect("build-finished", _stubs.on_build_finished)
+    app.connect("build-finished", _inventory.on_build_finished)
     return {
         "version": __version__,
         "env_version": ENV_VERSION,

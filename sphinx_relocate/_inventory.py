@@ -1,0 +1,235 @@
+"""Aliases added to ``objects.inv``, so other projects' old references still land.
+
+How it works:
+
+* :func:`parse` reads version 2 of the format, the only one Sphinx has written since 1.0,
+  without Sphinx: four header lines, then zlib-compressed lines ``name domain:role
+  priority location display``, matched with the pattern Sphinx's own reader uses.
+* After an HTML build has written ``objects.inv``, :func:`on_build_finished` adds one
+  ``std:label`` entry for every ``[labels]`` key that lands on a label of the build
+  (:func:`label_moves`).  The entry copies Sphinx's own entry for the new label, its
+  location and its title, so ``:ref:`demo:old-label``` in another project lands on the
+  new label's section.  Sphinx has no hook for the inventory; adding lines to the file
+  it wrote changes nothing that Sphinx or other extensions hold.
+* Entries of an aliased role that name nothing of the build are dropped first
+  (:func:`with_aliases`): Sphinx 7.4 keeps the last build's file when a build reads
+  nothing, so the result is the same whatever came before, and an alias leaves with its
+  table entry.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import zlib
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+    from ._table import RelocationTable
+
+#: The file every HTML builder writes into its output folder.
+FILENAME = "objects.inv"
+_HEADER = b"# Sphinx inventory version "
+#: One entry line, as ``sphinx.util.inventory`` matches it (names may hold spaces).
+_LINE = re.compile(r"(.+?)\s+(\S+)\s+(-?\d+)\s+?(\S*)\s+(.*)")
+
+
+class InventoryError(Exception):
+    """An inventory that cannot be read; the message is one line."""
+
+
+class Entry(NamedTuple):
+    """One line of an inventory."""
+
+    name: str
+    #: ``domain:role``, such as ``std:doc`` or ``std:label``
+    role: str
+    priority: str
+    #: as written: relative to the inventory's URL, ``$`` at the end standing for the name
+    location: str
+    #: ``-`` when it is the name
+    display: str
+
+    @property
+    def uri(self) -> str:
+        """The location relative to the inventory's URL, ``$`` expanded."""
+        if self.location.endswith("$"):
+            return self.location[:-1] + self.name
+        return self.location
+
+    @property
+    def title(self) -> str:
+        return self.name if self.display == "-" else self.display
+
+    def line(self) -> str:
+        return f"{self.name} {self.role} {self.priority} {self.location} {self.display}\n"
+
+
+@dataclass(frozen=True)
+class Inventory:
+    """A parsed ``objects.inv``: its header as written, its lines, and their entries."""
+
+    project: str
+    version: str
+    header: bytes
+    lines: tuple[str, ...]
+    #: ``None`` for a line that is not an entry (kept as it is)
+    entries: tuple[Entry | None, ...]
+
+    def of_role(self, role: str) -> dict[str, Entry]:
+        """The entries of one role by name (the first one of a name, as Sphinx reads it)."""
+        found: dict[str, Entry] = {}
+        for entry in self.entries:
+            if entry is not None and entry.role == role:
+                found.setdefault(entry.name, entry)
+        return found
+
+    def dump(self, lines: Iterable[str]) -> bytes:
+        """This inventory's header with ``lines`` as its body."""
+        return self.header + zlib.compress("".join(lines).encode("utf-8"), 9)
+
+
+def parse(data: bytes) -> Inventory:
+    """Read a version 2 inventory; anything else is an :class:`InventoryError`."""
+    parts = data.split(b"\n", 4)
+    if len(parts) < 5 or not parts[0].startswith(_HEADER):
+        raise InventoryError("not a Sphinx inventory (objects.inv)")
+    version = parts[0][len(_HEADER) :].strip()
+    if version != b"2":
+        raise InventoryError(
+            f"a version {version.decode('ascii', 'replace')} inventory: only version 2 "
+            "(written by Sphinx 1.0 and newer) is read"
+        )
+    if b"zlib" not in parts[3]:
+        raise InventoryError("the inventory's header does not say it is compressed with zlib")
+    try:
+        text = zlib.decompress(parts[4]).decode("utf-8")
+    except (zlib.error, UnicodeDecodeError) as err:
+        raise InventoryError(f"the inventory's compressed part is damaged: {err}") from None
+    lines = tuple(text.splitlines(keepends=True))
+    return Inventory(
+        project=parts[1].rstrip()[11:].decode("utf-8", "replace"),
+        version=parts[2].rstrip()[11:].decode("utf-8", "replace"),
+        header=b"\n".join(parts[:4]) + b"\n",
+        lines=lines,
+        entries=tuple(_entry(line) for line in lines),
+    )
+
+
+def _entry(line: str) -> Entry | None:
+    match = _LINE.match(line.rstrip())
+    if match is None or ":" not in match.group(2):
+        return None
+    return Entry(*match.groups())
+
+
+def aliases(
+    inventory: Inventory, role: str, moves: Mapping[str, tuple[str, str]]
+) -> list[Entry]:
+    """An entry of ``role`` for each old name → ``(new name, anchor)``, sorted by name.
+
+    It lands where the new name's entry does (with ``#anchor`` when one is given) and
+    shows its title.  An old name the inventory lists already, a new name it lacks, and a
+    name with a line break (it would end the line) get none.  Labels use this too, with
+    ``std:label`` and the new label.
+    """
+    known = inventory.of_role(role)
+    found: list[Entry] = []
+    for old, (new, anchor) in sorted(moves.items()):
+        target = known.get(new)
+        if old in known or target is None or _breaks_line(old):
+            continue
+        uri = target.uri
+        if anchor:  # singlehtml: index.html#document-new becomes index.html#anchor
+            uri = uri.partition("#")[0] + "#" + anchor
+        title = target.title
+        found.append(Entry(old, role, target.priority, uri, "-" if title == old else title))
+    return found
+
+
+def _breaks_line(name: str) -> bool:
+    return any(c in name for c in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def with_aliases(
+    inventory: Inventory,
+    roles: Mapping[str, tuple[Collection[str], Mapping[str, tuple[str, str]]]],
+) -> list[str]:
+    """The inventory's lines, for each ``role → (names, moves)``: without the role's
+    entries whose name is not in ``names`` (what the build has now), plus an alias for
+    each move (:func:`aliases`)."""
+    kept = [
+        (line, entry)
+        for line, entry in zip(inventory.lines, inventory.entries, strict=True)
+        if entry is None or entry.role not in roles or entry.name in roles[entry.role][0]
+    ]
+    lines = [line for line, _ in kept]
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    cleaned = replace(inventory, lines=tuple(lines), entries=tuple(e for _, e in kept))
+    for role, (_, moves) in roles.items():
+        lines += [entry.line() for entry in aliases(cleaned, role, moves)]
+    return lines
+
+
+def label_moves(table: RelocationTable, labels: Collection[str]) -> dict[str, tuple[str, str]]:
+    """Old label → ``(new label, "")`` for each ``[labels]`` key that lands on a label."""
+    moves: dict[str, tuple[str, str]] = {}
+    for old in table.labels:
+        new = table.locate_label(old, labels.__contains__)
+        if new is not None and new in labels:
+            moves[old] = (new, "")
+    return moves
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` in one step, so a server never sends half an inventory."""
+    handle, temporary = tempfile.mkstemp(prefix=".objects-", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.chmod(temporary, path.stat().st_mode & 0o777)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+
+# -- Sphinx ------------------------------------------------------------------------------
+
+
+def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
+    """Add the renamed labels to the ``objects.inv`` an HTML builder has just written."""
+    from sphinx.builders.html import StandaloneHTMLBuilder
+
+    if exception is not None or not isinstance(app.builder, StandaloneHTMLBuilder):
+        return
+    path = Path(app.outdir, FILENAME)
+    if not path.is_file():
+        return  # the epub builders write none
+    from ._check import labels_of
+    from ._config import table_of
+    from ._warnings import RelocateWarning, warn
+
+    try:
+        data = path.read_bytes()
+        inventory = parse(data)
+    except (OSError, InventoryError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else err
+        warn(RelocateWarning.STUB, f"{path}: cannot list the renamed labels: {reason}")
+        return
+    labels = labels_of(app.env)
+    moves = label_moves(table_of(app), labels)
+    body = "".join(with_aliases(inventory, {"std:label": (labels, moves)}))
+    if body != "".join(inventory.lines):
+        try:
+            write_atomically(path, inventory.dump([body]))
+        except OSError as err:
+            warn(RelocateWarning.STUB, f"{path}: cannot list the renamed labels: {err}")
