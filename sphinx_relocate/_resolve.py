@@ -13,7 +13,10 @@ ambiguous.
 Each kind of node is a thin adapter around it, one entry of :data:`REFERENCE_KINDS`:
 MyST links (rewritten at ``doctree-read``, before MyST's own resolver runs as a
 post-transform), ``:doc:``, ``:download:``, images and figures, local reST links and
-own URLs, and raw HTML (source paths at read time, built URLs at ``doctree-resolved``).
+own URLs, raw HTML (source paths at read time, built URLs at ``doctree-resolved``), and
+references to renamed labels (``:ref:``, ``:numref:``, ``:any:``, MyST's ``[](#label)``),
+which are only recorded: the label they land on needs every document read, so
+``_check`` decides it and its post-transform ``RenamedLabels`` sends them there.
 Toctree entries are mapped by a ``toctree`` directive before Sphinx reads them, and the
 files of ``include``, ``literalinclude`` and ``csv-table`` in the source text as it is
 read (``source-read``).  Every reference is recorded for the checker, and the table
