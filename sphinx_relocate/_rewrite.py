@@ -265,7 +265,7 @@ class Rewriter:
             return None  # MyST takes it for a file
         other = False
         if kind != "ref":
-            if name in anchors_in_source(text, path, self.heading_anchors):
+            if link and name in anchors_in_source(text, path, self.heading_anchors):
                 return None  # an anchor of the page itself: MyST links there
             other = join_relative(posixpath.dirname(page), name) in self.documents
         landing = land_label(self.table, name, self.labels.__contains__, other)

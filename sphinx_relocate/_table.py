@@ -271,8 +271,10 @@ class RelocationTable:
         seen = {label}
         while (new := self.labels.get(label)) is not None:
             label = new
-            if (exists is not None and exists(label)) or label in seen:
-                break  # (a cycle, which load_table refuses)
+            if exists is not None and exists(label):
+                break
+            if label in seen:  # a cycle; load_table refuses these
+                return None
             seen.add(label)
         return None if label == start else label
 

@@ -139,6 +139,7 @@ def rewriter(table_text: str, files: set[str], labels: set[str], tmp_path: Path)
         # left: the label still exists, the target is not a label, an anchor of the page
         ("docs/a.rst", ":ref:`kept` :ref:`gone`", ":ref:`kept` :ref:`gone`"),
         ("docs/a.md", "# Old\n\n[x](#old)\n", "# Old\n\n[x](#old)\n"),
+        ("docs/a.md", "# Old\n\n{any}`old`\n", "# Old\n\n{any}`new`\n"),  # any: no anchors
         # outside the docs folder no link names a label
         ("README.md", "[x](#old)", "[x](#old)"),
     ],
