@@ -4,9 +4,9 @@ How it works:
 
 * The user moves pages (and images) and lists the moves in one relocation table:
   ``relocations.toml`` next to conf.py (``[pages]``, ``[prefixes]``, ``[files]``,
-  ``[anchors]``) and/or a ``relocate_map`` dict in conf.py.  The table is read and
-  validated once per build, at ``config-inited``; a bad table stops the build with one
-  line per problem, naming its file and line.
+  ``[anchors]``, ``[labels]``, ``[patterns]``) and/or a ``relocate_map`` dict in
+  conf.py.  The table is read and validated once per build, at ``config-inited``; a
+  bad table stops the build with one line per problem, naming its file and line.
 * Where a written target lands is one Sphinx-free rule (``_landing.py``), which the
   build and ``sphinx-relocate rewrite`` both call.  While each document is read, every
   reference is resolved through it: Markdown and reST page links, ``:doc:``, toctree
@@ -19,6 +19,9 @@ How it works:
 * HTML builders get a small redirect page at every old URL (``old.html`` or
   ``old/index.html``), which keeps ``?query`` and ``#fragment``, and ``objects.inv``
   lists every old page name at its new page, for other projects' intersphinx.
+* ``[labels]`` renames labels: ``:ref:``, ``:numref:`` and MyST ``[](#label)`` to an old
+  label land on the new one, and ``objects.inv`` lists the old label at the new one's
+  section, for other projects' intersphinx.
 * With ``relocate_published`` (a release's ``objects.inv``), every page and label the
   world has seen that lost its way in is a ``relocate.unredirected`` warning.
 * Every internal reference that still does not land is a ``relocate.*`` warning at its

@@ -22,6 +22,10 @@ How it works:
 * A page link of a moved page that names one page from the new folder and another from
   an old one (``../index.md#setup``) lands when either has the anchor; a post-transform
   sends it to that page (:func:`settle`).
+* A reference to a renamed label (``[labels]``) is decided here too, once every label
+  is known: it lands on the new label unless the old one still exists, and
+  :class:`RenamedLabels` sends its node there before MyST and Sphinx resolve it.  One
+  that names a label that is neither a label nor a table key is Sphinx's to report.
 * At ``build-finished`` a summary line counts the findings;
   ``relocate_fail_on_dangling`` makes it a warning and the exit status 1.
 """
@@ -32,10 +36,10 @@ import difflib
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 from sphinx import addnodes
@@ -46,18 +50,19 @@ from sphinx.util.logging import is_suppressed_warning
 
 from . import _record
 from ._config import table_of
-from ._landing import Landing
+from ._landing import LabelLanding, Landing, land_label
 from ._landing import settle as settle_landing
 from ._paths import decode, folder_of, join_relative, leaves_root, strip_source_suffix
 from ._record import PerDocument, Reference
-from ._sphinx import app_of, current_docname, elements, repo_root, source_suffixes
+from ._sphinx import app_of, current_docname, elements, label_xref, repo_root, source_suffixes
 from ._state import Settings, state_of
-from ._table import check_against_project
+from ._table import check_against_project, check_labels
 from ._warnings import RelocateWarning, logger, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
+    from sphinx.domains.std import StandardDomain
     from sphinx.environment import BuildEnvironment
 
     from ._table import RelocationTable
@@ -88,6 +93,9 @@ class Report:
     table: list[tuple[str, str]] = field(default_factory=list)
     #: some reference has alternatives for :class:`AmbiguousLinks` to settle
     alternatives: bool = False
+    #: references to renamed labels, by :func:`label_key`: the label each lands on now,
+    #: ``""`` for an ambiguous one (for :class:`RenamedLabels`)
+    labels: dict[tuple[str, str, bool], str] = field(default_factory=dict)
 
 
 
@@ -254,6 +262,41 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
         neutralized_of(env)[docname] = replaced
 
 
+def labels_of(env: BuildEnvironment) -> set[str]:
+    """Every label of the project, as Sphinx's std domain knows them (once all are read)."""
+    std = cast("StandardDomain", env.get_domain("std"))
+    return {*std.labels, *std.anonlabels}
+
+
+def label_key(docname: str, written: str, any_meaning: bool) -> tuple[str, str, bool]:
+    """How a reference to a renamed label is found again at write time: its document,
+    its target as written and whether it may name more than labels (``:any:``, MyST)."""
+    return docname, written, any_meaning
+
+
+class RenamedLabels(SphinxPostTransform):
+    """Send each reference to a renamed label to the label it lands on (before
+    :class:`AmbiguousLinks`, MyST's resolver (9) and Sphinx's (10), so intersphinx never
+    sees it); an ambiguous one becomes its text, as a dangling link does."""
+
+    default_priority = 6
+
+    def run(self, **kwargs: Any) -> None:
+        report = state_of(app_of(self.env)).report
+        if report is None or not report.labels:
+            return
+        for node in list(elements(self.document)):
+            kind = label_xref(node) if isinstance(node, addnodes.pending_xref) else ""
+            if not kind:
+                continue
+            key = label_key(node.get("refdoc", ""), node["reftarget"], kind == "any")
+            new = report.labels.get(key)
+            if new:
+                node["reftarget"] = new
+            elif new == "":
+                _replace_with_text(node, node["reftarget"])
+
+
 class AmbiguousLinks(SphinxPostTransform):
     """Send each link with alternatives to the page that has its anchor (before
     :class:`DanglingLinks`, MyST's resolver (9) and Sphinx's (10))."""
@@ -341,6 +384,7 @@ class Checker:
         self.suffixes = tuple(source_suffixes)
         self.docs: set[str] = set(env.found_docs)
         self.anchors = anchors_of(env)
+        self._labels: set[str] | None = None
         self._by_name: dict[str, list[str]] | None = None
         self._sorted_docs: list[str] | None = None
         self._files_by_name: dict[str, list[str]] | None = None
@@ -352,6 +396,8 @@ class Checker:
         """The finding for ``ref``, or ``None`` when it lands (or is ignored)."""
         if _ignored(self.settings, ref.written, ref.target):
             return None
+        if ref.kind == "label":
+            return self._check_label(ref)
         if ref.rewritten and ref.target.startswith(("https://", "http://")):
             return None  # the table sent it to a URL (a [pages] or [patterns] target)
         label = f"{ref.kind.replace('_', ' ')} {ref.written!r}"
@@ -372,6 +418,39 @@ class Checker:
         return Finding(
             ref, _subtype(ref.kind), self._message(label, f"no file {ref.target!r}", hint)
         )
+
+    @property
+    def labels(self) -> set[str]:
+        if self._labels is None:
+            self._labels = labels_of(self.env)
+        return self._labels
+
+    def land_label(self, ref: Reference) -> LabelLanding | None:
+        """Where a reference to a renamed label lands (``_landing.land_label``)."""
+        return land_label(self.table, ref.target, self.labels.__contains__,
+                          bool(self._other_meanings(ref)))
+
+    def _other_meanings(self, ref: Reference) -> list[str]:
+        """What else a ``:any:`` or MyST reference to a renamed label names."""
+        return [
+            f"the anchor {anchor!r} of its page" if anchor else f"the document {target!r}"
+            for _, target, anchor in ref.alternatives
+            if (self.has_anchor(target, anchor) if anchor else target in self.docs)
+        ]
+
+    def _check_label(self, ref: Reference) -> Finding | None:
+        landing = self.land_label(ref)
+        if landing is None or not landing.ambiguous:
+            return None
+        where = self.table.location_of(ref.target, "labels")
+        message = (
+            f"label reference {ref.written!r} is ambiguous: the table renames the label "
+            f"{ref.target!r} to {landing.label!r}" + (f" ({where})" if where else "")
+            + f", and it also names {' and '.join(self._other_meanings(ref))}; it links "
+            f"nowhere until it says which: write the new label {landing.label!r}, or the "
+            "other target"
+        )
+        return Finding(ref, RelocateWarning.LABEL, message)
 
     def _check_page(self, ref: Reference, label: str) -> Finding | None:
         if ref.target not in self.docs:
@@ -606,16 +685,21 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             elif finding.subtype in (RelocateWarning.ANCHOR, RelocateWarning.AMBIGUOUS):
                 report.anchors.add((ref.docname, ref.target, ref.anchor))
                 report.anchors.add((ref.docname, ref.target, decode(ref.anchor)))
+    if checker.table.labels:
+        report.labels = label_landings(checker, references, env.all_docs)
     state_of(app).report = report
 
     for finding in report.findings:
         if finding.reference.kind not in SPHINX_REPORTS:
             warn(finding.subtype, finding.message, location=finding.location)
     if app.config.relocate_report_rewrites:
-        report_rewrites(references, env.all_docs, checker.anchors)
+        report_rewrites(references, env.all_docs, checker.anchors, report.labels)
     report.table = checker.check_table_anchors()
     for where, message in report.table:
         warn(RelocateWarning.ANCHOR, message, location=where)
+    if checker.table.labels:  # the table's labels against the project's, now all are known
+        for problem in check_labels(checker.table, checker.labels):
+            warn(RelocateWarning(problem.subtype), problem.message, location=problem.location)
 
     # documents whose findings, or the page a link with alternatives goes to, changed
     # are written again, so the post-transforms replace (or restore) their links
@@ -626,9 +710,14 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         current[ref.docname] = current.get(ref.docname, frozenset()) | {
             (finding.subtype.value, ref.written)
         }
+    for (docname, written, _), label in report.labels.items():
+        if label:  # the label a reference goes to: written again when that changes
+            current[docname] = current.get(docname, frozenset()) | {
+                ("label", f"{written} -> {label}")
+            }
     for docname in references.keys() & env.all_docs:
         for ref in references[docname]:
-            if not ref.alternatives:
+            if not ref.alternatives or ref.kind == "label":
                 continue
             chosen = settle_reference(checker.anchors, ref)
             if chosen is not None and chosen != (ref.target, ref.anchor):
@@ -643,17 +732,51 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return rewrite
 
 
+def label_landings(
+    checker: Checker, references: dict[str, list[Reference]], documents: Iterable[str]
+) -> dict[tuple[str, str, bool], str]:
+    """The label each recorded reference to a renamed label lands on (``""``: ambiguous)."""
+    existing = set(documents)
+    found: dict[tuple[str, str, bool], str] = {}
+    for docname in sorted(references.keys() & existing):
+        for ref in references[docname]:
+            if ref.kind != "label":
+                continue
+            landing = checker.land_label(ref)
+            if landing is None or (
+                landing.ambiguous and _ignored(checker.settings, ref.written, ref.target)
+            ):
+                continue  # (an ignored ambiguous one is left to Sphinx and MyST)
+            key = label_key(docname, ref.written, bool(ref.alternatives))
+            found[key] = "" if landing.ambiguous else landing.label
+    return found
+
+
 def report_rewrites(
     references: dict[str, list[Reference]],
     documents: Iterable[str],
     anchors: dict[str, set[str]],
+    labels: Mapping[tuple[str, str, bool], str] | None = None,
 ) -> None:
-    """``relocate.outdated`` for each rewritten reference: from the records, so every build."""
+    """``relocate.outdated`` for each rewritten reference: from the records, so every build.
+
+    ``labels`` are where references to renamed labels land (:func:`label_landings`).
+    """
     existing = set(documents)
     for docname in sorted(references):
         if docname not in existing:
             continue
         for ref in references[docname]:
+            if ref.kind == "label":
+                now = (labels or {}).get(label_key(docname, ref.written, bool(ref.alternatives)))
+                if now:
+                    warn(
+                        RelocateWarning.OUTDATED,
+                        f"{ref.written!r} is written against an old label; it now points to "
+                        f"{now!r}",
+                        location=(ref.docname, ref.line) if ref.line else ref.docname,
+                    )
+                continue
             target, anchor = settle_reference(anchors, ref) or (ref.target, ref.anchor)
             if not ref.rewritten and target == ref.target:
                 continue
@@ -691,7 +814,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         srcdir = Path(app.srcdir)
         problems = check_against_project(
             table, app.env.found_docs, lambda path: (srcdir / path).exists(),
-            source_suffixes(app.config),
+            source_suffixes(app.config), labels_of(app.env) if table.labels else None,
         )
         in_table += [str(p.location) for p in problems if p.subtype == "target_missing"]
     total = len(findings) + len(in_table)
@@ -722,6 +845,7 @@ def setup_checker(app: Sphinx) -> None:
     anchors_of.connect(app)
     neutralized_of.connect(app)
     app.connect("env-updated", on_env_updated)
+    app.add_post_transform(RenamedLabels)
     app.add_post_transform(AmbiguousLinks)
     app.add_post_transform(DanglingLinks)
     # after every other handler, so the summary is the last line before Sphinx's own

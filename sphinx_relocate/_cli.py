@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._paths import DEFAULT_SOURCE_SUFFIXES
-from ._table import Location, Problem, RelocationTable, check_against_project, load_table
+from ._table import (
+    Location,
+    Problem,
+    RelocationTable,
+    check_against_project,
+    check_labels,
+    load_table,
+)
 
 if TYPE_CHECKING:
     from ._git import Changes
@@ -49,6 +56,22 @@ class DocsProject:
         project = Project(self.srcdir, dict.fromkeys(self.source_suffixes, "restructuredtext"))
         excludes = [*self.exclude_patterns, "_build", "**/.*"]
         return set(project.discover(excludes))
+
+    def labels(self) -> tuple[set[str], bool]:
+        """The labels written in the sources, and whether they are all the project's:
+        not with ``sphinx.ext.autosectionlabel`` (every section title is one) or sources
+        that are not reST or Markdown text (notebooks)."""
+        from ._find import MARKDOWN_SUFFIXES, REST_SUFFIXES
+        from ._rewrite import project_labels, walk_repository
+
+        files, _ = walk_repository(self.srcdir)
+        found = project_labels(self.srcdir, "", files, self.source_suffixes)
+        extensions = self.settings.get("extensions") or ()
+        complete = "sphinx.ext.autosectionlabel" not in extensions and all(
+            suffix in (*MARKDOWN_SUFFIXES, *REST_SUFFIXES, ".txt")
+            for suffix in self.source_suffixes
+        )
+        return found, complete
 
     def peers(self, *, loaded_too: bool = False) -> Converted:
         """The peers' tables in conf.py as table rows, as the extension reads them: not the
@@ -231,6 +254,9 @@ def command_check(args: argparse.Namespace) -> int:
         problems += check_against_project(
             table, documents, lambda p: (srcdir / p).exists(), project.source_suffixes
         )
+        if table.labels:  # against the labels the sources write
+            labels, complete = project.labels()
+            problems += check_labels(table, labels, targets=complete)
         problems += _published_problems(args, project, table, documents)
     for problem in problems:
         print(finding(args.format, problem.location.file, problem.location.line, problem.message))
@@ -396,6 +422,13 @@ def command_rewrite(args: argparse.Namespace) -> int:
                 f"{written!r} is ambiguous: it lands on two targets, from the page's folder "
                 "and from a folder it stood in, and nothing decides which is meant; left as "
                 "written [relocate.ambiguous]"
+            )
+            print(finding(args.format, shown, 0, message), file=sys.stderr)
+        for written in change.ambiguous_labels:
+            ambiguous += 1
+            message = (
+                f"{written!r} names a renamed label and a document too; left as written: "
+                "write the new label, or the document [relocate.label]"
             )
             print(finding(args.format, shown, 0, message), file=sys.stderr)
         if not change.changed:

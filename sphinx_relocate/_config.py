@@ -138,7 +138,8 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         (bool,),
         "List every old page name in ``objects.inv`` as a ``std:doc`` entry with the new "
         "page's URL and title, so other projects' intersphinx references to old names "
-        "(``:doc:`demo:old/name```) land on the new page. A name moved to a URL is left out.",
+        "(``:doc:`demo:old/name```) land on the new page. A name moved to a URL is left out. "
+        "``[labels]`` keys get ``std:label`` entries at the new label the same way.",
     ),
     ConfigValue(
         "relocate_published",

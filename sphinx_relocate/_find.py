@@ -26,7 +26,8 @@ class Span(NamedTuple):
     start: int
     end: int
     kind: str
-    #: "path": relative to the file; "doc": a docname; "repo": relative to the repo root
+    #: "path": relative to the file; "doc": a docname; "repo": relative to the repo root;
+    #: "label": a label name (kind "ref" for ``:ref:`` and ``:numref:``, "any" for ``:any:``)
     mode: str = "path"
 
 
@@ -52,6 +53,11 @@ _FENCE = re.compile(
 #: ``{doc}`…``` and ``:doc:`…```, matched from the ``d`` (the opening and closing
 #: marks are paired by :func:`_role_targets`)
 _ROLE = re.compile(r"d(?<=[{:]d)(oc|ownload)([}:])`(?:[^`<]*<([^<>`]+)>|([^`<>]+))`")
+#: ``:ref:`…```, ``:numref:`…```, ``:any:`…``` and MyST's ``{ref}`…```, matched from the
+#: mark before the role's name (:func:`_label_role_targets` pairs it with the one after)
+_LABEL_ROLE = re.compile(
+    r"(?<![\w+-])([{:])(?:std:)?(ref|numref|any)([}:])`(?:[^`<]*<([^<>`]+)>|([^`<>]+))`"
+)
 _RST_LINK = re.compile(r"`(?<!:`)[^`]*?<([^<>`]+)>`__?")
 #: directives and link targets, matched from the ``..`` (:func:`_at_line_start` checks
 #: that only blanks precede it)
@@ -71,14 +77,20 @@ def find_targets(
     path: str,
     url_re: re.Pattern[str] | None = None,
     mention_re: re.Pattern[str] | None = None,
+    *,
+    labels: bool = False,
 ) -> list[Span]:
-    """Every link target written in ``text``, as non-overlapping spans in text order."""
+    """Every link target written in ``text``, as non-overlapping spans in text order.
+
+    With ``labels``, the targets of label roles too (``:ref:``, ``:numref:``, ``:any:``),
+    for the rewriter; a page's frame and its links' spellings are read without them.
+    """
     suffix = posixpath.splitext(path)[1].lower()
     spans: list[Span] = []
     if suffix in MARKDOWN_SUFFIXES:
-        spans.extend(_markdown_targets(text))
+        spans.extend(_markdown_targets(text, labels))
     elif suffix in REST_SUFFIXES or suffix == ".txt":
-        spans.extend(_rest_targets(text))
+        spans.extend(_rest_targets(text, labels))
     if url_re is not None and "://" in text:
         for match in url_re.finditer(text):
             spans.append(Span(match.start(1), match.end(1), "repo-url", "repo"))
@@ -110,7 +122,7 @@ def _lines(text: str, offset: int = 0) -> list[tuple[int, str]]:
     return result
 
 
-def _markdown_targets(text: str) -> list[Span]:
+def _markdown_targets(text: str, labels: bool = False) -> list[Span]:
     spans: list[Span] = []
     code: list[tuple[int, int]] = []
     directives = (
@@ -132,6 +144,8 @@ def _markdown_targets(text: str) -> list[Span]:
         spans.extend(_html_targets(text))
     if "}`" in text:
         spans.extend(_role_targets(text))
+    if labels and "}`" in text:
+        spans.extend(_label_role_targets(text, markdown=True))
     if code:  # nothing inside a code block (or a directive body) is a link
         spans = [s for s in spans if not any(a <= s.start < b for a, b in code)]
     return spans + directives
@@ -255,10 +269,24 @@ def role_around(text: str, span: Span) -> Role | None:
     return Role(mark, match.end(), title, text[mark] == "{")
 
 
-def _rest_targets(text: str) -> list[Span]:
+def _label_role_targets(text: str, markdown: bool) -> list[Span]:
+    """The targets of label roles: ``{ref}`…``` in MyST, ``:ref:`…``` in reST."""
+    spans: list[Span] = []
+    for match in _LABEL_ROLE.finditer(text):
+        if (match.group(1) == "{") != markdown or (match.group(3) == "}") != markdown:
+            continue
+        group = 4 if match.group(4) is not None else 5
+        kind = "any" if match.group(2) == "any" else "ref"
+        spans.append(Span(match.start(group), match.end(group), kind, "label"))
+    return spans
+
+
+def _rest_targets(text: str, labels: bool = False) -> list[Span]:
     spans: list[Span] = []
     if "`" in text:
         spans.extend(_role_targets(text))
+        if labels:
+            spans.extend(_label_role_targets(text, markdown=False))
         for match in _RST_LINK.finditer(text):
             if not match.group(1).endswith("_"):
                 spans.append(Span(match.start(1), match.end(1), "link"))
@@ -324,6 +352,33 @@ def _file_options(body: list[tuple[int, str]]) -> list[Span]:
         if match:
             return [Span(offset + match.start(1), offset + match.end(1), "include")]
     return []
+
+
+# -- labels ------------------------------------------------------------------------
+
+#: ``.. _name:`` with nothing after the colon (``.. _name: URL`` is an external target)
+_REST_TARGET = re.compile(r"^[ \t]*\.\.[ \t]+_(?!_)(`[^`]+`|[^`\s:][^:\n]*?)[ \t]*:[ \t]*$", re.M)
+#: MyST's ``(name)=``
+_MYST_TARGET = re.compile(r"^[ \t]*\(([^()\s][^()\n]*)\)=[ \t]*$", re.M)
+#: a directive's ``:name:`` option, reST or MyST
+_NAME_OPTION = re.compile(r"^[ \t]*:name:[ \t]*(\S[^\n]*?)[ \t]*$", re.M)
+
+
+#: the labels Sphinx's std domain has in every project (its index and search pages)
+SPHINX_LABELS = frozenset({"genindex", "modindex", "py-modindex", "search"})
+
+
+def labels_in(text: str) -> set[str]:
+    """The labels written in one source text, normalized as docutils names them.
+
+    What a command knows of a project's labels without a build: reST ``.. _name:``,
+    MyST ``(name)=`` and directives' ``:name:``.  Labels that extensions make
+    (``sphinx.ext.autosectionlabel``) are not seen.
+    """
+    names = [
+        *_REST_TARGET.findall(text), *_MYST_TARGET.findall(text), *_NAME_OPTION.findall(text)
+    ]
+    return {" ".join(name.strip("`").lower().split()) for name in names}
 
 
 # -- anchors -----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Sphinx inventories (``objects.inv``): read one, and list the old page names in ours.
+"""Sphinx inventories (``objects.inv``): read one, and list the old names in ours.
 
 How it works:
 
@@ -10,11 +10,14 @@ How it works:
   (the old names that get redirect stubs, :func:`~sphinx_relocate._stubs.old_pages`).
   The entry copies Sphinx's own entry for the new page, its location (plus the target's
   ``#anchor``) and its title, so ``:doc:`demo:old/name``` in another project lands on
-  the new page, not on a stub.  Sphinx has no hook for the inventory; adding lines to
-  the file it wrote changes nothing that Sphinx or other extensions hold.
-* ``std:doc`` entries that name no document are dropped first: Sphinx 7.4 keeps the last
-  build's file when a build reads nothing, so the result is the same whatever came
-  before, and an alias leaves with its table entry.
+  the new page, not on a stub.  Likewise one ``std:label`` entry for every ``[labels]``
+  key that lands on a label of the build (:func:`label_moves`), at the new label's
+  section.  Sphinx has no hook for the inventory; adding lines to the file it wrote
+  changes nothing that Sphinx or other extensions hold.
+* ``std:doc`` and ``std:label`` entries that name nothing of the build are dropped first
+  (:func:`with_aliases`): Sphinx 7.4 keeps the last build's file when a build reads
+  nothing, so the result is the same whatever came before, and an alias leaves with its
+  table entry.
 * A target outside the site (a URL) gets no entry: intersphinx joins every location to
   the inventory's base URL, so an entry cannot point at another site.
 """
@@ -25,7 +28,7 @@ import os
 import re
 import tempfile
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -159,21 +162,25 @@ def _breaks_line(name: str) -> bool:
     return any(c in name for c in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 
-def with_page_aliases(
-    inventory: Inventory, documents: set[str], moves: Mapping[str, tuple[str, str]]
+def with_aliases(
+    inventory: Inventory,
+    roles: Mapping[str, tuple[Collection[str], Mapping[str, tuple[str, str]]]],
 ) -> list[str]:
-    """The inventory's lines without ``std:doc`` entries that name no document, plus an
-    alias for each move."""
+    """The inventory's lines, for each ``role → (names, moves)``: without the role's
+    entries whose name is not in ``names`` (what the build has now), plus an alias for
+    each move (:func:`aliases`)."""
     kept = [
         (line, entry)
         for line, entry in zip(inventory.lines, inventory.entries, strict=True)
-        if entry is None or entry.role != "std:doc" or entry.name in documents
+        if entry is None or entry.role not in roles or entry.name in roles[entry.role][0]
     ]
     lines = [line for line, _ in kept]
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     cleaned = replace(inventory, lines=tuple(lines), entries=tuple(e for _, e in kept))
-    return lines + [entry.line() for entry in aliases(cleaned, "std:doc", moves)]
+    for role, (_, moves) in roles.items():
+        lines += [entry.line() for entry in aliases(cleaned, role, moves)]
+    return lines
 
 
 def page_moves(
@@ -188,6 +195,16 @@ def page_moves(
         target = table.locate_reference(old, "", exists)
         if target is not None and not target.url and target.path in documents:
             moves[old] = (target.path, target.anchor)
+    return moves
+
+
+def label_moves(table: RelocationTable, labels: Collection[str]) -> dict[str, tuple[str, str]]:
+    """Old label → ``(new label, "")`` for each ``[labels]`` key that lands on a label."""
+    moves: dict[str, tuple[str, str]] = {}
+    for old in table.labels:
+        new = table.locate_label(old, labels.__contains__)
+        if new is not None and new in labels:
+            moves[old] = (new, "")
     return moves
 
 
@@ -208,7 +225,8 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
-    """List the old page names in the ``objects.inv`` an HTML builder has just written."""
+    """List the old page names and labels in the ``objects.inv`` an HTML builder has
+    just written."""
     from sphinx.builders.html import StandaloneHTMLBuilder
 
     if exception is not None or not isinstance(app.builder, StandaloneHTMLBuilder):
@@ -216,6 +234,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     path = Path(app.outdir, FILENAME)
     if not path.is_file():
         return  # the epub builders write none
+    from ._check import labels_of
     from ._config import table_of
     from ._state import state_of
     from ._stubs import old_pages
@@ -226,17 +245,21 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         inventory = parse(data)
     except (OSError, InventoryError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else err
-        warn(RelocateWarning.STUB, f"{path}: cannot list the old page names: {reason}")
+        warn(RelocateWarning.STUB, f"{path}: cannot list the old names: {reason}")
         return
     documents = set(app.env.found_docs)
+    labels = labels_of(app.env)
     moves: dict[str, tuple[str, str]] = {}
+    label_aliases: dict[str, tuple[str, str]] = {}
     if app.config.relocate_inventory_aliases:
         table = table_of(app)
         names = old_pages(table, documents, state_of(app).published_pages)
         moves = page_moves(table, documents, names)
-    body = "".join(with_page_aliases(inventory, documents, moves))
+        label_aliases = label_moves(table, labels)
+    roles = {"std:doc": (documents, moves), "std:label": (labels, label_aliases)}
+    body = "".join(with_aliases(inventory, roles))
     if body != "".join(inventory.lines):
         try:
             write_atomically(path, inventory.dump([body]))
         except OSError as err:
-            warn(RelocateWarning.STUB, f"{path}: cannot list the old page names: {err}")
+            warn(RelocateWarning.STUB, f"{path}: cannot list the old names: {err}")

@@ -362,3 +362,34 @@ def _missing(path: str, fragment: str, kind: Kind, site: Site, project: Project)
     ):
         return Landing("page", name, fragment, False, 0, False)
     return Landing("file", repo_path, fragment, False, 0, False)
+
+
+# -- labels ----------------------------------------------------------------------
+
+
+class LabelLanding(NamedTuple):
+    """Where a reference to a renamed label (a ``[labels]`` key) lands."""
+
+    label: str
+    #: the written name may mean something else too: it is left as written and reported
+    ambiguous: bool = False
+
+
+def land_label(
+    table: RelocationTable, written: str, is_label: Callable[[str], bool], other_meaning: bool
+) -> LabelLanding | None:
+    """Where a reference to the label ``written`` lands now; ``None`` when the table
+    does not send it to another label.
+
+    A label that still exists keeps its references (its entry is shadowed, which the
+    table check reports), a chain stops at the first label that exists, and a target
+    that is not a label is not taken (Sphinx warns for the reference, the table check
+    for the entry).  ``other_meaning`` says that the name names something else as well:
+    ``:any:`` and a MyST link such as ``[](#name)`` may also name a document (``name``
+    next to the page) or an anchor of the page itself, which Sphinx and MyST try too.
+    Such a reference is ambiguous: reported, never guessed.
+    """
+    new = table.locate_label(written, is_label)
+    if new is None or not is_label(new):
+        return None
+    return LabelLanding(new, other_meaning)

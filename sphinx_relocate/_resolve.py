@@ -13,7 +13,10 @@ ambiguous.
 Each kind of node is a thin adapter around it, one entry of :data:`REFERENCE_KINDS`:
 MyST links (rewritten at ``doctree-read``, before MyST's own resolver runs as a
 post-transform), ``:doc:``, ``:download:``, images and figures, local reST links and
-own URLs, and raw HTML (source paths at read time, built URLs at ``doctree-resolved``).
+own URLs, raw HTML (source paths at read time, built URLs at ``doctree-resolved``), and
+references to renamed labels (``:ref:``, ``:numref:``, ``:any:``, MyST's ``[](#label)``),
+which are only recorded: the label they land on needs every document read, so
+``_check`` decides it and its post-transform ``RenamedLabels`` sends them there.
 Toctree entries are mapped by a ``toctree`` directive before Sphinx reads them, and the
 files of ``include``, ``literalinclude`` and ``csv-table`` in the source text as it is
 read (``source-read``).  Every reference is recorded for the checker, and the table
@@ -65,9 +68,9 @@ from ._paths import (
     strip_source_suffix,
 )
 from ._record import PerDocument, Reference, record
-from ._sphinx import app_of, current_docname, elements, line_of, source_suffixes
+from ._sphinx import app_of, current_docname, elements, label_xref, line_of, source_suffixes
 from ._state import state_of
-from ._table import RelocationTable
+from ._table import RelocationTable, normalize_label
 from ._textedit import apply_edits
 from ._warnings import RelocateWarning, logger
 
@@ -80,7 +83,8 @@ _GLOB = re.compile(r"[*?\[]")
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
 
 
-#: per document, the table lookups it made: ("page", docname, fragment) or ("file", path, "")
+#: per document, the table lookups it made: ("page", docname, fragment), ("file", path, "")
+#: or ("label", label, "")
 Lookup = tuple[str, str, str]
 
 
@@ -282,6 +286,8 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
 
 def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str) -> None:
     line = line_of(node)
+    if label_xref(node) and _label_xref(resolver, node, RelocateWarning.LABEL.value):
+        return  # a MyST link to a renamed label, [](#old-label)
     if node["reftype"] == "doc":  # :doc:
         written = node["reftarget"]
         resolved = resolver.resolve(written, "page")
@@ -355,6 +361,30 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str)
                 child["classes"] = [*child["classes"], "download"]
         node.replace_self(download)
     resolver.note(node, line, written.lstrip("/") if is_doc else written, resolved, subtype)
+
+
+def _label_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str) -> bool:
+    """Record a reference to a renamed label (a ``[labels]`` key); ``False`` for others.
+
+    Which label it lands on needs every label of the project, so it is decided once all
+    documents are read (``_check``), and the node is sent there by a post-transform
+    (``_check.RenamedLabels``).  The record keeps the other meanings a ``:any:`` or
+    MyST reference may have, a document next to the page and an anchor of the page.
+    """
+    written = node["reftarget"]
+    label = normalize_label(written)
+    resolver.lookups.add(("label", label, ""))
+    if label not in resolver.table.labels:
+        return False
+    others: tuple[tuple[str, str, str], ...] = ()
+    if label_xref(node) == "any":
+        others = (("page", docname_join(resolver.docname, written), ""),)
+        if node.get("reflocalid"):  # MyST 5: an id on the page that is not a label
+            others += (("page", resolver.docname, node["reflocalid"]),)
+    record(resolver.env, Reference(
+        resolver.docname, line_of(node), subtype, written, label, False, "", False, others
+    ))
+    return True
 
 
 def _outside_file(resolver: Resolver, docname: str) -> str | None:
@@ -564,7 +594,7 @@ class ReferenceKind(NamedTuple):
 
     node: type[nodes.Element]
     applies: Callable[[Any], bool]
-    adapter: Callable[[Resolver, Any, str], None]
+    adapter: Callable[[Resolver, Any, str], object]
     subtype: RelocateWarning
 
 
@@ -577,9 +607,14 @@ def _page_xref(node: addnodes.pending_xref) -> bool:
 
 
 #: the kinds of reference nodes, in the order they are tried (a download reference is
-#: also a reference)
+#: also a reference; a MyST link that names no file may name a label, which
+#: ``_pending_xref`` asks first)
 REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
     ReferenceKind(addnodes.pending_xref, _page_xref, _pending_xref, RelocateWarning.LINK),
+    ReferenceKind(
+        addnodes.pending_xref, lambda node: bool(label_xref(node)), _label_xref,
+        RelocateWarning.LABEL,
+    ),
     ReferenceKind(
         addnodes.download_reference, lambda node: True, _download, RelocateWarning.DOWNLOAD
     ),
@@ -803,9 +838,13 @@ def on_env_get_outdated(
                     break
                 if old_table is None:
                     continue
+                before: object
+                after: object
                 if kind == "page":
                     before = old_table.locate_reference(key, fragment, docs)
                     after = table.locate_reference(key, fragment, docs)
+                elif kind == "label":  # where it lands is decided once all are read
+                    before, after = key in old_table.labels, key in table.labels
                 else:
                     before = old_table.locate_file(key, file_exists)
                     after = table.locate_file(key, file_exists)

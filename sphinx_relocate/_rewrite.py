@@ -15,6 +15,10 @@ outside the docs folder (READMEs) are never built.  This module fixes the source
   rewriter replaces just those substrings (``_textedit`` re-pads reST tables), so the
   diff shows only link targets.  A file whose rewrite could change how it parses is
   parsed before and after, and left as it is when it would parse worse.
+* References to a renamed label (``[labels]``: ``:ref:``, ``:numref:``, ``:any:``, MyST's
+  ``{ref}`` and ``[](#label)``) are rewritten by the build's rule too
+  (``_landing.land_label``), against the labels written in the sources
+  (:func:`project_labels`).
 * :func:`list_repository` lists what git tracks (else :func:`walk_repository` walks the
   tree, skipping VCS and build folders, virtual environments and symlinks);
   :func:`write_atomically` applies a change with a temp file and ``os.replace``, keeping
@@ -44,8 +48,10 @@ from urllib.parse import quote
 from ._find import (
     MARKDOWN_SUFFIXES,
     REST_SUFFIXES,
+    SPHINX_LABELS,
     anchors_in_source,
     find_targets,
+    labels_in,
     role_around,
 )
 from ._landing import (
@@ -56,17 +62,19 @@ from ._landing import (
     Site,
     framed,
     land,
+    land_label,
     repo_base,
     site_of,
     span_kind,
 )
 from ._paths import (
     decode,
+    join_relative,
     relative_path,
     split_target,
     strip_source_suffix,
 )
-from ._table import RelocationTable
+from ._table import RelocationTable, normalize_label
 from ._textedit import adds_parse_errors, apply_edits_checked
 
 #: Folders never entered: build output, virtual environments, caches (and dot-folders).
@@ -97,6 +105,8 @@ class FileChange:
     error: str | None = None
     #: targets left as written because they land on two targets and nothing decides
     ambiguous: tuple[str, ...] = ()
+    #: references to renamed labels left as written: they may name a document too
+    ambiguous_labels: tuple[str, ...] = ()
     #: why the file is left as it is: its rewrite would add this parse error
     refused: str | None = None
 
@@ -123,6 +133,7 @@ class Rewriter:
         mentions: bool = False,
         heading_anchors: int = 0,
         root: Path | None = None,
+        labels: set[str] | None = None,
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -141,6 +152,12 @@ class Rewriter:
         #: ``myst_heading_anchors`` and the repository on disk, to read pages' anchors
         self.heading_anchors = heading_anchors
         self.root = root
+        #: the project's labels, for ``[labels]`` (read from the sources when not given)
+        self.labels: set[str] = set()
+        if table.labels:
+            self.labels = labels if labels is not None else (
+                project_labels(root, docs_prefix, files, self.suffixes) if root else set()
+            )
         self.project = Project(
             table,
             self.suffixes,
@@ -231,6 +248,39 @@ class Rewriter:
             new += "#"
         return None if new == written else new
 
+    def new_label(
+        self, written: str, kind: str, path: str, text: str, bracketed: bool = False
+    ) -> str | None:
+        """The label target to write instead of ``written`` (a role's target, or a MyST
+        link's ``#name``, ``bracketed`` in ``<…>`` or not) in the document ``path`` whose
+        text is ``text``, or ``None`` to keep it; ``_AMBIGUOUS`` when it may name a
+        document too (``:any:``, MyST links), as the build warns."""
+        link = kind not in ("ref", "any")
+        name = decode(written[1:] if link and written.startswith("#") else written)
+        if normalize_label(name) not in self.table.labels or not path.startswith(self.docs_prefix):
+            return None
+        page, _ = strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)
+        if link and not written.startswith("#") and join_relative(
+            posixpath.dirname(path), name
+        ) in self.files:
+            return None  # MyST takes it for a file
+        other = False
+        if kind != "ref":
+            if link and name in anchors_in_source(text, path, self.heading_anchors):
+                return None  # an anchor of the page itself: MyST links there
+            other = join_relative(posixpath.dirname(page), name) in self.documents
+        landing = land_label(self.table, name, self.labels.__contains__, other)
+        if landing is None:
+            return None
+        if landing.ambiguous:
+            return _AMBIGUOUS_LABEL
+        new = landing.label
+        if link:
+            new = "#" + new if written.startswith("#") else new
+            if any(c.isspace() for c in new) and not bracketed:
+                new = f"<{new}>"
+        return None if new == written else new
+
     def _page_suffix(self, docname: str, written_path: str) -> str:
         """The suffix to write for a page: the author's kind of suffix, the new file's."""
         if written_path.endswith(".html"):
@@ -286,20 +336,31 @@ class Rewriter:
 
     def rewrite_text(self, path: str, text: str) -> Rewritten:
         """The new text of the repository file ``path``, what was rewritten and left."""
-        spans = find_targets(text, path, self._url_re, self._mention_re)
+        spans = find_targets(
+            text, path, self._url_re, self._mention_re, labels=bool(self.table.labels)
+        )
         kinds: Counter[str] = Counter()
         if not spans:
             return Rewritten(text, kinds)
         edits: list[tuple[int, int, str]] = []
         ambiguous: list[str] = []
+        ambiguous_labels: list[str] = []
         markup = False
         site = self.site_of(path)
+        # a MyST link may name a label: [](#old-label)
+        links = bool(self.table.labels) and posixpath.splitext(path)[1].lower() in (
+            MARKDOWN_SUFFIXES
+        )
         for span in spans:
             written = text[span.start : span.end]
-            if span.mode == "repo":
+            new: str | None = None
+            if span.mode == "label" or (links and span.kind in ("link", "reference")):
+                bracketed = text[span.start - 1 : span.start] == "<"
+                new = self.new_label(written, span.kind, path, text, bracketed)
+            if new is None and span.mode == "repo":
                 new = self.new_target("/" + written, _REPO_SITE)
                 new = new[1:] if new and new.startswith("/") else new
-            else:
+            elif new is None and span.mode != "label":
                 kind, raw_html = span_kind(span), span.kind == "html"
                 new = self.new_target(written, site, kind, raw_html=raw_html)
                 if new is _UNDECIDED:  # the first link with two meanings: read the frame
@@ -307,6 +368,8 @@ class Rewriter:
                     new = self.new_target(written, site, kind, raw_html=raw_html)
             if new is _AMBIGUOUS:
                 ambiguous.append(written)
+            elif new is _AMBIGUOUS_LABEL:
+                ambiguous_labels.append(written)
             elif new is not None:
                 role = role_around(text, span) if _SCHEME.match(new) else None
                 if role is not None:  # a role cannot name a URL: the same text, as a link
@@ -321,7 +384,10 @@ class Rewriter:
         new_text, unpadded = apply_edits_checked(text, edits, rest=rest)
         # a table the re-padding did not recognise is spliced as is: check it too
         tables = rest and bool(edits) and bool(_REST_TABLE.search(text))
-        return Rewritten(new_text, kinds, tuple(ambiguous), markup or tables or bool(unpadded))
+        return Rewritten(
+            new_text, kinds, tuple(ambiguous), markup or tables or bool(unpadded),
+            tuple(ambiguous_labels),
+        )
 
 
 class Rewritten(NamedTuple):
@@ -334,6 +400,8 @@ class Rewritten(NamedTuple):
     #: an edit may change how the file parses (a new target with markup characters, a
     #: table that could not be re-padded): parse it before writing
     suspect: bool = False
+    #: references to renamed labels left as written: they may name a document too
+    ambiguous_labels: tuple[str, ...] = ()
 
 
 #: characters of a new target that are markup in Markdown, reST or HTML; a target made
@@ -344,8 +412,10 @@ _REST_TABLE = re.compile(r"^[ \t]*(?:\+[-=]+\+|=+[ \t]+=+)", re.MULTILINE)
 
 
 #: what :meth:`Rewriter.new_target` answers for a target with two meanings, and for one
-#: whose meaning waits for the file's frame
+#: whose meaning waits for the file's frame; :meth:`Rewriter.new_label` for a label
+#: reference that may name a document too
 _AMBIGUOUS = "\0ambiguous"
+_AMBIGUOUS_LABEL = "\0ambiguous label"
 _UNDECIDED = "\0undecided"
 _REPO_SITE = Site(("",), "", 0)
 
@@ -415,6 +485,24 @@ def write_atomically(path: Path, source: SourceFile, text: str) -> None:
         if os.path.exists(temp):
             os.unlink(temp)
         raise
+
+
+def project_labels(
+    root: Path, docs_prefix: str, files: Iterable[str], suffixes: Iterable[str]
+) -> set[str]:
+    """The labels of a docs folder without a build: those written in its source files
+    (include fragments too), plus the ones Sphinx makes in every project."""
+    wanted = {*suffixes, *MARKDOWN_SUFFIXES, *REST_SUFFIXES, ".txt"}
+    found = set(SPHINX_LABELS)
+    for path in files:
+        if path.startswith(docs_prefix) and posixpath.splitext(path)[1].lower() in wanted:
+            try:
+                source = read_source(root / path)
+            except OSError:
+                continue
+            if source is not None:
+                found |= labels_in(source.text)
+    return found
 
 
 def list_repository(root: Path) -> tuple[list[str], set[str]]:
@@ -557,8 +645,10 @@ def rewrite_file(
         return None
     if source is None:
         return None
-    new_text, kinds, ambiguous, suspect = rewriter.rewrite_text(rel, source.text)
-    if new_text == source.text and not ambiguous:
+    new_text, kinds, ambiguous, suspect, ambiguous_labels = rewriter.rewrite_text(
+        rel, source.text
+    )
+    if new_text == source.text and not ambiguous and not ambiguous_labels:
         return None
     broken = adds_parse_errors(source.text, new_text, rel) if suspect else []
     if broken:  # never hand back a file that parses worse: leave it as it is
@@ -570,7 +660,7 @@ def rewrite_file(
     text_of = (lambda text: text) if with_text else (lambda text: "")
     change = FileChange(
         rel, text_of(source.text), text_of(new_text), kinds, ambiguous=ambiguous,
-        refused=refused,
+        ambiguous_labels=ambiguous_labels, refused=refused,
     )
     if write and new_text != source.text:
         try:

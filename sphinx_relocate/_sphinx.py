@@ -62,6 +62,18 @@ def elements(root: nodes.Element) -> Iterator[nodes.Element]:
             push(reversed(node.children))
 
 
+def label_xref(node: nodes.Element) -> str:
+    """How a cross-reference may name a label: ``"label"`` for ``:ref:`` and ``:numref:``
+    (only a label), ``"any"`` for ``:any:`` and a MyST link that names no file (also a
+    document, an object or an anchor of its page), ``""`` for other references."""
+    reftype, domain = node.get("reftype"), node.get("refdomain")
+    if domain == "std" and reftype in ("ref", "numref"):
+        return "label"
+    if reftype == "any" or (reftype == "myst" and domain is None):
+        return "any"
+    return ""
+
+
 def line_of(node: nodes.Node) -> int:
     line = node.line
     if line is None:

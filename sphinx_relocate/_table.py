@@ -13,6 +13,10 @@ Semantics, in one place:
   the paths it produced.
 * ``[files]`` moves files that are not pages (images, downloads), by path with suffix.
 * ``[anchors]`` maps ``old/page#old-id`` to ``new/page#new-id``.
+* ``[labels]`` maps an old label to a new one (``"install-label" = "installation"``),
+  for ``:ref:``, ``:numref:`` and MyST ``[](#label)``.  Both sides are normalized as
+  Sphinx's std domain names labels (:func:`normalize_label`: lowercase, runs of white
+  space as one space), so ``"Install-Label"`` is the label ``install-label``.
 * ``[patterns]`` maps old docnames that match a glob (``faq/*``) to a target template
   (``help/$source``).  A pattern applies to names that are not documents (the old pages
   links still name); a document only when its entry says ``replace = true``.  It comes
@@ -31,7 +35,7 @@ import json
 import re
 import string
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,7 +46,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-SECTIONS = ("pages", "prefixes", "files", "anchors", "patterns")
+SECTIONS = ("pages", "prefixes", "files", "anchors", "labels", "patterns")
 #: Characters that make a key a glob pattern (``fnmatch``: ``*``, ``?``, ``[seq]``).
 WILDCARDS = re.compile(r"[*?\[\]]")
 #: ``$source`` or ``${source}`` in a pattern's target, as ``string.Template`` reads it.
@@ -50,6 +54,16 @@ _PLACEHOLDER = re.compile(r"\$(?:source(?![_A-Za-z0-9])|\{source\})")
 _UNSAFE_SCHEMES = ("javascript:", "data:", "vbscript:", "file:")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def normalize_label(name: str) -> str:
+    """A label as Sphinx's std domain names it: lowercase, white space collapsed.
+
+    Docutils names a target ``.. _Install  Label:`` ``install label``
+    (``fully_normalize_name``) and ``:ref:`` lowercases what it is given, so the table
+    compares labels the same way.
+    """
+    return " ".join(name.lower().split())
 
 
 @dataclass(frozen=True, order=True)
@@ -163,6 +177,9 @@ class RelocationTable:
     anchors: dict[tuple[str, str], Target] = field(default_factory=dict)
     #: ``[patterns]``, in the order written: the first that matches wins
     patterns: tuple[Pattern, ...] = ()
+    #: ``[labels]``: old label → new label as written (chains not followed), both
+    #: normalized (:func:`normalize_label`)
+    labels: dict[str, str] = field(default_factory=dict)
     entries: tuple[Entry, ...] = ()
     #: problems found while loading that do not stop a build (case collisions)
     warnings: tuple[Problem, ...] = ()
@@ -181,10 +198,14 @@ class RelocationTable:
         )
         return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
 
-    def location_of(self, old: str) -> Location | None:
-        """Where the entry that moves ``old`` (a docname, file path or folder) was written."""
+    def location_of(self, old: str, section: str = "") -> Location | None:
+        """Where the entry that moves ``old`` (a docname, file path or folder; a label
+        with ``section="labels"``) was written."""
+        if section == "labels":
+            return next((e.location for e in self.entries
+                         if e.section == "labels" and e.old == old), None)
         for entry in self.entries:
-            if entry.old == old:
+            if entry.old == old and entry.section != "labels":
                 return entry.location
         for entry in self.entries:
             if entry.section == "prefixes" and old.startswith(entry.old):
@@ -237,6 +258,25 @@ class RelocationTable:
             if not target.anchor:
                 return Target(path=target.path, anchor=fragment)
         return target
+
+    def locate_label(self, name: str, exists: Callable[[str], bool] | None = None) -> str | None:
+        """The label a reference to ``name`` lands on now; ``None`` if it did not move.
+
+        As for pages, a label that exists keeps its references (its entry is shadowed)
+        and, with ``exists``, a chain stops at the first label that exists.
+        """
+        start = label = normalize_label(name)
+        if exists is not None and exists(label):
+            return None
+        seen = {label}
+        while (new := self.labels.get(label)) is not None:
+            label = new
+            if exists is not None and exists(label):
+                break
+            if label in seen:  # a cycle; load_table refuses these
+                return None
+            seen.add(label)
+        return None if label == start else label
 
     def old_names(self, docname: str) -> tuple[str, ...]:
         """Every old docname that the table sends to ``docname`` (for old-folder resolution)."""
@@ -596,6 +636,9 @@ class _Builder:
         if not key.strip() or not value.strip():
             self.error(location, f"{label}: empty {'key' if not key.strip() else 'value'}")
             return
+        if section == "labels":
+            self._add_label(key, value, location, label)
+            return
         old = self._old(section, key, location, label)
         if old is None:
             return
@@ -624,6 +667,25 @@ class _Builder:
             return False
         self.entries[entry.section, entry.old] = entry
         return True
+
+    def _add_label(self, key: str, value: str, location: Location, label: str) -> None:
+        """A ``[labels]`` entry: both sides are label names, normalized as Sphinx does."""
+        for text in (key, value):
+            if text.lstrip().startswith("#"):
+                self.error(location, f"{label}: labels are written without '#' "
+                           f"({_quoted(key.lstrip().lstrip('#'))} = "
+                           f"{_quoted(value.lstrip().lstrip('#'))})")
+                return
+            if _SCHEME.match(text.strip()) and "://" in text:
+                self.error(location, f"{label}: [labels] maps a label to a label of this "
+                           "project; a page that left the site goes in [pages]")
+                return
+        old, new = normalize_label(key), normalize_label(value)
+        if old == new:
+            self.error(location, f"{label}: the old and new labels are the same (labels are "
+                       "compared lowercase, as Sphinx names them)")
+            return
+        self._keep(Entry("labels", old, Target(path=new), location), label)
 
     def _add_pattern(self, key: object, value: object, location: Location, label: str) -> None:
         """A ``[patterns]`` entry: a glob of old docnames and a target template."""
@@ -794,52 +856,65 @@ class _Builder:
                 if e.section == "anchors"
             },
             patterns=patterns,
+            labels={e.old: e.new.path for e in entries if e.section == "labels"},
             entries=tuple(entries),
         )
         broken = self._cycles(table)
         if broken:
             table = RelocationTable(
-                pages={k: v for k, v in table.pages.items() if k not in broken},
-                files={k: v for k, v in table.files.items() if k not in broken},
-                prefixes=tuple(p for p in table.prefixes if p[0] not in broken),
+                pages={k: v for k, v in table.pages.items() if ("", k) not in broken},
+                files={k: v for k, v in table.files.items() if ("", k) not in broken},
+                prefixes=tuple(p for p in table.prefixes if ("", p[0]) not in broken),
                 anchors=table.anchors,
                 patterns=patterns,
-                entries=tuple(e for e in entries if e.old not in broken),
+                labels={k: v for k, v in table.labels.items() if ("labels", k) not in broken},
+                entries=tuple(
+                    e for e in entries
+                    if (e.section if e.section == "labels" else "", e.old) not in broken
+                ),
             )
         self._case_collisions(table)
         return table
 
-    def _cycles(self, table: RelocationTable) -> set[str]:
-        """Report each cycle once, member by member; return the members."""
-        members: set[str] = set()
+    def _cycles(self, table: RelocationTable) -> set[tuple[str, str]]:
+        """Report each cycle once, member by member; return the members as
+        ``(kind, name)``, kind ``"labels"`` for labels and ``""`` for paths."""
+        members: set[tuple[str, str]] = set()
         starts = [
             (e.old, e.section) for e in table.entries if e.section not in ("anchors", "patterns")
         ]
         for start, section in starts:
-            if start in members:
+            kind = "labels" if section == "labels" else ""
+            if (kind, start) in members:
                 continue
             probe = start + "\0" if section == "prefixes" else start
             exact = table.files if section == "files" else table.pages
             path, chain = probe, [probe]
             while True:
-                step = exact.get(path) or table._prefix_step(path)
+                if kind:
+                    new = table.labels.get(path)
+                    step = None if new is None else Target(path=new)
+                else:
+                    step = exact.get(path) or table._prefix_step(path)
                 if step is None or step.url:
                     break
                 path = step.path
                 if path in chain:
                     cycle = chain[chain.index(path) :]
-                    names = [self._entry_name(table, p) for p in cycle]
-                    if not any(n in members for n in names):
-                        first = table.location_of(names[0]) or Location("<table>")
+                    names = [path if kind else self._entry_name(table, path) for path in cycle]
+                    if not any((kind, n) in members for n in names):
+                        first = table.location_of(names[0], kind) or Location("<table>")
                         self.error(
                             first,
-                            "relocation cycle: "
+                            ("label cycle: " if kind else "relocation cycle: ")
                             + " → ".join([*(n.rstrip("\0") for n in names), names[0]])
                             + " ("
-                            + ", ".join(f"{n} at {table.location_of(n)}" for n in names)
+                            + ", ".join(
+                                f"{n} at {table.location_of(n, kind)}" for n in names
+                            )
                             + ")",
                         )
-                        members.update(names)
+                        members.update((kind, n) for n in names)
                     break
                 chain.append(path)
                 if len(chain) > len(table.entries) + 2:
@@ -880,12 +955,14 @@ def check_against_project(
     docnames: Iterable[str],
     file_exists: Callable[[str], bool],
     suffixes: Iterable[str] = DEFAULT_SOURCE_SUFFIXES,
+    labels: Collection[str] | None = None,
 ) -> list[Problem]:
     """Problems that need the project: targets that are not there, old names still there.
 
     ``docnames`` are the project's documents; ``file_exists`` answers for a
-    source-relative path.  These are warnings (``target_missing``, ``shadowed``), not
-    fatal: a build can go on and report them at the entry's line.
+    source-relative path; ``labels`` are its labels, when known (:func:`check_labels`).
+    These are warnings (``target_missing``, ``shadowed``), not fatal: a build can go on
+    and report them at the entry's line.
     """
     documents = set(docnames)
     problems: list[Problem] = []
@@ -936,6 +1013,36 @@ def check_against_project(
             ):
                 missing(entry, f"target folder {folder!r} of {entry.old!r} does not exist")
     problems += _check_patterns(table, documents)
+    if labels is not None:
+        problems += check_labels(table, labels)
+    return problems
+
+
+def check_labels(
+    table: RelocationTable, labels: Collection[str], *, targets: bool = True
+) -> list[Problem]:
+    """``[labels]`` against the project's labels: an old label that is still one
+    (``shadowed``), a target that is not one (``target_missing``, only with ``targets``:
+    a caller that knows only some labels checks the keys alone)."""
+    problems: list[Problem] = []
+    for entry in table.entries:
+        if entry.section != "labels":
+            continue
+        if entry.old in labels:
+            problems.append(Problem(
+                entry.location,
+                f"label {entry.old!r} still exists, so its entry is not used "
+                "(delete the label or the entry)",
+                fatal=False,
+                subtype="shadowed",
+            ))
+            continue
+        final = table.locate_label(entry.old, labels.__contains__) or entry.new.path
+        if targets and final not in labels:
+            what = f"target {entry.new.path!r} of label {entry.old!r} is not a label"
+            if final != entry.new.path:
+                what += f" (the chain ends at {final!r})"
+            problems.append(Problem(entry.location, what, fatal=False, subtype="target_missing"))
     return problems
 
 

@@ -35,12 +35,17 @@ class RelocateWarning(Enum):
 
     # -- references --
     OUTDATED = "outdated"
-    """A reference was written against an old path and rewritten (``relocate_report_rewrites``)."""
+    """A reference was written against an old path or label and rewritten
+    (``relocate_report_rewrites``)."""
     LINK = "link"
     """A link to a page or local file does not land."""
     AMBIGUOUS = "ambiguous"
     """A moved page's link lands on two pages (from its folder now and from a folder it
     stood in), and neither the page's other links nor an anchor decide which is meant."""
+    LABEL = "label"
+    """A reference to a renamed label (a ``[labels]`` key) may also name a document or an
+    anchor of its page (``:any:``, MyST's ``[](#name)``), so it is not sent to the new
+    label."""
     ANCHOR = "anchor"
     """A link lands on a page that has no such anchor."""
     TOCTREE = "toctree"

@@ -26,7 +26,7 @@ from sphinx_relocate._inventory import (
     InventoryError,
     aliases,
     parse,
-    with_page_aliases,
+    with_aliases,
 )
 
 ROOTS = Path(__file__).parent / "roots"
@@ -230,7 +230,7 @@ def test_aliases_copy_the_new_entry() -> None:
 def test_names_that_are_no_document_are_dropped_and_sphinx_reads_the_result() -> None:
     inventory = parse(INVENTORY)
     documents = {"guide/introduction", "reference/api", "kept"}
-    lines = with_page_aliases(inventory, documents, {"intro": ("guide/introduction", "")})
+    lines = with_aliases(inventory, {"std:doc": (documents, {"intro": ("guide/introduction", "")})})
     result = parse(inventory.dump(lines))
     assert "stale" not in result.of_role("std:doc")
     assert result.of_role("std:doc")["intro"].uri == "guide/introduction.html"
@@ -245,7 +245,7 @@ def test_last_builds_aliases_are_written_again_not_twice() -> None:
         "intro std:doc -1 guide/introduction.html Introduction\n",
         "setup std:doc -1 guide/introduction.html Introduction\n",  # its entry was removed
     ))
-    lines = with_page_aliases(last, {"guide/introduction"}, {"intro": ("guide/introduction", "")})
+    lines = with_aliases(last, {"std:doc": ({"guide/introduction"}, {"intro": ("guide/introduction", "")})})
     assert lines == [
         "guide/introduction std:doc -1 guide/introduction.html Introduction\n",
         "intro std:doc -1 guide/introduction.html Introduction\n",
@@ -279,7 +279,7 @@ _NAME = st.text(
 @given(st.dictionaries(_NAME, st.tuples(st.sampled_from(["a", "b/c"]), st.sampled_from(["", "x"]))))
 def test_aliases_survive_a_round_trip(moves: dict[str, tuple[str, str]]) -> None:
     base = parse(inventory_bytes("a std:doc -1 a.html A title\n", "b/c std:doc -1 b/c.html C\n"))
-    lines = with_page_aliases(base, {"a", "b/c"}, moves)
+    lines = with_aliases(base, {"std:doc": ({"a", "b/c"}, moves)})
     again = parse(base.dump(lines)).of_role("std:doc")
     for old, (new, anchor) in moves.items():
         if old in ("a", "b/c"):
