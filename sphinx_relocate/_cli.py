@@ -275,7 +275,7 @@ def _published_problems(
     sources: the documents Sphinx would find, the labels written in the sources."""
     from ._config import entries_location, setting_location
     from ._inventory import InventoryError
-    from ._published import files_of, labels_in_sources, read, unredirected
+    from ._published import generated_labels, read, unredirected
     from ._stubs import base_url
 
     setting = args.published or project.settings.get("relocate_published")
@@ -298,8 +298,7 @@ def _published_problems(
         print("note: the published labels are not checked: sphinx.ext.autosectionlabel "
               "makes labels that only a build knows", file=sys.stderr)
     else:
-        files = files_of(project.srcdir, project.source_suffixes)
-        labels = labels_in_sources(project.srcdir, files, published)
+        labels = project.labels()[0] | generated_labels(published)
     problems = []
     table_setting = project.settings.get("relocate_table", "relocations.toml")
     for found in unredirected(published, documents, labels, table):

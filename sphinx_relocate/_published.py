@@ -21,17 +21,15 @@ How it works:
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ._inventory import Entry, Inventory, InventoryError, parse
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.domains.std import StandardDomain
     from sphinx.environment import BuildEnvironment
 
     from ._table import RelocationTable
@@ -123,7 +121,7 @@ def label_moved(table: RelocationTable, label: str) -> bool:
     The one place a published label counts as redirected; tables without a ``[labels]``
     section redirect none.
     """
-    return label in getattr(table, "labels", {})
+    return label in table.labels
 
 
 def unredirected(
@@ -177,40 +175,17 @@ def unredirected_labels(
     return found
 
 
-# -- labels written in the sources (the command line) ---------------------------------
-
-#: ``.. _name:`` with nothing after the colon (``.. _name: URL`` is an external target)
-_REST_TARGET = re.compile(r"^[ \t]*\.\.[ \t]+_(?!_)(`[^`]+`|[^`\s:][^:\n]*?)[ \t]*:[ \t]*$", re.M)
-#: MyST's ``(name)=``
-_MYST_TARGET = re.compile(r"^[ \t]*\(([^()\s][^()\n]*)\)=[ \t]*$", re.M)
-#: a directive's ``:name:`` option, reST or MyST
-_NAME_OPTION = re.compile(r"^[ \t]*:name:[ \t]*(\S[^\n]*?)[ \t]*$", re.M)
+# -- labels of generated pages (the command line) -------------------------------------
 
 
-def labels_in(text: str) -> set[str]:
-    """The labels written in one source text, normalized as docutils names them."""
-    names = [
-        *_REST_TARGET.findall(text), *_MYST_TARGET.findall(text), *_NAME_OPTION.findall(text)
-    ]
-    return {" ".join(name.strip("`").lower().split()) for name in names}
-
-
-def labels_in_sources(
-    srcdir: Path, files: Iterable[str], published: Published
-) -> set[str]:
-    """The labels of a docs folder without a build: those written in ``files``, plus the
-    published labels of pages the build generates (``genindex``, ``search``, domain
-    indices), which have no ``#fragment`` in their location."""
-    found: set[str] = set()
-    for name in files:
-        try:
-            found |= labels_in((srcdir / name).read_text("utf-8-sig", "replace"))
-        except OSError:
-            continue
-    for label, entry in published.inventory.of_role("std:label").items():
-        if "#" not in entry.uri:
-            found.add(label)
-    return found
+def generated_labels(published: Published) -> set[str]:
+    """The published labels of pages the build generates (``genindex``, ``search``,
+    domain indices), which have no ``#fragment``: sources do not write them."""
+    return {
+        label
+        for label, entry in published.inventory.of_role("std:label").items()
+        if "#" not in entry.uri
+    }
 
 
 # -- Sphinx ------------------------------------------------------------------------------
@@ -218,6 +193,7 @@ def labels_in_sources(
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Warn for each published page or label that lost its way in, on every build."""
+    from ._check import labels_of
     from ._config import entries_location, setting_location, table_of
     from ._state import state_of
     from ._stubs import base_url
@@ -245,8 +221,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
              location=str(where))
         return []
     state.published_pages = published.pages()
-    std = cast("StandardDomain", env.get_domain("std"))
-    labels = {*std.labels, *std.anonlabels}
+    labels = labels_of(env)
     for finding in unredirected(published, set(env.found_docs), labels, table_of(app)):
         where = entries_location(
             Path(app.confdir), app.config.relocate_table, finding.section, "relocate_published"
@@ -254,10 +229,3 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         warn(RelocateWarning.UNREDIRECTED, finding.message, location=str(where))
     return []
 
-
-def files_of(srcdir: Path, suffixes: tuple[str, ...]) -> list[str]:
-    """The source files under ``srcdir`` (include fragments too), skipping build output."""
-    from ._rewrite import walk_repository
-
-    files, _ = walk_repository(srcdir)
-    return [name for name in files if name.endswith(suffixes)]

@@ -230,7 +230,8 @@ def test_aliases_copy_the_new_entry() -> None:
 def test_names_that_are_no_document_are_dropped_and_sphinx_reads_the_result() -> None:
     inventory = parse(INVENTORY)
     documents = {"guide/introduction", "reference/api", "kept"}
-    lines = with_aliases(inventory, {"std:doc": (documents, {"intro": ("guide/introduction", "")})})
+    moves = {"intro": ("guide/introduction", "")}
+    lines = with_aliases(inventory, {"std:doc": (documents, moves)})
     result = parse(inventory.dump(lines))
     assert "stale" not in result.of_role("std:doc")
     assert result.of_role("std:doc")["intro"].uri == "guide/introduction.html"
@@ -245,7 +246,8 @@ def test_last_builds_aliases_are_written_again_not_twice() -> None:
         "intro std:doc -1 guide/introduction.html Introduction\n",
         "setup std:doc -1 guide/introduction.html Introduction\n",  # its entry was removed
     ))
-    lines = with_aliases(last, {"std:doc": ({"guide/introduction"}, {"intro": ("guide/introduction", "")})})
+    moves = {"intro": ("guide/introduction", "")}
+    lines = with_aliases(last, {"std:doc": ({"guide/introduction"}, moves)})
     assert lines == [
         "guide/introduction std:doc -1 guide/introduction.html Introduction\n",
         "intro std:doc -1 guide/introduction.html Introduction\n",

@@ -20,7 +20,8 @@ import pytest
 from test_inventory import build, copy, entries
 
 from sphinx_relocate._cli import main
-from sphinx_relocate._published import Published, labels_in, read, unredirected
+from sphinx_relocate._find import labels_in
+from sphinx_relocate._published import Published, read, unredirected
 from sphinx_relocate._table import load_table
 
 PAGE = "dropped was published at {base}dropped.html and is no longer a page; it has no entry"
