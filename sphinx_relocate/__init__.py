@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import _record, _stubs
+from ._catalogs import setup_catalogs
 from ._check import setup_checker
 from ._config import CONFIG_VALUES, on_config_inited, on_env_get_outdated, register
 from ._resolve import setup_resolver
@@ -63,6 +64,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     _record.references_of.connect(app)
     setup_resolver(app)
     setup_checker(app)
+    setup_catalogs(app)
+    app.add_message_catalog(_stubs.MESSAGE_CATALOG, _stubs.LOCALE_DIR)
     app.connect("config-inited", _stubs.on_config_inited, priority=900)
     app.connect("html-page-context", _stubs.on_html_page_context)
     app.connect("env-get-outdated", _stubs.on_env_get_outdated)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from ._catalogs import Serving
     from ._check import Report
 
 
@@ -92,6 +93,10 @@ class BuildState:
     #: pages the builder rendered in this process (genindex, search, domain indices, …),
     #: which no stub may replace
     rendered_pages: set[str] = field(default_factory=set)
+    #: moved pages this build translates from a catalog at an old name (``_catalogs``)
+    catalogs: dict[str, Serving] = field(default_factory=dict)
+    #: a page is being translated from such a catalog (its messages are parsed then)
+    translating: bool = False
 
     def forget_files(self) -> None:
         """Before a read phase: files may have come, gone or changed their suffix."""
