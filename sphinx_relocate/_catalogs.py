@@ -361,7 +361,7 @@ def _report(app: Sphinx, plan: dict[str, Serving]) -> None:
             where = f"move it to {serving.destination}"
         else:
             where = (
-                f"its messages of this page belong in {serving.destination} "
+                f"the messages of this page belong in {serving.destination} "
                 f"(gettext_compact: one catalog per top-level folder)"
             )
         warn(
@@ -379,25 +379,19 @@ class CatalogAtOldName(SphinxTransform):
     default_priority = Locale.default_priority - 1
 
     def apply(self, **kwargs: Any) -> None:
-        state = state_of(app_of(self.env))
-        # Sphinx 7.4 runs the transforms on each translated message it parses as well
-        if not state.catalogs or state.translating:
-            return
-        docname = current_docname(self.env)
-        serving = state.catalogs.get(docname)
+        catalogs = state_of(app_of(self.env)).catalogs
+        serving = catalogs.get(current_docname(self.env)) if catalogs else None
         if serving is None:
             return
         config = self.config
         compact = config.gettext_compact
-        # as Sphinx clears rst_prolog while it parses a message: for this one call
+        # for this one call, as Sphinx clears rst_prolog while it parses a message
         config.gettext_compact = serving.borrowed.domain
-        state.translating = True
         try:
             Locale(self.document, startnode=self.startnode).apply()
         finally:
             config.gettext_compact = compact
-            state.translating = False
-        served_of(self.env)[docname] = serving.stamp()
+        served_of(self.env)[serving.borrowed.docname] = serving.stamp()
 
 
 def setup_catalogs(app: Sphinx) -> None:

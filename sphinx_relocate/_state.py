@@ -95,8 +95,6 @@ class BuildState:
     rendered_pages: set[str] = field(default_factory=set)
     #: moved pages this build translates from a catalog at an old name (``_catalogs``)
     catalogs: dict[str, Serving] = field(default_factory=dict)
-    #: a page is being translated from such a catalog (its messages are parsed then)
-    translating: bool = False
 
     def forget_files(self) -> None:
         """Before a read phase: files may have come, gone or changed their suffix."""

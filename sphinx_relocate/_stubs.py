@@ -355,6 +355,18 @@ class StubText:
     title: tuple[str, str] = ("Moved: ", "")
     #: the sentence around the link to the new page
     sentence: tuple[str, str] = ("This page has moved to ", ".")
+    #: the built-in stub's fixed text around its title, head tags and link
+    page: tuple[str, str, str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        page = (
+            f'<!DOCTYPE html>\n<html lang="{self.lang}">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{self.title[0]}",
+            f"{self.title[1]}</title>\n",
+            f"</head>\n<body>\n<p>{self.sentence[0]}",
+            f"{self.sentence[1]}</p>\n</body>\n</html>\n",
+        )
+        object.__setattr__(self, "page", page)
 
     def title_of(self, title: str) -> str:
         return self.title[0] + title + self.title[1]
@@ -398,15 +410,10 @@ def stub_text(language: str | None, gettext: Callable[[str], str]) -> StubText:
 def render_default(redirect: Redirect, text: StubText = ENGLISH) -> str:
     """The built-in stub: a complete page that needs no theme."""
     title = _escape(redirect.title)
-    link = f'<a href="{_escape(redirect.url)}">{title}</a>'
+    start, title_end, body, end = text.page
     return (
-        f'<!DOCTYPE html>\n<html lang="{text.lang}">\n<head>\n'
-        '<meta charset="utf-8">\n'
-        f"<title>{text.title_of(title)}</title>\n"
-        f"{head_html(redirect)}"
-        "</head>\n<body>\n"
-        f"<p>{text.sentence_of(link)}</p>\n"
-        "</body>\n</html>\n"
+        f'{start}{title}{title_end}{head_html(redirect)}{body}'
+        f'<a href="{_escape(redirect.url)}">{title}</a>{end}'
     )
 
 
@@ -693,14 +700,14 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
     from sphinx.locale import get_translation
 
-    text = stub_text(app.config.language, get_translation(MESSAGE_CATALOG))
-    built_in: Callable[[Redirect], str] = functools.partial(render_default, text=text)
+    words = stub_text(app.config.language, get_translation(MESSAGE_CATALOG))
+    built_in: Callable[[Redirect], str] = functools.partial(render_default, text=words)
     render = built_in
     if state.stub_template is not None:
         template = state.stub_template
 
-        def render(redirect: Redirect) -> str:  # type: ignore[misc]  # replaces built_in
-            return template.render(template_context(redirect, text))
+        def render(redirect: Redirect) -> str:
+            return template.render(template_context(redirect, words))
 
     import jinja2
 
