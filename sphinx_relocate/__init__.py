@@ -17,8 +17,11 @@ How it works:
   decides is a ``relocate.ambiguous`` warning, never a guess.  Documents are re-read
   only when a table edit affects them (a hash of the table lives in the environment).
 * HTML builders get a small redirect page at every old URL (``old.html`` or
-  ``old/index.html``), which keeps ``?query`` and ``#fragment``, and ``objects.inv``
-  lists every old page name at its new page, for other projects' intersphinx.
+  ``old/index.html``), which keeps ``?query`` and ``#fragment`` and speaks the build's
+  ``language``, and ``objects.inv`` lists every old page name at its new page, for other
+  projects' intersphinx.
+* A moved page with no message catalog at its new name is translated from the catalog
+  at its old name (``_catalogs.py``); ``rewrite`` moves such catalogs.
 * ``[labels]`` renames labels: ``:ref:``, ``:numref:`` and MyST ``[](#label)`` to an old
   label land on the new one, and ``objects.inv`` lists the old label at the new one's
   section, for other projects' intersphinx.
@@ -36,6 +39,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import _inventory, _published, _record, _stubs
+from ._catalogs import setup_catalogs
 from ._check import setup_checker
 from ._config import CONFIG_VALUES, on_config_inited, on_env_get_outdated, register
 from ._resolve import setup_resolver
@@ -69,6 +73,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     _record.references_of.connect(app)
     setup_resolver(app)
     setup_checker(app)
+    setup_catalogs(app)
+    app.add_message_catalog(_stubs.MESSAGE_CATALOG, _stubs.LOCALE_DIR)
     app.connect("config-inited", _stubs.on_config_inited, priority=900)
     app.connect("html-page-context", _stubs.on_html_page_context)
     app.connect("env-get-outdated", _stubs.on_env_get_outdated)

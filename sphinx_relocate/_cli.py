@@ -176,6 +176,8 @@ _OTHER_SETTINGS: dict[str, tuple[type, ...]] = {
     "exclude_patterns": (list, tuple),
     "myst_heading_anchors": (int,),
     "html_baseurl": (str,),
+    "locale_dirs": (list, tuple),
+    "gettext_compact": (bool, str),
 }
 #: The ``relocate_*`` settings the commands read (their types are in ``CONFIG_VALUES``).
 _RELOCATE_SETTINGS = (
@@ -382,13 +384,14 @@ def command_rewrite(args: argparse.Namespace) -> int:
     root = _repo_root(project, args.repo_root)
     prefix = _docs_prefix(root, project.srcdir)
     files, folders = list_repository(root)
+    documents = project.docnames()
     rewriter = Rewriter(
         table,
         docs_prefix=prefix,
         source_suffixes=project.source_suffixes,
         files=set(files),
         folders=folders,
-        documents=project.docnames(),
+        documents=documents,
         repo_url=args.repo_url or project.settings.get("relocate_repo_url"),
         mentions=args.mentions,
         heading_anchors=int(project.settings.get("myst_heading_anchors") or 0),
@@ -450,14 +453,87 @@ def command_rewrite(args: argparse.Namespace) -> int:
     links = sum(kinds.values())
     if not changed:
         print(f"nothing to rewrite ({len(paths)} files scanned)", file=sys.stderr)
-        return 1 if ambiguous or refused else 0
-    verb = "rewrote" if args.write else "would rewrite"
-    print(
-        f"{verb} {links} link{'s' if links > 1 else ''} in {changed} "
-        f"file{'s' if changed > 1 else ''} ({_kinds(kinds)}); {len(paths)} files scanned",
-        file=sys.stderr,
+    else:
+        verb = "rewrote" if args.write else "would rewrite"
+        print(
+            f"{verb} {links} link{'s' if links > 1 else ''} in {changed} "
+            f"file{'s' if changed > 1 else ''} ({_kinds(kinds)}); {len(paths)} files scanned",
+            file=sys.stderr,
+        )
+    moved, failed = _move_catalogs(args, project, table, root, documents)
+    if args.check and (changed or moved):
+        return 1
+    return 1 if ambiguous or refused or failed else 0
+
+
+def _move_catalogs(
+    args: argparse.Namespace,
+    project: DocsProject,
+    table: RelocationTable,
+    root: Path,
+    documents: set[str],
+) -> tuple[int, int]:
+    """Move the message catalogs of moved pages that are still at an old name, in every
+    language of ``locale_dirs`` (``git mv`` for tracked files); return how many were (or
+    would be) moved and how many moves failed.  A per-folder catalog that cannot move as
+    a whole is named and left: the build keeps serving it."""
+    from ._catalogs import move_catalog, plan_moves
+    from ._git import GitError, git
+
+    settings = project.settings
+    moves, kept = plan_moves(
+        project.srcdir.resolve(),
+        settings.get("locale_dirs") or ["locales"],
+        settings.get("gettext_compact", True),
+        table,
+        documents,
     )
-    return 1 if args.check or ambiguous or refused else 0
+
+    def shown(path: Path) -> str:
+        if args.format != "text":
+            return _shown(path)
+        try:
+            return path.resolve().relative_to(root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def tracked(path: Path) -> bool:
+        try:
+            git(["ls-files", "--error-unmatch", "--", path.name], path.parent)
+        except GitError:
+            return False
+        return True
+
+    def git_mv(source: Path, destination: Path) -> None:
+        try:
+            git(["mv", "--", str(source), str(destination)], source.parent)
+        except GitError as err:
+            raise OSError(str(err)) from None
+
+    for path, why in kept:
+        message = f"catalog of moved pages at an old name, not moved: it {why}"
+        print(finding(args.format, shown(path), 0, message), file=sys.stderr)
+    done = failed = 0
+    for move in moves:
+        pages = ", ".join(repr(page) for page in move.pages)
+        for source, destination in move.files():
+            if args.check:
+                message = f"catalog of {pages} at an old name; move it to {shown(destination)}"
+                print(finding(args.format, shown(source), 0, message))
+            elif not args.write:
+                print(f"would move {shown(source)} → {shown(destination)}", file=sys.stderr)
+        if args.write:
+            names = [(shown(s), shown(d)) for s, d in move.files()]
+            error = move_catalog(move, tracked, git_mv, shown)
+            if error is not None:
+                failed += 1
+                print(finding(args.format, names[0][0], 0, f"not moved: {error}"),
+                      file=sys.stderr)
+                continue
+            for source_name, destination_name in names:
+                print(f"moved {source_name} → {destination_name}", file=sys.stderr)
+        done += 1
+    return done, failed
 
 
 def command_from_git(args: argparse.Namespace) -> int:

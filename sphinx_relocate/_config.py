@@ -68,7 +68,8 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         False,
         (bool,),
         "Also warn (``relocate.outdated``) for every reference rewritten through the "
-        "table, so a team can require that sources be updated eventually.",
+        "table, and for every moved page translated from the catalog at its old name, "
+        "so a team can require that sources and catalogs be updated eventually.",
     ),
     ConfigValue(
         "relocate_fail_on_dangling",

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from ._catalogs import Serving
     from ._check import Report
 
 
@@ -95,6 +96,8 @@ class BuildState:
     #: the pages of ``relocate_published`` (read once the documents are read), which
     #: get stubs and inventory entries when the table moves them
     published_pages: frozenset[str] = frozenset()
+    #: moved pages this build translates from a catalog at an old name (``_catalogs``)
+    catalogs: dict[str, Serving] = field(default_factory=dict)
 
     def forget_files(self) -> None:
         """Before a read phase: files may have come, gone or changed their suffix."""

@@ -10,6 +10,10 @@ How it works:
   nothing a stub would overwrite is still to come) the stubs are rendered without the
   theme — a string format per stub, or one compiled Jinja template — and written with one
   system call each.  Folders are created and checked once each.
+* A stub speaks the reader's language: ``<html lang>`` from ``language``, and its title
+  and sentence from the package's own gettext catalog (``locale/``, registered with
+  ``app.add_message_catalog``), translated once per build (:class:`StubText`); a
+  language without a catalog reads English.
 * ``_relocate/stubs.json`` in the output folder lists every file written, with a hash of
   its content.  A later build deletes a listed file the table no longer produces, and only
   when its content is still what the extension wrote.
@@ -20,6 +24,7 @@ How it works:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -346,17 +351,81 @@ def head_html(redirect: Redirect) -> str:
     )
 
 
-def render_default(redirect: Redirect) -> str:
+#: The package's gettext catalog of the stubs' words, and where it lies.
+MESSAGE_CATALOG = "sphinx_relocate"
+LOCALE_DIR = str(Path(__file__).parent / "locale")
+
+
+@dataclass(frozen=True)
+class StubText:
+    """The words of every stub in one language, HTML-escaped, each split around its
+    placeholder, so a stub costs two concatenations, not a translation."""
+
+    #: ``<html lang>``: the BCP 47 form of ``language`` (``pt_BR`` → ``pt-BR``)
+    lang: str = "en"
+    #: the ``<title>`` around the new page's title
+    title: tuple[str, str] = ("Moved: ", "")
+    #: the sentence around the link to the new page
+    sentence: tuple[str, str] = ("This page has moved to ", ".")
+    #: the built-in stub's fixed text around its title, head tags and link
+    page: tuple[str, str, str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        page = (
+            f'<!DOCTYPE html>\n<html lang="{self.lang}">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{self.title[0]}",
+            f"{self.title[1]}</title>\n",
+            f"</head>\n<body>\n<p>{self.sentence[0]}",
+            f"{self.sentence[1]}</p>\n</body>\n</html>\n",
+        )
+        object.__setattr__(self, "page", page)
+
+    def title_of(self, title: str) -> str:
+        return self.title[0] + title + self.title[1]
+
+    def sentence_of(self, link: str) -> str:
+        return self.sentence[0] + link + self.sentence[1]
+
+
+ENGLISH = StubText()
+
+
+def lang_attribute(language: str | None) -> str:
+    """``language`` as HTML's ``lang`` wants it (BCP 47), as Sphinx's themes write it."""
+    return _escape((language or "en").replace("_", "-"))
+
+
+def stub_text(language: str | None, gettext: Callable[[str], str]) -> StubText:
+    """The stubs' words in ``language``, from ``gettext`` (the package's catalog).
+
+    A translation without its placeholder (or with a stray ``%``) is not used: that
+    string stays English.
+    """
+
+    def around(message: str, translated: object, name: str) -> tuple[str, str]:
+        text = str(translated)
+        placeholder = f"%({name})s"
+        if text.count(placeholder) != 1 or "%" in text.replace(placeholder, ""):
+            text = message
+        before, _, after = _escape(text).partition(placeholder)
+        return before, after
+
+    title = "Moved: %(title)s"
+    sentence = "This page has moved to %(link)s."
+    return StubText(
+        lang_attribute(language),
+        around(title, gettext(title), "title"),
+        around(sentence, gettext(sentence), "link"),
+    )
+
+
+def render_default(redirect: Redirect, text: StubText = ENGLISH) -> str:
     """The built-in stub: a complete page that needs no theme."""
     title = _escape(redirect.title)
+    start, title_end, body, end = text.page
     return (
-        "<!DOCTYPE html>\n<html>\n<head>\n"
-        '<meta charset="utf-8">\n'
-        f"<title>Moved: {title}</title>\n"
-        f"{head_html(redirect)}"
-        "</head>\n<body>\n"
-        f'<p>This page has moved to <a href="{_escape(redirect.url)}">{title}</a>.</p>\n'
-        "</body>\n</html>\n"
+        f'{start}{title}{title_end}{head_html(redirect)}{body}'
+        f'<a href="{_escape(redirect.url)}">{title}</a>{end}'
     )
 
 
@@ -378,10 +447,11 @@ def load_template(path: Path, shown: str) -> jinja2.Template:
         raise ConfigError(f"{shown}:{err.lineno}: relocate_stub_template: {err.message}") from None
 
 
-def template_context(redirect: Redirect) -> dict[str, Any]:
+def template_context(redirect: Redirect, text: StubText = ENGLISH) -> dict[str, Any]:
     """The variables of a ``relocate_stub_template`` (documented in docs/stubs.md)."""
     from markupsafe import Markup
 
+    title = _escape(redirect.title)
     return {
         "head": Markup(head_html(redirect)),
         "root": "../" * redirect.path.count("/"),
@@ -390,6 +460,11 @@ def template_context(redirect: Redirect) -> dict[str, Any]:
         "title": redirect.title,
         "old": redirect.old,
         "new": redirect.new,
+        "lang": text.lang,
+        "moved_title": Markup(text.title_of(title)),
+        "moved_sentence": Markup(
+            text.sentence_of(f'<a href="{_escape(redirect.url)}">{title}</a>')
+        ),
     }
 
 
@@ -642,12 +717,16 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         if skip.kind is not None:
             warn(skip.kind, skip.message, location=location(skip.old))
 
-    render: Callable[[Redirect], str] = render_default
+    from sphinx.locale import get_translation
+
+    words = stub_text(app.config.language, get_translation(MESSAGE_CATALOG))
+    built_in: Callable[[Redirect], str] = functools.partial(render_default, text=words)
+    render = built_in
     if state.stub_template is not None:
         template = state.stub_template
 
         def render(redirect: Redirect) -> str:
-            return template.render(template_context(redirect))
+            return template.render(template_context(redirect, words))
 
     import jinja2
 
@@ -662,7 +741,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
                 f"relocate_stub_template: {err}; the built-in stub is used instead",
                 location=state.stub_template_name,
             )
-            render = render_default
+            render = built_in
             files[redirect.path] = render(redirect).encode("utf-8")
         olds[redirect.path] = redirect.old
     rows = [(redirect.source, redirect.destination) for redirect in redirects]

@@ -35,8 +35,8 @@ class RelocateWarning(Enum):
 
     # -- references --
     OUTDATED = "outdated"
-    """A reference was written against an old path or label and rewritten
-    (``relocate_report_rewrites``)."""
+    """A reference was written against an old path or label and rewritten, or a moved
+    page is translated from the catalog at its old name (``relocate_report_rewrites``)."""
     LINK = "link"
     """A link to a page or local file does not land."""
     AMBIGUOUS = "ambiguous"

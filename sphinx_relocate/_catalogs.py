@@ -1,0 +1,401 @@
+"""Translations of moved pages: the catalog at a page's old name serves until it moves.
+
+Sphinx picks a document's message catalog by its *text domain*: the docname with
+``gettext_compact = False`` (``locale/de/LC_MESSAGES/help/faq.po``), its first path
+segment with ``True`` (``help.po``), one fixed name when it is a string.  A page that
+moved has a new domain, so the catalog its translators wrote under the old name no
+longer applies and the page is silently shown untranslated.  How that is mended:
+
+* :func:`borrowed_catalogs` (no Sphinx) finds, for each moved document with no catalog
+  of its own, the catalog at an old name (the most recent one in a chain).  A page that
+  has its own catalog is never touched, and a catalog only translates text whose
+  message is exactly its ``msgid``, so borrowing one cannot mistranslate.
+* Before each build reads (``env-get-outdated``) the plan is made for this build's
+  ``language``; an old catalog Sphinx did not compile (``sphinx-build`` given file
+  names) is compiled as Sphinx would; and a moved page is re-read when the catalog
+  that serves it, or that catalog's ``.mo``, changed since it was read (Sphinx tracks
+  only the catalog of a page's own domain).  ``relocate_report_rewrites`` names each
+  catalog to move (``relocate.outdated``); without it, one line counts them.
+* :class:`CatalogAtOldName` runs Sphinx's own ``Locale`` transform just before Sphinx
+  does, with ``gettext_compact`` set for that call to the old catalog's name (a string
+  names the catalog of every document); Sphinx's run then finds no catalog for the new
+  name and does nothing.
+* ``sphinx-relocate rewrite`` moves such catalogs to the new name
+  (:func:`plan_moves`, :func:`move_catalog`): ``git mv`` when git tracks the file, a
+  rename otherwise, never over an existing catalog.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sphinx.transforms import SphinxTransform
+from sphinx.transforms.i18n import Locale
+
+from ._record import PerDocument
+from ._sphinx import app_of, current_docname
+from ._state import state_of
+from ._table import RelocationTable
+from ._warnings import RelocateWarning, logger, warn
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+
+#: The files of one catalog, the source first.
+CATALOG_SUFFIXES = (".po", ".mo")
+
+
+# -- the plan (no Sphinx) ----------------------------------------------------------------
+
+
+def domain_of(docname: str, compact: bool | str) -> str:
+    """The text domain (catalog name) of a document, as Sphinx's ``docname_to_domain``."""
+    if isinstance(compact, str):
+        return compact
+    return docname.partition("/")[0] if compact else docname
+
+
+@dataclass(frozen=True)
+class Borrowed:
+    """A moved document translated from the catalog at one of its old names."""
+
+    docname: str
+    #: the catalog that serves it (the old name's domain)
+    domain: str
+    #: the catalog it would have at its new name, where its messages belong now
+    new_domain: str
+    #: the old docname whose catalog that is
+    old_name: str
+
+
+def borrowed_catalogs(
+    table: RelocationTable,
+    documents: Collection[str],
+    compact: bool | str,
+    has_catalog: Callable[[str], bool],
+) -> dict[str, Borrowed]:
+    """For each moved document without a catalog of its own, the catalog at an old name.
+
+    With ``gettext_compact = True`` only a page that changed top-level folder has a
+    catalog elsewhere; with a string every page shares one catalog, so none has.  Of
+    several old names with a catalog, the most recent in the chain wins (``b`` over
+    ``a`` for ``a → b → c``), then the first by name.
+    """
+    if isinstance(compact, str) or not table:
+        return {}
+    found: dict[str, Borrowed] = {}
+    for docname in documents:
+        olds = [old for old in table.old_names(docname) if old not in documents]
+        if not olds:
+            continue
+        new_domain = domain_of(docname, compact)
+        candidates = [
+            old for old in olds
+            if (domain := domain_of(old, compact)) != new_domain and has_catalog(domain)
+        ]
+        if not candidates or has_catalog(new_domain):
+            continue
+        if len(candidates) > 1:
+            # a later name in a chain has every earlier one among its own old names
+            candidates.sort(key=lambda old: (-len(set(table.old_names(old)) & set(olds)), old))
+        old = candidates[0]
+        found[docname] = Borrowed(docname, domain_of(old, compact), new_domain, old)
+    return found
+
+
+@dataclass(frozen=True)
+class CatalogMove:
+    """One catalog that ``rewrite`` moves to the name its pages have now."""
+
+    #: the folder of the catalogs of one language (``…/de/LC_MESSAGES``)
+    folder: Path
+    domain: str
+    new_domain: str
+    #: the moved pages it serves
+    pages: tuple[str, ...]
+
+    def files(self) -> list[tuple[Path, Path]]:
+        """``(source, destination)`` of each file of the catalog that exists."""
+        return [
+            (self.folder / (self.domain + suffix), self.folder / (self.new_domain + suffix))
+            for suffix in CATALOG_SUFFIXES
+            if (self.folder / (self.domain + suffix)).is_file()
+        ]
+
+
+def catalog_folders(srcdir: Path, locale_dirs: Iterable[str]) -> list[Path]:
+    """Every ``<locale dir>/<language>/LC_MESSAGES`` folder, for every language."""
+    folders: list[Path] = []
+    for locale_dir in locale_dirs:
+        base = srcdir / locale_dir
+        if base.is_dir():
+            folders += sorted(
+                p / "LC_MESSAGES" for p in base.iterdir() if (p / "LC_MESSAGES").is_dir()
+            )
+    return folders
+
+
+def plan_moves(
+    srcdir: Path,
+    locale_dirs: Iterable[str],
+    compact: bool | str,
+    table: RelocationTable,
+    documents: Collection[str],
+) -> tuple[list[CatalogMove], list[tuple[Path, str]]]:
+    """The catalogs to move to their pages' new names, in every language, and the ones
+    that cannot move as a whole (``(catalog file, why)``).
+
+    A per-folder catalog (``gettext_compact = True``) moves only when every page it
+    serves went to one new folder and none stayed.
+    """
+    moves: list[CatalogMove] = []
+    kept: list[tuple[Path, str]] = []
+    current = {domain_of(docname, compact) for docname in documents}
+    for folder in catalog_folders(srcdir, locale_dirs):
+
+        def has_catalog(domain: str, folder: Path = folder) -> bool:
+            return any((folder / (domain + s)).is_file() for s in CATALOG_SUFFIXES)
+
+        by_domain: dict[str, list[Borrowed]] = {}
+        sources: dict[str, set[str]] = {}  # new domain -> the old catalogs that serve it
+        for borrowed in borrowed_catalogs(table, documents, compact, has_catalog).values():
+            by_domain.setdefault(borrowed.domain, []).append(borrowed)
+            sources.setdefault(borrowed.new_domain, set()).add(borrowed.domain)
+        for domain, borrowers in sorted(by_domain.items()):
+            pages = tuple(sorted(b.docname for b in borrowers))
+            targets = sorted({b.new_domain for b in borrowers})
+            others = sorted(sources[targets[0]] - {domain})
+            source = CatalogMove(folder, domain, "", pages).files()[0][0]
+            if domain in current:
+                why = f"also serves pages still in {domain}/"
+            elif len(targets) > 1:
+                why = f"serves pages now in {_names(targets, '/')}"
+            elif others:
+                why = f"shares its new name with {_names(others, '.po')} (merge them: msgcat)"
+            else:
+                moves.append(CatalogMove(folder, domain, targets[0], pages))
+                continue
+            kept.append((source, f"{why}; the messages of {_names(pages)} belong in "
+                         f"{_names(targets, '.po')}"))
+    return moves, kept
+
+
+def _names(names: Iterable[str], suffix: str = "") -> str:
+    return ", ".join(repr(name + suffix) for name in names)
+
+
+def move_catalog(
+    move: CatalogMove,
+    tracked: Callable[[Path], bool],
+    git_mv: Callable[[Path, Path], None],
+    shown: Callable[[Path], str] = str,
+) -> str | None:
+    """Move every file of a catalog (``git mv`` for tracked ones); an error, or ``None``.
+
+    Nothing is moved when any destination exists: an existing catalog is never replaced.
+    """
+    files = move.files()
+    taken = [destination for _, destination in files if destination.exists()]
+    if taken:
+        return f"{shown(taken[0])} exists; merge the two catalogs (msgcat) instead"
+    for source, destination in files:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if tracked(source):
+                git_mv(source, destination)
+            else:
+                os.rename(source, destination)
+        except OSError as err:
+            return f"cannot move it to {shown(destination)}: {err.strerror or err}"
+    return None
+
+
+# -- Sphinx ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Serving:
+    """The catalog that serves a moved page in this build, and its compiled files."""
+
+    borrowed: Borrowed
+    #: the ``.mo`` files Sphinx's ``Locale`` reads for it (one per locale dir that has it)
+    mo_files: tuple[str, ...]
+    #: the file to name in the note (the ``.po`` if there is one) and where it should go
+    shown: str
+    destination: str
+
+    def stamp(self) -> tuple[str, tuple[tuple[str, int], ...]]:
+        """What the page was read with: the catalog and its files' modification times."""
+        return self.borrowed.domain, tuple((f, _mtime(f)) for f in self.mo_files)
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
+
+
+#: per document read from a catalog at an old name: :meth:`Serving.stamp`
+served_of: PerDocument[tuple[str, tuple[tuple[str, int], ...]]] = PerDocument(
+    "relocate_catalogs"
+)
+
+
+class _Catalogs:
+    """The catalogs of one language in ``locale_dirs``, each looked up once."""
+
+    def __init__(self, srcdir: Path, config: Config) -> None:
+        self.srcdir = srcdir
+        self.language = str(config.language)
+        self.dirs = [srcdir / d for d in config.locale_dirs]
+        self.folders = [
+            d / self.language / "LC_MESSAGES"
+            for d in self.dirs
+            if (d / self.language / "LC_MESSAGES").is_dir()
+        ]
+        self._known: dict[str, bool] = {}
+
+    def has_catalog(self, domain: str) -> bool:
+        """A ``.po`` or a ``.mo`` for ``domain`` (as gettext finds it for the language)."""
+        known = self._known.get(domain)
+        if known is None:
+            known = self._known[domain] = bool(self.po_files(domain) or self.mo_files(domain))
+        return known
+
+    def po_files(self, domain: str) -> list[Path]:
+        return [f / (domain + ".po") for f in self.folders if (f / (domain + ".po")).is_file()]
+
+    def mo_files(self, domain: str) -> list[str]:
+        """The ``.mo`` files Sphinx's ``Locale`` reads for ``domain``, as it finds them."""
+        found = (gettext.find(domain, str(d), [self.language]) for d in self.dirs)
+        return [f for f in found if f]
+
+    def shown(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.srcdir).as_posix()
+        except ValueError:
+            return str(path)
+
+
+def plan_serving(app: Sphinx, env: BuildEnvironment) -> dict[str, Serving]:
+    """Which moved pages this build translates from a catalog at an old name."""
+    config = app.config
+    builder = app.builder
+    if not config.language or not getattr(builder, "use_message_catalog", True):
+        return {}
+    table = state_of(app).table
+    if not table:
+        return {}
+    catalogs = _Catalogs(Path(app.srcdir), config)
+    if not catalogs.folders:
+        return {}
+    borrowed = borrowed_catalogs(
+        table, env.found_docs, config.gettext_compact, catalogs.has_catalog
+    )
+    plan: dict[str, Serving] = {}
+    compiled: set[str] = set()
+    for docname, item in sorted(borrowed.items()):
+        sources = catalogs.po_files(item.domain)
+        if config.gettext_auto_build and item.domain not in compiled:
+            compiled.add(item.domain)
+            _compile(sources, item.domain, config)
+        mo_files = tuple(catalogs.mo_files(item.domain))
+        if not mo_files:
+            continue  # a .po that nothing compiles (gettext_auto_build = False)
+        shown = sources[0] if sources else Path(mo_files[0])
+        destination = shown.parent / (item.new_domain + shown.suffix)
+        plan[docname] = Serving(item, mo_files, catalogs.shown(shown), catalogs.shown(destination))
+    return plan
+
+
+def _compile(sources: list[Path], domain: str, config: Config) -> None:
+    """Compile an old catalog that Sphinx left out (it compiles only the catalogs of the
+    documents named on the command line), exactly as Sphinx compiles its own."""
+    from sphinx.util.i18n import CatalogInfo
+
+    for po in sources:
+        catalog = CatalogInfo(str(po.parent), domain, config.source_encoding)
+        if catalog.is_outdated():
+            catalog.write_mo(config.language, config.gettext_allow_fuzzy_translations)
+
+
+def on_env_get_outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Plan this build's borrowed catalogs, report them, and re-read the moved pages
+    whose catalog changed since they were read."""
+    state = state_of(app)
+    plan = state.catalogs = plan_serving(app, env)
+    _report(app, plan)
+    served = served_of(env)
+    return sorted(
+        docname
+        for docname in (plan.keys() | served.keys()) & env.found_docs
+        if docname not in added and docname not in changed
+        and (plan[docname].stamp() if docname in plan else None) != served.get(docname)
+    )
+
+
+def _report(app: Sphinx, plan: dict[str, Serving]) -> None:
+    if not plan:
+        return
+    if not app.config.relocate_report_rewrites:
+        count = len(plan)
+        logger.info(
+            "%d moved page%s translated from the catalog at an old name "
+            "(relocate_report_rewrites names each; sphinx-relocate rewrite --write moves them)",
+            count, "s are" if count != 1 else " is",
+        )
+        return
+    for docname, serving in sorted(plan.items()):
+        borrowed = serving.borrowed
+        if app.config.gettext_compact is False:
+            where = f"move it to {serving.destination}"
+        else:
+            where = (
+                f"the messages of this page belong in {serving.destination} "
+                f"(gettext_compact: one catalog per top-level folder)"
+            )
+        warn(
+            RelocateWarning.OUTDATED,
+            f"translated from {serving.shown}, the catalog of its old name "
+            f"{borrowed.old_name!r}; {where}",
+            location=docname,
+        )
+
+
+class CatalogAtOldName(SphinxTransform):
+    """Translate a moved page from the catalog at its old name, just before Sphinx's
+    ``Locale`` transform (which then finds no catalog at the new name and does nothing)."""
+
+    default_priority = Locale.default_priority - 1
+
+    def apply(self, **kwargs: Any) -> None:
+        catalogs = state_of(app_of(self.env)).catalogs
+        serving = catalogs.get(current_docname(self.env)) if catalogs else None
+        if serving is None:
+            return
+        config = self.config
+        compact = config.gettext_compact
+        # for this one call, as Sphinx clears rst_prolog while it parses a message
+        config.gettext_compact = serving.borrowed.domain
+        try:
+            Locale(self.document, startnode=self.startnode).apply()
+        finally:
+            config.gettext_compact = compact
+        served_of(self.env)[serving.borrowed.docname] = serving.stamp()
+
+
+def setup_catalogs(app: Sphinx) -> None:
+    """Connect the catalogs of moved pages; called from the extension's ``setup()``."""
+    app.add_transform(CatalogAtOldName)
+    app.connect("env-get-outdated", on_env_get_outdated)
+    served_of.connect(app)
