@@ -234,10 +234,6 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     path = Path(app.outdir, FILENAME)
     if not path.is_file():
         return  # the epub builders write none
-    from ._check import labels_of
-    from ._config import table_of
-    from ._state import state_of
-    from ._stubs import old_pages
     from ._warnings import RelocateWarning, warn
 
     try:
@@ -247,6 +243,19 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else err
         warn(RelocateWarning.STUB, f"{path}: cannot list the old names: {reason}")
         return
+    from ._table import collection_paused
+
+    with collection_paused():
+        _add_aliases(app, path, inventory)
+
+
+def _add_aliases(app: Sphinx, path: Path, inventory: Inventory) -> None:
+    from ._check import labels_of
+    from ._config import table_of
+    from ._state import state_of
+    from ._stubs import old_pages
+    from ._warnings import RelocateWarning, warn
+
     documents = set(app.env.found_docs)
     labels = labels_of(app.env)
     moves: dict[str, tuple[str, str]] = {}

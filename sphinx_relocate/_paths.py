@@ -19,8 +19,11 @@ DEFAULT_SOURCE_SUFFIXES: tuple[str, ...] = (".rst", ".md", ".txt")
 
 def strip_source_suffix(path: str, source_suffixes: Iterable[str]) -> tuple[str, bool]:
     """Return ``(docname, had_suffix)`` for a source path or a docname."""
-    for suffix in _longest_first(tuple(source_suffixes)):
-        if suffix and path.endswith(suffix) and len(path) > len(suffix):
+    ordered = _longest_first(tuple(source_suffixes))
+    if not path.endswith(ordered):  # one call for the usual docname, which has none
+        return path, False
+    for suffix in ordered:
+        if path.endswith(suffix) and len(path) > len(suffix):
             return path[: -len(suffix)], True
     return path, False
 
@@ -28,7 +31,7 @@ def strip_source_suffix(path: str, source_suffixes: Iterable[str]) -> tuple[str,
 @functools.lru_cache(maxsize=16)
 def _longest_first(suffixes: tuple[str, ...]) -> tuple[str, ...]:
     """The suffixes, longest first (``.rst.txt`` before ``.txt``); called for every link."""
-    return tuple(sorted(suffixes, key=len, reverse=True))
+    return tuple(sorted(filter(None, suffixes), key=len, reverse=True))
 
 
 def split_target(target: str) -> tuple[str, str, str]:

@@ -49,7 +49,7 @@ from ._paths import (
     safe_output_path,
 )
 from ._state import state_of
-from ._table import Location, RelocationTable, Target
+from ._table import Location, RelocationTable, Target, collection_paused
 from ._warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
@@ -132,6 +132,15 @@ class Site:
             link_suffix=self.link_suffix,
             index_file=index_file,
         )
+
+    def pretty(self, href: str) -> str:
+        """An :meth:`href` to a page as the site names the page itself: without the
+        anchor, and under dirhtml without ``index.html`` (``../guide/``)."""
+        href = href.partition("#")[0]
+        index = "index" + self.file_suffix
+        if self.dirhtml and (href == index or href.endswith("/" + index)):
+            return href[: -len(index)] or "./"
+        return href
 
     @property
     def root_path(self) -> str:
@@ -266,11 +275,7 @@ def _redirect(
         title = target.url
     else:
         root = site.root_url(target.path)
-        canonical = (
-            posixpath.join(site.baseurl, root)
-            if site.baseurl
-            else site.href(path, Target(path=target.path), index_file=False)
-        )
+        canonical = posixpath.join(site.baseurl, root) if site.baseurl else site.pretty(url)
         destination = "/" + root + (url[url.index("#") :] if "#" in url else "")
         title = titles.get(target.path) or target.path
     return Redirect(
@@ -696,6 +701,11 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     site = html_site(app.builder)
     if site is None:
         return
+    with collection_paused():
+        _write_stubs(app, site)
+
+
+def _write_stubs(app: Sphinx, site: Site) -> None:
     from ._config import table_of
 
     state = state_of(app)

@@ -29,15 +29,18 @@ Semantics, in one place:
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
+import gc
 import hashlib
 import json
 import re
 import string
 import sys
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ._paths import DEFAULT_SOURCE_SUFFIXES, strip_source_suffix
 
@@ -53,6 +56,11 @@ WILDCARDS = re.compile(r"[*?\[\]]")
 _PLACEHOLDER = re.compile(r"\$(?:source(?![_A-Za-z0-9])|\{source\})")
 _UNSAFE_SCHEMES = ("javascript:", "data:", "vbscript:", "file:")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+#: a Windows drive (``C:/``), which :data:`_SCHEME` would take for a URL scheme
+_DRIVE = re.compile(r"[A-Za-z]:[/\\]")
+#: a path :meth:`_Builder._check_path` returns as it is: relative, forward slashes, no
+#: empty, ``.`` or ``..`` segment (the shape of nearly every entry)
+_CLEAN_PATH = re.compile(r"(?![A-Za-z]:)(?:(?!\.\.?(?:/|$))[^/\\]+/)*(?!\.\.?$)[^/\\]+")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
@@ -189,9 +197,53 @@ class RelocationTable:
     def __bool__(self) -> bool:
         return bool(self.entries)
 
+    @classmethod
+    def of_entries(
+        cls, entries: Iterable[Entry], patterns: tuple[Pattern, ...] = ()
+    ) -> RelocationTable:
+        """The table of validated ``entries`` (in order), with their compiled
+        ``patterns``: the lookups are views of the entries."""
+        entries = tuple(entries)
+        by_section: dict[str, list[Entry]] = {section: [] for section in SECTIONS}
+        for entry in entries:
+            by_section[entry.section].append(entry)
+        return cls(
+            pages={e.old: e.new for e in by_section["pages"]},
+            files={e.old: e.new for e in by_section["files"]},
+            prefixes=tuple(
+                sorted(
+                    ((e.old, e.new) for e in by_section["prefixes"]),
+                    key=lambda item: (-len(item[0]), item[0]),
+                )
+            ),
+            anchors={
+                tuple(e.old.split("#", 1)): e.new  # type: ignore[misc]
+                for e in by_section["anchors"]
+            },
+            patterns=patterns,
+            labels={e.old: e.new.path for e in by_section["labels"]},
+            entries=entries,
+        )
+
+    def __reduce__(self) -> tuple[Callable[..., RelocationTable], tuple[Any, ...]]:
+        """Pickled (Sphinx keeps the table in its environment) as rows of strings: a
+        fraction of the time and size of the objects, and without the lookup caches."""
+        rows = tuple(
+            (e.section, e.old, e.new.path, e.new.anchor, e.new.url, e.location.file,
+             e.location.line, e.replace)
+            for e in self.entries
+        )
+        return _unpickled_table, (rows, self.patterns, self.warnings, self.notes)
+
     @property
     def digest(self) -> str:
         """A hash of the normalized entries: comments and ordering do not change it."""
+        cached: str | None = self.__dict__.get("_digest")
+        if cached is None:
+            cached = self.__dict__["_digest"] = self._compute_digest()
+        return cached
+
+    def _compute_digest(self) -> str:
         rows = sorted(
             (e.section, e.old, e.new.path, e.new.anchor, e.new.url, *((True,) if e.replace else ()))
             for e in self.entries
@@ -448,6 +500,38 @@ def load_table(
     (:mod:`sphinx_relocate._peers`), validated like the rest; ``peer_problems`` are what
     went wrong reading them.  Notes go to ``table.notes``, not to the problems.
     """
+    with collection_paused():
+        return _load_table(
+            table_file, mapping, mapping_file, mapping_text, source_suffixes, display_name,
+            peer_rows, peer_problems,
+        )
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside: for steps that make an object or two per
+    entry and no cycles (loading a table, planning and writing its stubs).  Each
+    collection would scan the whole heap, Sphinx's environment included; at 10,000
+    entries that was half the time of the step."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _load_table(
+    table_file: Path | None,
+    mapping: Mapping[object, object] | None,
+    mapping_file: str,
+    mapping_text: str | None,
+    source_suffixes: Iterable[str],
+    display_name: str | None,
+    peer_rows: Iterable[Row],
+    peer_problems: Iterable[Problem],
+) -> tuple[RelocationTable, list[Problem]]:
     suffixes = tuple(source_suffixes) or DEFAULT_SOURCE_SUFFIXES
     problems: list[Problem] = list(peer_problems)
     raw: list[Row] = []
@@ -489,18 +573,21 @@ def _read_toml(
         line = data[: err.start].count(b"\n") + 1
         problems.append(Problem(Location(name, line), "the table is not valid UTF-8"))
         return []
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        message = str(err)
-        match = _TOML_POSITION.search(message)
-        line = int(match.group(1)) if match else 0
-        column = f", column {match.group(2)}" if match else ""
-        reason = _TOML_POSITION.sub("", message).strip()
-        problems.append(Problem(Location(name, line), f"invalid TOML{column}: {reason}"))
-        return []
-
-    lines = _toml_lines(text)
+    scanned = _scan_simple(text)
+    if scanned is not None:  # the common table: one pass, no TOML parser
+        document, lines = scanned
+    else:
+        try:
+            document = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            message = str(err)
+            match = _TOML_POSITION.search(message)
+            line = int(match.group(1)) if match else 0
+            column = f", column {match.group(2)}" if match else ""
+            reason = _TOML_POSITION.sub("", message).strip()
+            problems.append(Problem(Location(name, line), f"invalid TOML{column}: {reason}"))
+            return []
+        lines = _toml_lines(text)
     rows: list[tuple[str, object, object, Location]] = []
     for section, body in document.items():
         location = Location(name, lines.get((section, None), 0))
@@ -520,6 +607,60 @@ def _read_toml(
         for key, value in body.items():
             rows.append((section, key, value, Location(name, lines.get((section, key), 0))))
     return rows
+
+
+#: a key tomllib and this scanner read alike: bare, or a string without escapes
+_TOML_STRING = r"""(?:"([^"\\\x00-\x08\x0a-\x1f\x7f]*)"|'([^'\x00-\x08\x0a-\x1f\x7f]*)')"""
+_SIMPLE_KEY = rf"(?:([A-Za-z0-9_-]+)|{_TOML_STRING})"
+#: the rest of a line after a value or header: white space and a comment
+_LINE_END = r"[ \t]*(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
+_SIMPLE_HEADER = re.compile(rf"[ \t]*\[[ \t]*{_SIMPLE_KEY}[ \t]*\]{_LINE_END}")
+_SIMPLE_ENTRY = re.compile(
+    rf"[ \t]*{_SIMPLE_KEY}[ \t]*=[ \t]*{_TOML_STRING}{_LINE_END}"
+)
+_BLANK = re.compile(_LINE_END)
+_ONE_KEY = re.compile(_SIMPLE_KEY)
+
+
+def _scan_simple(
+    text: str,
+) -> tuple[dict[str, dict[str, object]], dict[tuple[str, str | None], int]] | None:
+    """The table and its line numbers in one pass, when every line is a section header,
+    a ``key = "string"`` entry, a comment or blank; else ``None`` (read it with tomllib).
+
+    This is the shape of nearly every table, and a subset of TOML in which the result is
+    exactly tomllib's (the tests hold it to that); anything else, such as a duplicate
+    key, an escape or an inline table, goes to tomllib, for its meaning and its errors.
+    """
+    document: dict[str, dict[str, object]] = {}
+    lines: dict[tuple[str, str | None], int] = {}
+    body: dict[str, object] | None = None
+    section = ""
+    header, entry, blank = _SIMPLE_HEADER.fullmatch, _SIMPLE_ENTRY.fullmatch, _BLANK.fullmatch
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.endswith("\r"):
+            line = line[:-1]
+        found = entry(line)
+        if found is not None:
+            if body is None:
+                return None  # a top-level key
+            key = found.group(1) or found.group(2) or found.group(3) or ""
+            if key in body:
+                return None
+            value = found.group(4) if found.group(4) is not None else found.group(5)
+            body[key] = value
+            lines[section, key] = number
+            continue
+        found = header(line)
+        if found is not None:
+            section = found.group(1) or found.group(2) or found.group(3) or ""
+            if section in document:
+                return None
+            body = document[section] = {}
+            lines[section, None] = number
+        elif blank(line) is None:
+            return None
+    return document, lines
 
 
 def _quoted(text: str) -> str:
@@ -549,6 +690,9 @@ def _split_key(line: str) -> str | None:
 
 
 def _decode_key(text: str) -> str | None:
+    simple = _ONE_KEY.fullmatch(text.strip(" \t"))
+    if simple is not None:
+        return simple.group(1) or simple.group(2) or simple.group(3) or ""
     try:
         parsed = tomllib.loads(f"{text.strip()} = 0")
     except tomllib.TOMLDecodeError:
@@ -571,11 +715,12 @@ def _toml_lines(text: str) -> dict[tuple[str, str | None], int]:
     tomllib keeps no positions, so a light scan of the text recovers them.
     """
     lines: dict[tuple[str, str | None], int] = {}
-    section = ""
-    for number, line in enumerate(text.splitlines(), 1):
+    section: str | None = None  # before the first header
+    for number, line in enumerate(text.split("\n"), 1):  # TOML ends lines at LF only
         header = _HEADER.match(line)
         if header:
-            section = _decode_key(header.group(1)) or header.group(1).strip()
+            decoded = _decode_key(header.group(1))
+            section = header.group(1).strip() if decoded is None else decoded
             lines.setdefault((section, None), number)
             continue
         key_text = _split_key(line)
@@ -584,13 +729,13 @@ def _toml_lines(text: str) -> dict[tuple[str, str | None], int]:
         key = _decode_key(key_text)
         if key is None:
             continue
-        if not section and "." in key:  # dotted top-level key: pages."a" = "b"
+        if section is None and "." in key:  # dotted top-level key: pages."a" = "b"
             head, _, rest = key.partition(".")
             lines.setdefault((head, rest), number)
             lines.setdefault((head, None), number)
         else:
-            lines.setdefault((section, key), number)
-            if not section:  # a top-level "pages = ..." stands where a header would
+            lines.setdefault((section or "", key), number)
+            if section is None:  # a top-level "pages = ..." stands where a header would
                 lines.setdefault((key, None), number)
     return lines
 
@@ -607,6 +752,25 @@ def _mapping_lines(conf_text: str, name: str = "relocate_map") -> dict[str, int]
         for match in re.finditer(r"""(["'])([^"'\n]+)\1\s*:""", line):
             found.setdefault(match.group(2), number)
     return found
+
+
+def _unpickled_table(
+    rows: tuple[tuple[str, str, str, str, str, str, int, bool], ...],
+    patterns: tuple[Pattern, ...],
+    warnings: tuple[Problem, ...],
+    notes: tuple[Problem, ...],
+) -> RelocationTable:
+    """A table from the rows :meth:`RelocationTable.__reduce__` pickled."""
+    locations: dict[tuple[str, int], Location] = {}
+    entries = []
+    for section, old, path, anchor, url, file, line, replace in rows:
+        location = locations.get((file, line))
+        if location is None:
+            location = locations[file, line] = Location(file, line)
+        entries.append(Entry(section, old, Target(path, anchor, url), location, replace))
+    table = RelocationTable.of_entries(entries, patterns)
+    table.warnings, table.notes = warnings, notes
+    return table
 
 
 class _Builder:
@@ -714,7 +878,7 @@ class _Builder:
         if not WILDCARDS.search(key):
             self.error(location, f"{label}: no '*', '?' or '[…]' in the key: pages go in [pages]")
             return
-        if "#" in key or (_SCHEME.match(key) and not re.match(r"^[A-Za-z]:[/\\]", key)):
+        if "#" in key or (_SCHEME.match(key) and not _DRIVE.match(key)):
             self.error(location, f"{label}: a pattern matches page names: no '#' and no URL")
             return
         glob = self._page_key(key, location, label)
@@ -735,6 +899,8 @@ class _Builder:
     # -- normalization --
 
     def _check_path(self, text: str, location: Location, label: str) -> str | None:
+        if _CLEAN_PATH.fullmatch(text):
+            return text
         if "\\" in text:  # refused, not guessed: on POSIX a backslash is part of a name
             fixed = json.dumps(text.replace("\\", "/"), ensure_ascii=False)
             self.error(location, f"{label}: use forward slashes: {fixed}")
@@ -752,7 +918,7 @@ class _Builder:
         return "/".join(parts)
 
     def _old(self, section: str, key: str, location: Location, label: str) -> str | None:
-        if _SCHEME.match(key) and not re.match(r"^[A-Za-z]:[/\\]", key):
+        if ":" in key and _SCHEME.match(key) and not _DRIVE.match(key):
             self.error(location, f"{label}: old names are paths in this project, not URLs")
             return None
         if section == "anchors":
@@ -800,11 +966,10 @@ class _Builder:
     def _new(
         self, section: str, key: str, value: str, location: Location, label: str
     ) -> Target | None:
-        lowered = value.strip().lower()
-        if lowered.startswith(_UNSAFE_SCHEMES):
+        if ":" in value and value.strip().lower().startswith(_UNSAFE_SCHEMES):
             self.error(location, f"{label}: unsafe target {value!r}")
             return None
-        if _SCHEME.match(value) and not re.match(r"^[A-Za-z]:[/\\]", value):
+        if ":" in value and _SCHEME.match(value) and not _DRIVE.match(value):
             if not re.match(r"^https?://[^/\s]+", value):
                 self.error(location, f"{label}: external targets must be http(s) URLs")
                 return None
@@ -836,42 +1001,25 @@ class _Builder:
     # -- whole-table checks --
 
     def finish(self) -> RelocationTable:
-        entries = sorted(self.entries.values(), key=lambda e: (e.location, e.section, e.old))
-        prefixes = sorted(
-            ((e.old, e.new) for e in entries if e.section == "prefixes"),
-            key=lambda item: (-len(item[0]), item[0]),
+        entries = sorted(
+            self.entries.values(),
+            key=lambda e: (e.location.file, e.location.line, e.section, e.old),
         )
         patterns = tuple(
             Pattern(e.old, e.new, e.location, e.replace, *self.globs[e.old])
             for e in self.entries.values()  # in the order written: the first match wins
             if e.section == "patterns"
         )
-        table = RelocationTable(
-            pages={e.old: e.new for e in entries if e.section == "pages"},
-            files={e.old: e.new for e in entries if e.section == "files"},
-            prefixes=tuple(prefixes),
-            anchors={
-                tuple(e.old.split("#", 1)): e.new  # type: ignore[misc]
-                for e in entries
-                if e.section == "anchors"
-            },
-            patterns=patterns,
-            labels={e.old: e.new.path for e in entries if e.section == "labels"},
-            entries=tuple(entries),
-        )
+        table = RelocationTable.of_entries(entries, patterns)
         broken = self._cycles(table)
         if broken:
-            table = RelocationTable(
-                pages={k: v for k, v in table.pages.items() if ("", k) not in broken},
-                files={k: v for k, v in table.files.items() if ("", k) not in broken},
-                prefixes=tuple(p for p in table.prefixes if ("", p[0]) not in broken),
-                anchors=table.anchors,
-                patterns=patterns,
-                labels={k: v for k, v in table.labels.items() if ("labels", k) not in broken},
-                entries=tuple(
+            table = RelocationTable.of_entries(
+                (
                     e for e in entries
                     if (e.section if e.section == "labels" else "", e.old) not in broken
+                    or e.section in ("anchors", "patterns")
                 ),
+                patterns,
             )
         self._case_collisions(table)
         return table
@@ -880,11 +1028,15 @@ class _Builder:
         """Report each cycle once, member by member; return the members as
         ``(kind, name)``, kind ``"labels"`` for labels and ``""`` for paths."""
         members: set[tuple[str, str]] = set()
+        #: paths whose chain is walked and ends without a cycle: a walk that reaches one
+        #: stops there, so the whole check is linear in the table
+        settled: set[tuple[str, str]] = set()
         starts = [
             (e.old, e.section) for e in table.entries if e.section not in ("anchors", "patterns")
         ]
         for start, section in starts:
             kind = "labels" if section == "labels" else ""
+            section = "pages" if section == "prefixes" else section  # one walk for both
             if (kind, start) in members:
                 continue
             probe = start + "\0" if section == "prefixes" else start
@@ -896,7 +1048,8 @@ class _Builder:
                     step = None if new is None else Target(path=new)
                 else:
                     step = exact.get(path) or table._prefix_step(path)
-                if step is None or step.url:
+                if step is None or step.url or (section, step.path) in settled:
+                    settled.update((section, p) for p in chain)
                     break
                 path = step.path
                 if path in chain:
@@ -932,10 +1085,12 @@ class _Builder:
         return path
 
     def _case_collisions(self, table: RelocationTable) -> None:
+        paths = [e for e in table.entries if e.section in ("pages", "files")]
+        if len({e.old.casefold() for e in paths}) == len(paths):
+            return  # the usual table: no two names collide
         groups: dict[str, list[Entry]] = {}
-        for entry in table.entries:
-            if entry.section in ("pages", "files"):
-                groups.setdefault(entry.old.casefold(), []).append(entry)
+        for entry in paths:
+            groups.setdefault(entry.old.casefold(), []).append(entry)
         for group in groups.values():
             if len(group) > 1:
                 names = ", ".join(f"{e.old!r} ({e.location})" for e in group)

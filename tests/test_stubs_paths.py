@@ -18,7 +18,8 @@ from sphinx_relocate._paths import (
     relative_path,
     safe_output_path,
 )
-from sphinx_relocate._stubs import js_string
+from sphinx_relocate._stubs import Site, js_string
+from sphinx_relocate._table import Target
 
 _CHARS = st.sampled_from(list("abcXYZ09-_.~ '\"<>&%:#?@=+;,!()[]特性总览é\u2028"))
 segment = st.one_of(
@@ -147,3 +148,16 @@ def test_js_string_cannot_leave_the_script_element(value) -> None:
 def test_relative_path_is_relpath(to_path, from_folder) -> None:
     expected = posixpath.relpath(to_path, from_folder or ".")
     assert relative_path(from_folder, to_path) == expected
+
+
+@given(docname, docname, anchor, shape)
+def test_pretty_is_the_canonical_href(
+    old: str, new: str, anchor: str, shape: tuple[bool, str, str | None]
+) -> None:
+    """``Site.pretty`` of a stub's link is the link without anchor and ``index.html``."""
+    dirhtml, suffix, link_suffix = shape
+    site = Site(dirhtml=dirhtml, file_suffix=suffix, link_suffix=link_suffix)
+    stub = site.file(old)
+    assert site.pretty(site.href(stub, Target(path=new, anchor=anchor))) == site.href(
+        stub, Target(path=new), index_file=False
+    )

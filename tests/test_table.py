@@ -152,3 +152,26 @@ def test_missing_file_is_one_problem(tmp_path: Path) -> None:
     _, problems = load_table(tmp_path / "nope.toml")
     assert len(problems) == 1
     assert "cannot read the relocation table: " in problems[0].message
+
+
+def test_a_table_pickles_as_rows_and_comes_back_equal(tmp_path: Path) -> None:
+    """Sphinx keeps the table in its environment: every section survives, lookups too."""
+    import pickle
+
+    path = tmp_path / "relocations.toml"
+    path.write_text(
+        '[pages]\n"a" = "b#top"\n"gone" = "https://example.org/x"\n'
+        '[prefixes]\n"old/" = "new/"\n[files]\n"img/a.png" = "static/a.png"\n'
+        '[anchors]\n"b#old" = "b#new"\n[labels]\n"old-label" = "new-label"\n'
+        '[patterns]\n"v1/*" = { to = "new/$source", replace = true }\n',
+        encoding="utf-8",
+    )
+    table, problems = load_table(path)
+    assert not problems
+    table.locate_page("old/x")  # fills a lookup cache, which is not pickled
+    data = pickle.dumps(table, pickle.HIGHEST_PROTOCOL)
+    back = pickle.loads(data)
+    assert back == table
+    assert back.entries == table.entries and back.digest == table.digest
+    assert back.locate_page("v1/intro") == table.locate_page("v1/intro")
+    assert b"_prefix_index" not in data and b"Entry" not in data

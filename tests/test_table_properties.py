@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 import tempfile
 from pathlib import Path
+from unittest import mock
 from urllib.parse import unquote
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +22,15 @@ from sphinx_relocate._paths import (
     relative_path,
     split_target,
 )
-from sphinx_relocate._table import load_table
+from sphinx_relocate._table import (
+    _CLEAN_PATH,
+    Location,
+    _Builder,
+    _scan_simple,
+    _toml_lines,
+    load_table,
+    tomllib,
+)
 
 SEGMENT = st.sampled_from(["a", "b", "c", "guide", "安装", "Ep", "ep", "index"])
 DOCNAME = st.lists(SEGMENT, min_size=1, max_size=4).map("/".join)
@@ -152,3 +163,110 @@ def test_every_entry_and_problem_has_a_line(pages) -> None:
         assert entry.location.line > 2, entry
     for problem in problems:
         assert problem.location.line > 0, problem
+
+
+
+# -- the one-pass reader of common tables -------------------------------------------------
+
+#: key and value text, rich in the characters that change their meaning in TOML
+_TEXT = st.one_of(
+    st.text(alphabet="ab/._-# '\"\\\t\r=[]*安\x00\x7f\u2028", max_size=8),
+    st.text(st.characters(exclude_categories=("Cs",)), max_size=6),
+)
+_KEY = st.one_of(
+    st.from_regex(r"[A-Za-z0-9_.-]{1,6}", fullmatch=True),
+    _TEXT.map(lambda t: f'"{t}"'),
+    _TEXT.map(lambda t: f"'{t}'"),
+    _TEXT.map(lambda t: json.dumps(t, ensure_ascii=False)),
+)
+_GAP = st.sampled_from(["", " ", "\t", "  "])
+_COMMENT = st.one_of(st.just(""), _TEXT.map(lambda t: f"#{t}"))
+_LINE = st.one_of(
+    st.tuples(_GAP, _KEY, _GAP, _GAP, _KEY, _GAP, _COMMENT).map(
+        lambda p: f"{p[0]}{p[1]}{p[2]}={p[3]}{p[4]}{p[5]}{p[6]}"
+    ),
+    st.tuples(_GAP, st.one_of(st.sampled_from(["pages", "files", "[pages]"]), _KEY), _COMMENT)
+    .map(lambda p: f"{p[0]}[{p[1]}]{p[2]}"),
+    _COMMENT,
+    _TEXT,
+)
+
+
+@settings(max_examples=400)
+@given(st.lists(_LINE, max_size=8), st.sampled_from(["\n", "\r\n"]))
+def test_the_one_pass_reader_reads_as_tomllib(lines: list[str], newline: str) -> None:
+    """Whatever the one-pass reader accepts, tomllib reads the same, at the same lines."""
+    text = newline.join(lines) + newline
+    scanned = _scan_simple(text)
+    if scanned is None:
+        return  # tomllib reads it, as before
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise AssertionError(f"accepted what tomllib refuses: {err}") from None
+    document, positions = scanned
+    assert document == expected
+    assert positions == _toml_lines(text)
+
+
+def test_a_common_table_is_read_in_one_pass() -> None:
+    """The fast path is the one nearly every table takes (so the property above holds
+    where it matters): headers, quoted and bare keys, comments, CRLF."""
+    text = (
+        "# moved in the 2.0 reorganization\r\n[pages]\r\n"
+        '"guide/install.md" = "manual/install"  # the whole chapter\r\n'
+        "faq = 'help/faq#top'\r\n\r\n[ prefixes ]\r\n\"api/\" = \"reference/\"\r\n"
+    )
+    scanned = _scan_simple(text)
+    assert scanned is not None
+    assert scanned[0] == tomllib.loads(text)
+    assert scanned[1] == {
+        ("pages", None): 2, ("pages", "guide/install.md"): 3, ("pages", "faq"): 4,
+        ("prefixes", None): 6, ("prefixes", "api/"): 7,
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[pages]\n"a" = "b"\n"a" = "c"\n',  # a duplicate key: tomllib's error
+        '[pages]\n"a" = "b\\u00e9"\n',  # an escape
+        '[patterns]\n"v1/*" = { to = "new", replace = true }\n',  # an inline table
+        'pages."a" = "b"\n',  # a dotted top-level key
+        '[pages]\n"a" = """b"""\n',  # a multi-line string
+        "[pages]\n[pages]\n",  # a header twice
+    ],
+)
+def test_other_tables_go_to_tomllib(text: str) -> None:
+    assert _scan_simple(text) is None
+
+
+@settings(max_examples=200)
+@given(st.dictionaries(st.text(max_size=12), st.text(max_size=12), max_size=6))
+def test_the_table_is_the_same_by_either_reader(
+    pages: dict[str, str],
+) -> None:
+    """Validation does not depend on the reader: the same entries, problems and lines."""
+    lines = ["[pages]"] + [
+        f"{json.dumps(k, ensure_ascii=False)} = {json.dumps(v, ensure_ascii=False)}"
+        for k, v in pages.items()
+    ]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "relocations.toml")
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        fast = load_table(path)
+        with mock.patch("sphinx_relocate._table._scan_simple", return_value=None):
+            slow = load_table(path)
+    assert fast[0].entries == slow[0].entries
+    assert [str(p) for p in fast[1]] == [str(p) for p in slow[1]]
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="ab./\\:C", max_size=10))
+def test_a_clean_path_is_one_check_path_keeps(text: str) -> None:
+    """The shortcut in ``_check_path`` takes only paths the full check returns as they are."""
+    problems: list[object] = []
+    with mock.patch("sphinx_relocate._table._CLEAN_PATH", re.compile("(?!)")):
+        checked = _Builder((".md",), problems)._check_path(text, Location("t"), "l")  # type: ignore[arg-type]
+    if _CLEAN_PATH.fullmatch(text):
+        assert (checked, problems) == (text, [])
