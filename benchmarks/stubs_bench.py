@@ -108,10 +108,26 @@ def floor(outdir: Path, files: dict[str, bytes]) -> None:
         os.close(fd)
 
 
+def relocate_plan(table: Any, documents: set[str], titles: dict[str, str]) -> list[Any]:
+    """sphinx-relocate's plan of the stubs for ``documents``, as its ``build-finished``
+    handler makes it (the HTML builder, nothing protected): a list of redirects."""
+    from sphinx_relocate._stubs import Site, plan
+
+    redirects, _ = plan(table, documents, Site(dirhtml=False), protected=(), titles=titles)
+    return redirects
+
+
+def relocate_render(redirects: list[Any]) -> dict[str, bytes]:
+    """The built-in stub of each planned redirect, encoded: stub path -> bytes."""
+    from sphinx_relocate._stubs import render_default
+
+    return {r.path: render_default(r).encode("utf-8") for r in redirects}
+
+
 def relocate_phase(
     outdir: Path, moves: list[tuple[str, str]], table_file: Path
 ) -> Callable[[], Any]:
-    from sphinx_relocate._stubs import Site, plan, read_manifest, render_default, write_all
+    from sphinx_relocate._stubs import Site, read_manifest, write_all
     from sphinx_relocate._table import load_table
 
     table, problems = load_table(table_file, {})
@@ -121,8 +137,7 @@ def relocate_phase(
     site = Site(dirhtml=False)
 
     def run() -> None:
-        redirects, _ = plan(table, documents, site, protected=(), titles=titles)
-        files = {r.path: render_default(r).encode("utf-8") for r in redirects}
+        files = relocate_render(relocate_plan(table, documents, titles))
         pages = {site.file(d) for d in documents}
         errors: list[str] = []
         write_all(outdir, files, read_manifest(outdir), pages, lambda p, m: errors.append(m))

@@ -182,3 +182,36 @@ def test_ambiguity_corpus_is_deterministic_has_every_case_and_builds_clean(
 
     _, plain = build(original, "plain", monkeypatch)
     assert unexplained(plain) == []
+
+
+@pytest.fixture
+def endtoend(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """``benchmarks/endtoend.py`` (which imports ``stubs_bench`` beside it)."""
+    if not (GENERATOR.parent / "endtoend.py").exists():  # an sdist without benchmarks/
+        pytest.skip("benchmarks/endtoend.py is not in this tree")
+    monkeypatch.syspath_prepend(str(GENERATOR.parent))
+    import endtoend as module  # type: ignore[import-not-found]
+
+    return module
+
+
+def test_whole_step_project_gives_every_old_name_a_stub(
+    endtoend: ModuleType, tmp_path: Path
+) -> None:
+    """The one-page project of the whole-step benchmark builds clean, writes one stub per
+    old name with sphinx_relocate (none without), and its in-process timings still run
+    against the package's table and stub code."""
+    projects = endtoend.write_projects(tmp_path / "src", 30)
+    for mode in ("plain", "relocate"):
+        warning = StringIO()
+        app = SphinxTestApp("html", srcdir=projects[mode], status=StringIO(), warning=warning)
+        try:
+            app.build()
+        finally:
+            app.cleanup()
+        assert warning.getvalue() == ""
+        assert endtoend.check_stubs(Path(app.outdir), 30, mode) == (30 if mode == "relocate"
+                                                                     else 0)
+    row = endtoend.inprocess(30, 1, tmp_path)
+    assert row["stubs"] == 30 and row["problems"] == 0
+    assert len(row["load_cpu_s"]) == len(row["plan_cpu_s"]) == len(row["render_cpu_s"]) == 1
