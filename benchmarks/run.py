@@ -1599,6 +1599,18 @@ def size_spec(text: str) -> tuple[int, tuple[int, int]]:
     return parts[0], (parts[1], parts[2] if len(parts) == 3 else 0)
 
 
+def byte_compile(python: str) -> None:
+    """Byte-compile the sphinx_relocate that ``python`` imports, as pip does when it
+    installs a wheel (and did for the peers): an editable install under
+    ``PYTHONDONTWRITEBYTECODE`` would compile the package in every build, about 0.15 s
+    that no user pays."""
+    package = subprocess.run(
+        [python, "-c", "import os, sphinx_relocate; print(os.path.dirname(sphinx_relocate.__file__))"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()
+    subprocess.run([python, "-m", "compileall", "-q", package], check=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--python", default=sys.executable,
@@ -1648,6 +1660,7 @@ def main(argv: list[str] | None = None) -> int:
             plan.parallel_pages = min(plan.sizes)
     run = Runner(python=args.python, workdir=workdir,
                  log=lambda text: print(text, flush=True))
+    byte_compile(args.python)
     started = time.perf_counter()
     shown_args = [str(a) for a in (argv if argv is not None else sys.argv[1:])]
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -154,7 +154,7 @@ def page_href(
     ``file_suffix``); a non-empty ``anchor`` is appended as ``#anchor``.
     """
     target = html_page_path(to_docname, dirhtml=dirhtml, file_suffix=file_suffix)
-    rel = relative_path(posixpath.dirname(from_file), target)
+    rel = relative_path(from_file.rpartition("/")[0], target)  # from_file is normalized
     index = "index" + file_suffix
     if dirhtml and not index_file and (rel == index or rel.endswith("/" + index)):
         rel = rel[: -len(index)] or "./"
@@ -192,6 +192,8 @@ def safe_output_path(path: str) -> str | None:
         return None
     if len(path) > 1 and path[1] == ":":
         return None
+    if not path.startswith(".") and "/." not in path and "//" not in path and path[-1] != "/":
+        return path  # no "", "." or ".." part: normpath would return it as it is
     normal = posixpath.normpath(path)
     if normal in (".", "") or leaves_root(normal) or normal.startswith("/"):
         return None

@@ -265,11 +265,12 @@ def _redirect(
 ) -> Redirect:
     url = site.href(path, target)
     anchors: dict[str, str] = {}
-    by_page = _anchors_by_page(table) if table.anchors else {}
-    for fragment in sorted({*by_page.get(old, ()), *by_page.get(target.path, ())}):
-        moved = table.locate_reference(old, fragment, exists=exists)
-        if moved is not None and (moved.url or exists(moved.path)):
-            anchors.setdefault(fragment, site.href(path, moved))
+    if table.anchors:
+        by_page = _anchors_by_page(table)
+        for fragment in sorted({*by_page.get(old, ()), *by_page.get(target.path, ())}):
+            moved = table.locate_reference(old, fragment, exists=exists)
+            if moved is not None and (moved.url or exists(moved.path)):
+                anchors.setdefault(fragment, site.href(path, moved))
     if target.url:
         canonical = destination = quote_url(target.url)
         title = target.url
@@ -334,6 +335,9 @@ _SCRIPT = (
     "l.replace(u)}})();</script>"
 )
 
+#: :data:`_SCRIPT` around its two values, so a stub joins strings rather than formats one
+_SCRIPT_START, _SCRIPT_MIDDLE, _SCRIPT_END = _SCRIPT.format(url="\0", anchors="\0").split("\0")
+
 
 def _escape(text: str) -> str:
     """``html.escape`` with a fast path for text that needs none."""
@@ -351,7 +355,7 @@ def head_html(redirect: Redirect) -> str:
     return (
         '<meta name="robots" content="noindex">\n'
         f'<link rel="canonical" href="{_escape(redirect.canonical)}">\n'
-        + _SCRIPT.format(url=js_string(redirect.url), anchors=anchors)
+        + _SCRIPT_START + js_string(redirect.url) + _SCRIPT_MIDDLE + anchors + _SCRIPT_END
         + f'\n<noscript><meta http-equiv="refresh" content="0; url={url}"></noscript>\n'
     )
 

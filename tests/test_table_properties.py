@@ -270,3 +270,27 @@ def test_a_clean_path_is_one_check_path_keeps(text: str) -> None:
         checked = _Builder((".md",), problems)._check_path(text, Location("t"), "l")  # type: ignore[arg-type]
     if _CLEAN_PATH.fullmatch(text):
         assert (checked, problems) == (text, [])
+
+
+_PAGE_TEXT = st.text(alphabet="ab./\\:#*? \t.mdhtl", max_size=12)
+
+
+@settings(max_examples=400)
+@given(st.lists(st.tuples(_PAGE_TEXT, _PAGE_TEXT), max_size=5))
+def test_the_short_way_for_plain_pages_keeps_what_the_checks_keep(
+    rows: list[tuple[str, str]],
+) -> None:
+    """``_Builder.add`` skips the checks for plain page names: the same entries and
+    problems as when every row goes through them."""
+
+    def build() -> tuple[list[object], list[str]]:
+        problems: list[object] = []
+        builder = _Builder((".md", ".rst"), problems)  # type: ignore[arg-type]
+        for line, (key, value) in enumerate(rows, 1):
+            builder.add("pages", key, value, Location("t.toml", line))
+        return list(builder.entries.values()), [str(p) for p in problems]
+
+    short = build()
+    with mock.patch("sphinx_relocate._table._PLAIN_PAGE", re.compile("(?!)")):
+        checked = build()
+    assert short == checked
