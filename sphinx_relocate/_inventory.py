@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-    from ._table import RelocationTable
+    from ._table import RelocationTable, Target
 
 #: The file every HTML builder writes into its output folder.
 FILENAME = "objects.inv"
@@ -184,18 +184,16 @@ def with_aliases(
 
 
 def page_moves(
-    table: RelocationTable, documents: set[str], old_names: Iterable[str]
+    landings: Mapping[str, Target], documents: set[str]
 ) -> dict[str, tuple[str, str]]:
-    """Old name → ``(new page, anchor)`` for each old name the table moves to a page."""
-    exists = documents.__contains__
-    moves: dict[str, tuple[str, str]] = {}
-    for old in old_names:
-        if old in documents:
-            continue  # a document that a pattern replaces keeps Sphinx's own entry
-        target = table.locate_reference(old, "", exists)
-        if target is not None and not target.url and target.path in documents:
-            moves[old] = (target.path, target.anchor)
-    return moves
+    """Old name → ``(new page, anchor)`` for each old page that lands on a page
+    (``landings``: :func:`~sphinx_relocate._stubs.old_page_landings`)."""
+    return {
+        old: (target.path, target.anchor)
+        for old, target in landings.items()
+        # a document that a pattern replaces keeps Sphinx's own entry
+        if old not in documents and not target.url
+    }
 
 
 def label_moves(table: RelocationTable, labels: Collection[str]) -> dict[str, tuple[str, str]]:
@@ -253,7 +251,7 @@ def _add_aliases(app: Sphinx, path: Path, inventory: Inventory) -> None:
     from ._check import labels_of
     from ._config import table_of
     from ._state import state_of
-    from ._stubs import old_pages
+    from ._stubs import old_page_landings
     from ._warnings import RelocateWarning, warn
 
     documents = set(app.env.found_docs)
@@ -262,8 +260,8 @@ def _add_aliases(app: Sphinx, path: Path, inventory: Inventory) -> None:
     label_aliases: dict[str, tuple[str, str]] = {}
     if app.config.relocate_inventory_aliases:
         table = table_of(app)
-        names = old_pages(table, documents, state_of(app).published_pages)
-        moves = page_moves(table, documents, names)
+        landings = old_page_landings(table, documents, state_of(app).published_pages)
+        moves = page_moves(landings, documents)
         label_aliases = label_moves(table, labels)
     roles = {"std:doc": (documents, moves), "std:label": (labels, label_aliases)}
     body = "".join(with_aliases(inventory, roles))

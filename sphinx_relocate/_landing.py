@@ -182,10 +182,11 @@ def site_of(docname: str, project: Project) -> Site:
     read from its text by :func:`framed` the first time a link lands on two targets
     (most moved pages have none, and counting votes costs a pass over every link)."""
     folders = [project.repo_folder(posixpath.dirname(docname))]
-    for old in project.table.old_names(docname):
-        old_folder = project.repo_folder(posixpath.dirname(old))
-        if old_folder not in folders:
-            folders.append(old_folder)
+    # dict: each old folder once, in order (a merged page can have thousands of old names)
+    for old_folder in dict.fromkeys(posixpath.dirname(o) for o in project.table.old_names(docname)):
+        repo_folder = project.repo_folder(old_folder)
+        if repo_folder not in folders:
+            folders.append(repo_folder)
     return Site(tuple(folders), project.repo_folder(""), 0 if len(folders) == 1 else UNDECIDED)
 
 

@@ -179,6 +179,26 @@ def old_pages(
     return sorted(old)
 
 
+def old_page_landings(
+    table: RelocationTable, documents: set[str], published: Iterable[str] = ()
+) -> dict[str, Target]:
+    """Each old page that needs a stub (:func:`old_pages`) → the page or URL it lands on,
+    for those that land.  The stubs and the inventory's aliases both need it, so a build
+    works it out once: kept on the table for the same documents and published pages."""
+    key = (frozenset(documents), tuple(published))
+    cached: tuple[object, dict[str, Target]] | None = table.__dict__.get("_old_page_landings")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    exists = documents.__contains__
+    landings: dict[str, Target] = {}
+    for old in old_pages(table, documents, key[1]):
+        target = table.locate_reference(old, "", exists=exists)
+        if target is not None and (target.url or target.path in documents):
+            landings[old] = target
+    table.__dict__["_old_page_landings"] = (key, landings)
+    return landings
+
+
 def plan(
     table: RelocationTable,
     documents: Iterable[str],
@@ -203,10 +223,8 @@ def plan(
     redirects: dict[str, Redirect] = {}
     skipped: list[Skipped] = []
 
-    for old in old_pages(table, found, published):
-        target = table.locate_reference(old, "", exists=exists)
-        if target is None or (not target.url and target.path not in found):
-            continue  # no target page: relocate.target_missing was reported for the table
+    # an old page with no target page is left out: relocate.target_missing reported it
+    for old, target in old_page_landings(table, found, published).items():
         path = safe_output_path(site.file(old))
         if path is None or path.split("/", 1)[0] in _RESERVED:
             shown = path or site.file(old)
