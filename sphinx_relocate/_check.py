@@ -812,10 +812,12 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     table = table_of(app)
     if table and not is_suppressed_warning("relocate", "target_missing", suppress):
         srcdir = Path(app.srcdir)
-        problems = check_against_project(
-            table, app.env.found_docs, lambda path: (srcdir / path).exists(),
-            source_suffixes(app.config), labels_of(app.env) if table.labels else None,
-        )
+        problems = state_of(app).table_problems
+        if problems is None or table.labels:  # labels are known only now
+            problems = check_against_project(
+                table, app.env.found_docs, lambda path: (srcdir / path).exists(),
+                source_suffixes(app.config), labels_of(app.env) if table.labels else None,
+            )
         in_table += [str(p.location) for p in problems if p.subtype == "target_missing"]
     total = len(findings) + len(in_table)
     if not total:

@@ -16,6 +16,7 @@ from sphinx.errors import ConfigError
 
 from ._peers import convert as convert_peers
 from ._peers import documents_on_disk
+from ._sphinx import source_suffixes
 from ._state import state_of
 from ._table import (
     Location,
@@ -324,12 +325,11 @@ def on_env_get_outdated(
     """Report, on every build, what is wrong with the table against this project."""
     table = table_of(app)
     srcdir = Path(app.srcdir)
-    problems = [
-        *table.warnings,
-        *check_against_project(
-            table, env.found_docs, lambda p: (srcdir / p).exists(), tuple(app.config.source_suffix)
-        ),
-    ]
+    found = check_against_project(
+        table, env.found_docs, lambda p: (srcdir / p).exists(), source_suffixes(app.config)
+    )
+    state_of(app).table_problems = found
+    problems = [*table.warnings, *found]
     for problem in problems:
         warn(RelocateWarning(problem.subtype), problem.message, location=problem.location)
     report_unredirected(app, table)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._landing import Project, Site, framed, site_of
-from ._table import RelocationTable
+from ._table import Problem, RelocationTable
 
 if TYPE_CHECKING:
     import jinja2
@@ -98,6 +98,9 @@ class BuildState:
     published_pages: frozenset[str] = frozenset()
     #: moved pages this build translates from a catalog at an old name (``_catalogs``)
     catalogs: dict[str, Serving] = field(default_factory=dict)
+    #: the table checked against this build's documents (labels aside), when the build
+    #: started; the dangling count at its end reuses it
+    table_problems: list[Problem] | None = None
 
     def forget_files(self) -> None:
         """Before a read phase: files may have come, gone or changed their suffix."""
