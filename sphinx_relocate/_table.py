@@ -712,7 +712,10 @@ def _decode_key(text: str) -> str | None:
     return ".".join(parts) if parts else None
 
 
-_HEADER = re.compile(r"^\s*\[(?!\[)(.+?)\]\s*(#.*)?$")
+#: a ``[section]`` line: its name may be quoted, and a quoted name may hold ``]`` or ``#``
+_HEADER = re.compile(
+    r"""^\s*\[(?!\[)((?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\]"'#\n])+)\]\s*(#.*)?$"""
+)
 
 
 def _toml_lines(text: str) -> dict[tuple[str, str | None], int]:

@@ -11,7 +11,7 @@ from unittest import mock
 from urllib.parse import unquote
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sphinx_relocate._paths import (
@@ -194,6 +194,7 @@ _LINE = st.one_of(
 
 @settings(max_examples=400)
 @given(st.lists(_LINE, max_size=8), st.sampled_from(["\n", "\r\n"]))
+@example(["[']#']"], "\n")  # a quoted section name with "]" and "#" in it
 def test_the_one_pass_reader_reads_as_tomllib(lines: list[str], newline: str) -> None:
     """Whatever the one-pass reader accepts, tomllib reads the same, at the same lines."""
     text = newline.join(lines) + newline
