@@ -183,7 +183,8 @@ def site_of(docname: str, project: Project) -> Site:
     (most moved pages have none, and counting votes costs a pass over every link)."""
     folders = [project.repo_folder(posixpath.dirname(docname))]
     # dict: each old folder once, in order (a merged page can have thousands of old names)
-    for old_folder in dict.fromkeys(posixpath.dirname(o) for o in project.table.old_names(docname)):
+    old_folders = dict.fromkeys([o.rpartition("/")[0] for o in project.table.old_names(docname)])
+    for old_folder in old_folders:
         repo_folder = project.repo_folder(old_folder)
         if repo_folder not in folders:
             folders.append(repo_folder)

@@ -19,7 +19,7 @@ DEFAULT_SOURCE_SUFFIXES: tuple[str, ...] = (".rst", ".md", ".txt")
 
 def strip_source_suffix(path: str, source_suffixes: Iterable[str]) -> tuple[str, bool]:
     """Return ``(docname, had_suffix)`` for a source path or a docname."""
-    ordered = _longest_first(tuple(source_suffixes))
+    ordered = longest_first(tuple(source_suffixes))
     if not path.endswith(ordered):  # one call for the usual docname, which has none
         return path, False
     for suffix in ordered:
@@ -29,7 +29,7 @@ def strip_source_suffix(path: str, source_suffixes: Iterable[str]) -> tuple[str,
 
 
 @functools.lru_cache(maxsize=16)
-def _longest_first(suffixes: tuple[str, ...]) -> tuple[str, ...]:
+def longest_first(suffixes: tuple[str, ...]) -> tuple[str, ...]:
     """The suffixes, longest first (``.rst.txt`` before ``.txt``); called for every link."""
     return tuple(sorted(filter(None, suffixes), key=len, reverse=True))
 

@@ -817,11 +817,13 @@ def on_env_get_outdated(
     state.forget_files()  # files may have come, gone or changed their suffix
     table = state.table
     lookups = lookups_of(env)
-    previous: tuple[str, RelocationTable] | None = getattr(env, "relocate_table_state", None)
-    env.relocate_table_state = (table.digest, table)  # type: ignore[attr-defined]
+    # the table of the last build; compared only when there is one (a fresh build of a big
+    # table does not hash it)
+    previous: RelocationTable | None = getattr(env, "relocate_last_table", None)
+    env.relocate_last_table = table  # type: ignore[attr-defined]
     outdated: set[str] = set()
     appeared_or_gone = added | removed
-    old_table = previous[1] if previous is not None and previous[0] != table.digest else None
+    old_table = previous if previous is not None and previous.digest != table.digest else None
     if appeared_or_gone or old_table is not None:
         srcdir = str(app.srcdir)
 

@@ -101,6 +101,9 @@ class BuildState:
     #: the table checked against this build's documents (labels aside), when the build
     #: started; the dangling count at its end reuses it
     table_problems: list[Problem] | None = None
+    #: the stubs manifest the last build left (``_stubs.read_manifest``), read when this
+    #: build starts; ``None``: not read yet
+    previous_stubs: dict[str, str] | None = None
 
     def forget_files(self) -> None:
         """Before a read phase: files may have come, gone or changed their suffix."""

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from html import escape
 from json.encoder import encode_basestring_ascii as _json_string
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
 from sphinx.errors import ConfigError
@@ -190,8 +190,13 @@ def old_page_landings(
     if cached is not None and cached[0] == key:
         return cached[1]
     exists = documents.__contains__
+    pages = table.pages
     landings: dict[str, Target] = {}
     for old in old_pages(table, documents, key[1]):
+        step = pages.get(old)
+        if step is not None and (step.url or step.path in documents):
+            landings[old] = step  # where locate_reference stops too: the first page there
+            continue
         target = table.locate_reference(old, "", exists=exists)
         if target is not None and (target.url or target.path in documents):
             landings[old] = target
@@ -222,6 +227,9 @@ def plan(
     titles = titles or {}
     redirects: dict[str, Redirect] = {}
     skipped: list[Skipped] = []
+    # what a stub says depends on its folder and target only: worked out once for each
+    # pair (thousands of old names merged into one page share it)
+    landings: dict[tuple[str, Target], _Landing] = {}
 
     # an old page with no target page is left out: relocate.target_missing reported it
     for old, target in old_page_landings(table, found, published).items():
@@ -268,46 +276,58 @@ def plan(
             continue
         if path in redirects:  # two old names, one file; the first in sorted order wins
             continue
-        redirects[path] = _redirect(table, site, old, path, target, exists, titles)
+        key = (path.rpartition("/")[0], target)
+        landing = landings.get(key)
+        if landing is None:
+            landing = landings[key] = _landing(site, path, target, titles)
+        anchors: dict[str, str] = {}
+        if table.anchors:
+            anchors = _old_anchors(table, site, old, path, target, exists)
+        url, canonical, title, new, destination = landing
+        redirects[path] = Redirect(
+            old, path, url, canonical, title, new, anchors, "/" + site.root_url(old), destination
+        )
     return [redirects[p] for p in sorted(redirects)], skipped
 
 
-def _redirect(
+class _Landing(NamedTuple):
+    """The fields of a :class:`Redirect` that follow from its folder and target."""
+
+    url: str
+    canonical: str
+    title: str
+    new: str
+    destination: str
+
+
+def _landing(site: Site, path: str, target: Target, titles: Mapping[str, str]) -> _Landing:
+    url = site.href(path, target)
+    if target.url:
+        canonical = destination = quote_url(target.url)
+        return _Landing(url, canonical, target.url, str(target), destination)
+    root = site.root_url(target.path)
+    canonical = posixpath.join(site.baseurl, root) if site.baseurl else site.pretty(url)
+    destination = "/" + root + (url[url.index("#") :] if "#" in url else "")
+    title = titles.get(target.path) or target.path
+    return _Landing(url, canonical, title, str(target), destination)
+
+
+def _old_anchors(
     table: RelocationTable,
     site: Site,
     old: str,
     path: str,
     target: Target,
     exists: Callable[[str], bool],
-    titles: Mapping[str, str],
-) -> Redirect:
-    url = site.href(path, target)
+) -> dict[str, str]:
+    """Old fragment of the stub's page → URL, from ``[anchors]``."""
     anchors: dict[str, str] = {}
-    if table.anchors:
-        by_page = _anchors_by_page(table)
-        for fragment in sorted({*by_page.get(old, ()), *by_page.get(target.path, ())}):
-            moved = table.locate_reference(old, fragment, exists=exists)
-            if moved is not None and (moved.url or exists(moved.path)):
-                anchors.setdefault(fragment, site.href(path, moved))
-    if target.url:
-        canonical = destination = quote_url(target.url)
-        title = target.url
-    else:
-        root = site.root_url(target.path)
-        canonical = posixpath.join(site.baseurl, root) if site.baseurl else site.pretty(url)
-        destination = "/" + root + (url[url.index("#") :] if "#" in url else "")
-        title = titles.get(target.path) or target.path
-    return Redirect(
-        old=old,
-        path=path,
-        url=url,
-        canonical=canonical,
-        title=title,
-        new=str(target),
-        anchors=anchors,
-        source="/" + site.root_url(old),
-        destination=destination,
-    )
+    by_page = _anchors_by_page(table)
+    for fragment in sorted({*by_page.get(old, ()), *by_page.get(target.path, ())}):
+        moved = table.locate_reference(old, fragment, exists=exists)
+        if moved is not None and (moved.url or exists(moved.path)):
+            anchors.setdefault(fragment, site.href(path, moved))
+    return anchors
 
 
 def _anchors_by_page(table: RelocationTable) -> dict[str, list[str]]:
@@ -512,6 +532,10 @@ class Writer:
         self.folders: dict[str, bool] = {"": True}
         self.flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
         self.flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        #: where a relative path is appended (``os.open`` takes ``/`` on every system)
+        self.prefix = os.path.join(self.root, "")
+        #: without ``O_NOFOLLOW`` (Windows) a symbolic link is looked for before writing
+        self.check_links = not hasattr(os, "O_NOFOLLOW")
 
     def folder_ok(self, folder: str) -> bool:
         """Create ``folder`` (relative) if needed; false when it is not a real folder inside."""
@@ -535,18 +559,24 @@ class Writer:
         return ok
 
     def write(self, path: str, data: bytes) -> str | None:
-        """Write ``data`` to ``path`` (safe, relative); return an error message or ``None``."""
-        if not self.folder_ok(posixpath.dirname(path)):
-            return f"{posixpath.dirname(path)!r} is not a folder inside the output folder"
-        full = os.path.join(self.root, path)
-        if not hasattr(os, "O_NOFOLLOW") and os.path.islink(full):  # pragma: no cover
+        """Write ``data`` to ``path`` (safe, relative); return an error message or ``None``.
+
+        One ``open``, one ``write`` (more only if the system writes less), one ``close``.
+        """
+        folder = path.rpartition("/")[0]
+        if not self.folders.get(folder) and not self.folder_ok(folder):
+            return f"{folder!r} is not a folder inside the output folder"
+        full = self.prefix + path
+        if self.check_links and os.path.islink(full):  # pragma: no cover
             return f"{path!r} is a symbolic link"
         try:
             fd = os.open(full, self.flags, 0o666)
             try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
+                done = os.write(fd, data)
+                if done < len(data):  # pragma: no cover - a full disk, a signal
+                    view = memoryview(data)[done:]
+                    while view:
+                        view = view[os.write(fd, view) :]
             finally:
                 os.close(fd)
         except OSError as err:
@@ -685,6 +715,7 @@ def on_env_get_outdated(
     """
     site = html_site(app.builder)
     previous = read_manifest(Path(app.outdir)) if site is not None else {}
+    state_of(app).previous_stubs = previous if site is not None else None
     if not previous or site is None:
         return []
     from ._config import table_of
@@ -797,4 +828,8 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
         )
 
     pages = {site.file(d) for d in documents} | protected
-    write_all(Path(app.outdir), files, read_manifest(Path(app.outdir)), pages, on_error)
+    previous = state.previous_stubs
+    state.previous_stubs = None  # the next build reads what this one writes
+    if previous is None:
+        previous = read_manifest(Path(app.outdir))
+    write_all(Path(app.outdir), files, previous, pages, on_error)

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ._paths import DEFAULT_SOURCE_SUFFIXES, strip_source_suffix
+from ._paths import DEFAULT_SOURCE_SUFFIXES, longest_first, strip_source_suffix
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -340,16 +340,20 @@ class RelocationTable:
         """Every old docname that the table sends to ``docname`` (for old-folder resolution)."""
         found: set[str] = set()
         pending = [docname]
+        reverse_pages = self._reverse_pages()
+        reverse_prefixes = self._reverse_prefixes() if self.prefixes else None
         while pending:
             current = pending.pop()
-            for old in self._reverse_pages().get(current, ()):
-                if old not in found and old != docname:
-                    found.add(old)
-                    pending.append(old)
+            olds = reverse_pages.get(current)
+            if olds:
+                new = set(olds).difference(found)
+                new.discard(docname)
+                found.update(new)
+                pending.extend(new)
             # the folders that moves created and that contain current: one probe per level
             end = 0
-            while (end := current.find("/", end) + 1) > 0:
-                for old_folder in self._reverse_prefixes().get(current[:end], ()):
+            while reverse_prefixes and (end := current.find("/", end) + 1) > 0:
+                for old_folder in reverse_prefixes.get(current[:end], ()):
                     candidate = old_folder + current[end:]
                     if candidate in found or candidate == docname:
                         continue
@@ -554,8 +558,7 @@ def _load_table(
     raw.extend(peer_rows)
 
     builder = _Builder(suffixes, problems)
-    for section, key, value, location in raw:
-        builder.add(section, key, value, location)
+    builder.add_all(raw)
     table = builder.finish()
     notes = [p for p in problems if p.subtype == "note"]
     problems = [p for p in problems if p.subtype != "note"]
@@ -579,40 +582,46 @@ def _read_toml(
         line = data[: err.start].count(b"\n") + 1
         problems.append(Problem(Location(name, line), "the table is not valid UTF-8"))
         return []
-    scanned = _scan_simple(text)
+    scanned = _scan_simple(text, name)
     if scanned is not None:  # the common table: one pass, no TOML parser
-        document, lines = scanned
-    else:
-        try:
-            document = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as err:
-            message = str(err)
-            match = _TOML_POSITION.search(message)
-            line = int(match.group(1)) if match else 0
-            column = f", column {match.group(2)}" if match else ""
-            reason = _TOML_POSITION.sub("", message).strip()
-            problems.append(Problem(Location(name, line), f"invalid TOML{column}: {reason}"))
-            return []
-        lines = _toml_lines(text)
-    rows: list[tuple[str, object, object, Location]] = []
+        headers, rows = scanned
+        unknown = {section for section, _ in headers if section not in SECTIONS}
+        for section, line in headers:
+            if section in unknown:
+                problems.append(_unknown_section(section, Location(name, line)))
+        return [row for row in rows if row[0] not in unknown] if unknown else rows
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        message = str(err)
+        match = _TOML_POSITION.search(message)
+        line = int(match.group(1)) if match else 0
+        column = f", column {match.group(2)}" if match else ""
+        reason = _TOML_POSITION.sub("", message).strip()
+        problems.append(Problem(Location(name, line), f"invalid TOML{column}: {reason}"))
+        return []
+    lines = _toml_lines(text)
+    parsed: list[Row] = []
     for section, body in document.items():
         location = Location(name, lines.get((section, None), 0))
         if section not in SECTIONS:
-            problems.append(
-                Problem(
-                    location,
-                    f"unknown section [{section}] (expected one of: "
-                    + ", ".join(f"[{s}]" for s in SECTIONS)
-                    + ")",
-                )
-            )
+            problems.append(_unknown_section(section, location))
             continue
         if not isinstance(body, dict):
             problems.append(Problem(location, f"[{section}] must be a table of old = new entries"))
             continue
         for key, value in body.items():
-            rows.append((section, key, value, Location(name, lines.get((section, key), 0))))
-    return rows
+            parsed.append((section, key, value, Location(name, lines.get((section, key), 0))))
+    return parsed
+
+
+def _unknown_section(section: str, location: Location) -> Problem:
+    return Problem(
+        location,
+        f"unknown section [{section}] (expected one of: "
+        + ", ".join(f"[{s}]" for s in SECTIONS)
+        + ")",
+    )
 
 
 #: a key tomllib and this scanner read alike: bare, or a string without escapes
@@ -628,45 +637,49 @@ _BLANK = re.compile(_LINE_END)
 _ONE_KEY = re.compile(_SIMPLE_KEY)
 
 
-def _scan_simple(
-    text: str,
-) -> tuple[dict[str, dict[str, object]], dict[tuple[str, str | None], int]] | None:
-    """The table and its line numbers in one pass, when every line is a section header,
-    a ``key = "string"`` entry, a comment or blank; else ``None`` (read it with tomllib).
+def _scan_simple(text: str, name: str) -> tuple[list[tuple[str, int]], list[Row]] | None:
+    """The table's section headers ``(section, line)`` and its rows, in one pass, when
+    every line is a section header, a ``key = "string"`` entry, a comment or blank; else
+    ``None`` (read it with tomllib).
 
     This is the shape of nearly every table, and a subset of TOML in which the result is
     exactly tomllib's (the tests hold it to that); anything else, such as a duplicate
     key, an escape or an inline table, goes to tomllib, for its meaning and its errors.
     """
-    document: dict[str, dict[str, object]] = {}
-    lines: dict[tuple[str, str | None], int] = {}
-    body: dict[str, object] | None = None
+    headers: list[tuple[str, int]] = []
+    rows: list[Row] = []
+    keys: set[str] | None = None  # of the current section, for duplicates
     section = ""
     header, entry, blank = _SIMPLE_HEADER.fullmatch, _SIMPLE_ENTRY.fullmatch, _BLANK.fullmatch
-    for number, line in enumerate(text.split("\n"), 1):
-        if line.endswith("\r"):
-            line = line[:-1]
+    sections: set[str] = set()
+    lines = text.split("\n")
+    if "\r" in text:
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    for number, line in enumerate(lines, 1):
         found = entry(line)
         if found is not None:
-            if body is None:
+            if keys is None:
                 return None  # a top-level key
-            key = found.group(1) or found.group(2) or found.group(3) or ""
-            if key in body:
+            bare, double, single, value, single_value = found.groups()
+            key = bare or double or single or ""
+            if key in keys:
                 return None
-            value = found.group(4) if found.group(4) is not None else found.group(5)
-            body[key] = value
-            lines[section, key] = number
+            keys.add(key)
+            rows.append((
+                section, key, value if value is not None else single_value, Location(name, number)
+            ))
             continue
         found = header(line)
         if found is not None:
             section = found.group(1) or found.group(2) or found.group(3) or ""
-            if section in document:
+            if section in sections:
                 return None
-            body = document[section] = {}
-            lines[section, None] = number
+            sections.add(section)
+            keys = set()
+            headers.append((section, number))
         elif blank(line) is None:
             return None
-    return document, lines
+    return headers, rows
 
 
 def _quoted(text: str) -> str:
@@ -791,6 +804,8 @@ class _Builder:
 
     def __init__(self, suffixes: tuple[str, ...], problems: list[Problem]) -> None:
         self.suffixes = suffixes
+        #: the suffixes as ``str.endswith`` takes them, longest first
+        self.ordered_suffixes = longest_first(suffixes)
         self.problems = problems
         self.entries: dict[tuple[str, str], Entry] = {}
         #: glob → (peer, compiled pattern), for the ``[patterns]`` entries
@@ -802,23 +817,31 @@ class _Builder:
     def note(self, location: Location, message: str) -> None:
         self.problems.append(Problem(location, message, fatal=False, subtype="note"))
 
-    def add(self, section: str, key: object, value: object, location: Location) -> None:
-        if (
-            section == "pages"
-            and type(key) is str
-            and type(value) is str
-            and _PLAIN_PAGE.fullmatch(key)
-            and _PLAIN_PAGE.fullmatch(value)
-        ):  # nearly every entry: what the checks below would keep as it is, less a suffix
-            docname = strip_source_suffix(key, self.suffixes)[0]
-            path = strip_source_suffix(value, self.suffixes)[0]
+    def add_all(self, rows: Iterable[Row]) -> None:
+        """:meth:`add` each row; a plain ``[pages]`` entry (nearly every one) goes in
+        here, as the checks of :meth:`add` would keep it, less a source suffix."""
+        entries, plain, ordered = self.entries, _PLAIN_PAGE.fullmatch, self.ordered_suffixes
+        for section, key, value, location in rows:
             if (
-                docname != path
-                and not docname.endswith(".html")
-                and ("pages", docname) not in self.entries
+                section == "pages"
+                and type(key) is str
+                and type(value) is str
+                and plain(key)
+                and plain(value)
             ):
-                self.entries["pages", docname] = Entry("pages", docname, Target(path), location)
-                return
+                # most names have no suffix: one call each to see it
+                docname = strip_source_suffix(key, ordered)[0] if key.endswith(ordered) else key
+                path = strip_source_suffix(value, ordered)[0] if value.endswith(ordered) else value
+                if (
+                    docname != path
+                    and not docname.endswith(".html")
+                    and ("pages", docname) not in entries
+                ):
+                    entries["pages", docname] = Entry("pages", docname, Target(path), location)
+                    continue
+            self.add(section, key, value, location)
+
+    def add(self, section: str, key: object, value: object, location: Location) -> None:
         label = f"[{section}] {key!r}"
         if section == "patterns":
             self._add_pattern(key, value, location, label)
@@ -1061,6 +1084,10 @@ class _Builder:
             (e.old, e.section) for e in table.entries if e.section not in ("anchors", "patterns")
         ]
         for start, section in starts:
+            if section == "pages" and not table.prefixes:
+                moved = table.pages[start]
+                if moved.url or moved.path not in table.pages:
+                    continue  # a chain of one step (most entries) has no cycle
             kind = "labels" if section == "labels" else ""
             section = "pages" if section == "prefixes" else section  # one walk for both
             if (kind, start) in members:
@@ -1166,6 +1193,8 @@ def check_against_project(
             )
             continue
         if entry.section == "pages":
+            if entry.new.url or entry.new.path in documents:
+                continue  # a chain stops at the first page that exists: this one
             final = table.locate_page(entry.old, documents.__contains__) or entry.new
             if not final.url and final.path not in documents:
                 missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a document")

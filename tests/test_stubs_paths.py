@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import posixpath
+import tempfile
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sphinx_relocate._paths import (
@@ -18,8 +21,8 @@ from sphinx_relocate._paths import (
     relative_path,
     safe_output_path,
 )
-from sphinx_relocate._stubs import Site, js_string
-from sphinx_relocate._table import Target
+from sphinx_relocate._stubs import Site, js_string, old_page_landings, old_pages, plan
+from sphinx_relocate._table import RelocationTable, Target, load_table
 
 _CHARS = st.sampled_from(list("abcXYZ09-_.~ '\"<>&%:#?@=+;,!()[]特性总览é\u2028"))
 segment = st.one_of(
@@ -169,3 +172,58 @@ def test_pretty_is_the_canonical_href(
     assert site.pretty(site.href(stub, Target(path=new, anchor=anchor))) == site.href(
         stub, Target(path=new), index_file=False
     )
+
+
+_NAME = st.sampled_from(["a", "b", "c", "d/a", "d/b", "e/f/a", "index"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(_NAME, st.one_of(_NAME, _NAME.map(lambda n: n + "#top"),
+                                     st.just("https://example.org/x")), max_size=6),
+    st.dictionaries(st.sampled_from(["d", "e/f", "g"]), st.sampled_from(["d", "g", "h"]),
+                    max_size=2),
+    st.sets(_NAME, max_size=4),
+)
+def test_where_old_pages_land_is_where_locate_reference_leads(pages, prefixes, documents) -> None:
+    """The stubs' short way for a ``[pages]`` entry whose target is a page (or a URL)
+    lands where ``locate_reference`` does, chains and folder moves included."""
+    lines = ["[pages]", *(f'"{k}" = "{v}"' for k, v in pages.items()), "[prefixes]"]
+    lines += [f'"{k}/" = "{v}/"' for k, v in prefixes.items()]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "t.toml")
+        path.write_text("\n".join(lines) + "\n", "utf-8")
+        table, problems = load_table(path)
+    if any(p.fatal for p in problems):
+        return
+    expected = {}
+    for old in old_pages(table, documents):
+        target = table.locate_reference(old, "", exists=documents.__contains__)
+        if target is not None and (target.url or target.path in documents):
+            expected[old] = target
+    assert old_page_landings(table, set(documents)) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b/c", "b/d", "e/f/g"]), docname), max_size=8),
+       st.booleans(), st.sampled_from(["", "https://docs.example.org/en/"]))
+def test_stubs_that_share_a_folder_and_target_say_what_each_would_alone(
+    moves, dirhtml, baseurl
+) -> None:
+    """``plan`` works out a stub's URLs once per folder and target: every stub still
+    gets what planning it on its own gives."""
+    pages = {f"{folder}/old{i}": new for i, (folder, new) in enumerate(moves)}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "t.toml")
+        path.write_text("[pages]\n" + "".join(
+            f"{json.dumps(k, ensure_ascii=False)} = {json.dumps(v, ensure_ascii=False)}\n"
+            for k, v in pages.items()), "utf-8")
+        table, problems = load_table(path)
+    if any(p.fatal for p in problems):
+        return
+    documents = {new for _, new in moves}
+    site = Site(dirhtml=dirhtml, baseurl=baseurl)
+    together, _ = plan(table, documents, site)
+    for redirect in together:
+        alone = RelocationTable.of_entries(e for e in table.entries if e.old == redirect.old)
+        assert plan(alone, documents, site)[0] == [redirect]

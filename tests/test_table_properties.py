@@ -198,7 +198,7 @@ _LINE = st.one_of(
 def test_the_one_pass_reader_reads_as_tomllib(lines: list[str], newline: str) -> None:
     """Whatever the one-pass reader accepts, tomllib reads the same, at the same lines."""
     text = newline.join(lines) + newline
-    scanned = _scan_simple(text)
+    scanned = _scanned(text)
     if scanned is None:
         return  # tomllib reads it, as before
     try:
@@ -210,6 +210,23 @@ def test_the_one_pass_reader_reads_as_tomllib(lines: list[str], newline: str) ->
     assert positions == _toml_lines(text)
 
 
+def _scanned(
+    text: str,
+) -> tuple[dict[str, dict[str, object]], dict[tuple[str, str | None], int]] | None:
+    """What the one-pass reader read, as tomllib's document and ``_toml_lines``."""
+    scanned = _scan_simple(text, "t.toml")
+    if scanned is None:
+        return None
+    headers, rows = scanned
+    document: dict[str, dict[str, object]] = {section: {} for section, _ in headers}
+    positions: dict[tuple[str, str | None], int] = {(s, None): line for s, line in headers}
+    for section, key, value, location in rows:
+        assert location.file == "t.toml"
+        document[section][str(key)] = value
+        positions[section, str(key)] = location.line
+    return document, positions
+
+
 def test_a_common_table_is_read_in_one_pass() -> None:
     """The fast path is the one nearly every table takes (so the property above holds
     where it matters): headers, quoted and bare keys, comments, CRLF."""
@@ -218,7 +235,7 @@ def test_a_common_table_is_read_in_one_pass() -> None:
         '"guide/install.md" = "manual/install"  # the whole chapter\r\n'
         "faq = 'help/faq#top'\r\n\r\n[ prefixes ]\r\n\"api/\" = \"reference/\"\r\n"
     )
-    scanned = _scan_simple(text)
+    scanned = _scanned(text)
     assert scanned is not None
     assert scanned[0] == tomllib.loads(text)
     assert scanned[1] == {
@@ -239,7 +256,7 @@ def test_a_common_table_is_read_in_one_pass() -> None:
     ],
 )
 def test_other_tables_go_to_tomllib(text: str) -> None:
-    assert _scan_simple(text) is None
+    assert _scan_simple(text, "t.toml") is None
 
 
 @settings(max_examples=200)
@@ -281,17 +298,41 @@ _PAGE_TEXT = st.text(alphabet="ab./\\:#*? \t.mdhtl", max_size=12)
 def test_the_short_way_for_plain_pages_keeps_what_the_checks_keep(
     rows: list[tuple[str, str]],
 ) -> None:
-    """``_Builder.add`` skips the checks for plain page names: the same entries and
+    """``_Builder.add_all`` skips the checks for plain page names: the same entries and
     problems as when every row goes through them."""
 
     def build() -> tuple[list[object], list[str]]:
         problems: list[object] = []
         builder = _Builder((".md", ".rst"), problems)  # type: ignore[arg-type]
-        for line, (key, value) in enumerate(rows, 1):
-            builder.add("pages", key, value, Location("t.toml", line))
+        builder.add_all(
+            ("pages", key, value, Location("t.toml", line))
+            for line, (key, value) in enumerate(rows, 1)
+        )
         return list(builder.entries.values()), [str(p) for p in problems]
 
     short = build()
     with mock.patch("sphinx_relocate._table._PLAIN_PAGE", re.compile("(?!)")):
         checked = build()
     assert short == checked
+
+
+def _chain(table, name: str) -> list[str]:
+    """The pages ``[pages]`` leads ``name`` through, one entry at a time (no cycles)."""
+    seen, path = [name], name
+    while (step := table.pages.get(path)) is not None and not step.url:
+        path = step.path
+        if path in seen:
+            break
+        seen.append(path)
+    return seen[1:]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(DOCNAME, DOCNAME, max_size=8), st.lists(DOCNAME, max_size=4))
+def test_old_names_are_the_entries_whose_chain_passes_the_page(pages, probes) -> None:
+    """``old_names`` (a set difference per step, not a test per name) finds exactly the
+    ``[pages]`` keys whose chain reaches the page."""
+    table, _ = load_text(toml_of(pages, {}))
+    for docname in {*pages.values(), *probes}:
+        expected = sorted(k for k in table.pages if k != docname and docname in _chain(table, k))
+        assert list(table.old_names(docname)) == expected, docname
