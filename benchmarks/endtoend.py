@@ -10,7 +10,8 @@ page); this file holds what the runner's interpreter cannot do itself:
                ``conf.py``, ``rediraffe`` with a ``rediraffe_redirects`` file), every
                old name moved to the one page, ``index``;
 ``inprocess``  time ``sphinx_relocate._table.load_table`` on the same table, and the
-               planning and rendering of its stubs without writing them (prints one
+               planning and rendering of its stubs without writing them, then of as
+               many stubs for old names moved each to a page of its own (prints one
                JSON object per size; run with the interpreter that builds);
 ``plot``       draw the extra build time against the table size (matplotlib, Agg), from
                the series ``run.py`` passes as JSON on standard input.
@@ -149,15 +150,33 @@ def inprocess(count: int, runs: int, workdir: Path) -> dict[str, Any]:
 
     for _ in range(runs):
         table, _ = timed("load", lambda: load_table(table_file))
-    documents, titles = {"index"}, {"index": TITLE}
-    stubs_bench.relocate_render(stubs_bench.relocate_plan(table, documents, titles))
-    for _ in range(runs):
-        redirects = timed("plan", lambda: stubs_bench.relocate_plan(table, documents, titles))
-        files = timed("render", functools.partial(stubs_bench.relocate_render, redirects))
-    if len(files) != count:
-        raise SystemExit(f"planned {len(files)} stubs for {count} entries")
+
+    def planning(name: str, table: Any, documents: set[str], titles: dict[str, str]) -> Any:
+        stubs_bench.relocate_render(stubs_bench.relocate_plan(table, documents, titles))
+        for _ in range(runs):
+            # a build works out where each old page lands once (the stubs and the
+            # inventory share it): each run starts without it, as a build does
+            table.__dict__.pop("_old_page_landings", None)
+            redirects = timed(f"plan{name}",
+                              lambda: stubs_bench.relocate_plan(table, documents, titles))
+            files = timed(f"render{name}",
+                          functools.partial(stubs_bench.relocate_render, redirects))
+        if len(files) != count:
+            raise SystemExit(f"planned {len(files)} stubs for {count} entries")
+        return files
+
+    files = planning("", table, {"index"}, {"index": TITLE})
     result["stubs"] = len(files)
     result["stub_bytes"] = statistics.mean(len(data) for data in files.values())
+    # the same number of old names, each moved to a page of its own (the writer-alone
+    # tables of stubs_bench.py): a URL to work out for every stub
+    moves = stubs_bench.pairs(count)
+    own_file = workdir / f"relocations-{count}-each.toml"
+    own_file.write_text("[pages]\n" + "".join(f"{q(old)} = {q(new)}\n" for old, new in moves),
+                        "utf-8")
+    own_table, _ = load_table(own_file)
+    pages = {new for _, new in moves}
+    planning("_each", own_table, pages, {new: f"Page {new.rsplit('-', 1)[1]}" for new in pages})
     return result
 
 

@@ -506,9 +506,13 @@ def table_timings(run: Runner, plan: Plan) -> list[dict[str, Any]]:
     return rows
 
 
-def per_stub_us(row: dict[str, Any]) -> float:
-    """Median CPU µs per stub of planning plus rendering (per-run sums)."""
-    runs = [p + r for p, r in zip(row["plan_cpu_s"], row["render_cpu_s"], strict=True)]
+def per_stub_us(row: dict[str, Any], table: str = "") -> float:
+    """Median CPU µs per stub of planning plus rendering (per-run sums); ``table``
+    ``"_each"``: of the table that moves each old name to a page of its own."""
+    plans, renders = row.get(f"plan{table}_cpu_s", []), row.get(f"render{table}_cpu_s", [])
+    if not plans:
+        return float("nan")  # results.json of a run before that table was timed
+    runs = [p + r for p, r in zip(plans, renders, strict=True)]
     return median(runs) / row["stubs"] * 1e6
 
 
@@ -980,9 +984,13 @@ def endtoend_section(results: dict[str, Any], plot: str | None,
         add("")
         add("`sphinx_relocate._table.load_table(path)` (reading, parsing and validating "
             "the same `relocations.toml`), then planning the stubs (`_stubs.plan`, with the "
-            "one page) and rendering them (`render_default`, encoded), without writing, "
+            "one page, where each old page lands worked out afresh in every run, as in a "
+            "build) and rendering them (`render_default`, encoded), without writing, "
             "in one process with the interpreter that builds; CPU time, median of the "
-            "runs after one untimed warm-up (`benchmarks/endtoend.py inprocess`).")
+            "runs after one untimed warm-up (`benchmarks/endtoend.py inprocess`). *Each "
+            "to its own page*: the same number of old names, each moved to a page of its "
+            "own (the tables of the writer-alone measurement), so that every stub has a "
+            "URL of its own to work out; the one-page table shares one URL per folder.")
         add("")
         rows = []
         load_checks, plan_checks = [], []
@@ -991,20 +999,23 @@ def endtoend_section(results: dict[str, Any], plot: str | None,
             load_ms = median(row["load_cpu_s"]) * 1e3
             plan_us = median(row["plan_cpu_s"]) / row["stubs"] * 1e6
             render_us = median(row["render_cpu_s"]) / row["stubs"] * 1e6
-            both = per_stub_us(row)
+            both, each = per_stub_us(row), per_stub_us(row, "_each")
             goal = LOAD_TARGET_MS.get(entries)
             if goal is not None:
                 load_checks.append((entries, load_ms, goal))
-            plan_checks.append((entries, both))
+            plan_checks.append((entries, both, each))
             rows.append([f"{entries:,}", str(row["runs"]), fmt(load_ms, 1),
                          fmt(median(row["load_wall_s"]) * 1e3, 1),
                          fmt(load_ms / entries * 10000, 1),
                          f"≤ {goal:.0f} ms: {verdict(load_ms <= goal)}" if goal else "—",
                          fmt(plan_us, 2), fmt(render_us, 2), fmt(both, 2),
-                         verdict(both <= PLAN_TARGET_US)])
+                         verdict(both <= PLAN_TARGET_US), fmt(each, 2),
+                         verdict(each <= PLAN_TARGET_US)])
         add("\n".join(table(["entries", "runs", "load ms (CPU)", "load ms (wall)",
                              "load ms per 10k", "load target", "plan µs per stub",
                              "render µs per stub", "plan + render µs per stub",
+                             f"target ≤ {PLAN_TARGET_US:.0f} µs",
+                             "each to its own page: plan + render µs per stub",
                              f"target ≤ {PLAN_TARGET_US:.0f} µs"], rows)))
         if load_checks:
             targets.append([
@@ -1015,12 +1026,19 @@ def endtoend_section(results: dict[str, Any], plot: str | None,
                 verdict(True) if all(ms <= g for _, ms, g in load_checks)
                 else verdict(False) + " by " + ", ".join(
                     f"{ms - g:.0f} ms at {n:,}" for n, ms, g in load_checks if ms > g)])
-        worst = max(us for _, us in plan_checks)
+        def missed_by(values: list[float]) -> str:
+            worst = max(values)
+            return (verdict(True) if worst <= PLAN_TARGET_US
+                    else verdict(False) + f" by {worst - PLAN_TARGET_US:.1f} µs")
+
         targets.append([
             f"planning and rendering ≤ {PLAN_TARGET_US:.0f} µs per stub",
-            ", ".join(f"{us:.1f} µs at {n:,}" for n, us in plan_checks) + " (CPU, median)",
-            verdict(True) if worst <= PLAN_TARGET_US
-            else verdict(False) + f" by {worst - PLAN_TARGET_US:.1f} µs"])
+            "one page: " + ", ".join(f"{us:.1f} µs at {n:,}" for n, us, _ in plan_checks)
+            + "; each to its own page: "
+            + ", ".join(f"{us:.1f} µs at {n:,}" for n, _, us in plan_checks)
+            + " (CPU, median)",
+            f"one page {missed_by([us for _, us, _ in plan_checks])}; each to its own page "
+            + missed_by([us for _, _, us in plan_checks])])
 
     add("### Memory")
     add("")

@@ -127,7 +127,7 @@ def relocate_render(redirects: list[Any]) -> dict[str, bytes]:
 def relocate_phase(
     outdir: Path, moves: list[tuple[str, str]], table_file: Path
 ) -> Callable[[], Any]:
-    from sphinx_relocate._stubs import Site, read_manifest, write_all
+    from sphinx_relocate._stubs import Site, read_manifest, render_default, rendered, write_all
     from sphinx_relocate._table import load_table
 
     table, problems = load_table(table_file, {})
@@ -137,7 +137,7 @@ def relocate_phase(
     site = Site(dirhtml=False)
 
     def run() -> None:
-        files = relocate_render(relocate_plan(table, documents, titles))
+        files = rendered(relocate_plan(table, documents, titles), render_default)
         pages = {site.file(d) for d in documents}
         errors: list[str] = []
         write_all(outdir, files, read_manifest(outdir), pages, lambda p, m: errors.append(m))

@@ -32,11 +32,13 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from ._find import Span, find_targets
 from ._paths import decode, join_relative, leaves_root, split_target, strip_source_suffix
 from ._table import RelocationTable, Target
+
+if TYPE_CHECKING:
+    from ._find import Span
 
 #: What a reference may name: a document (toctree entry, ``:doc:``), a file (image,
 #: include, download) or either (a Markdown, reST or raw HTML link).
@@ -213,6 +215,8 @@ def span_kind(span: Span) -> Kind:
 
 def references_in(text: str, path: str) -> list[tuple[str, Kind]]:
     """The relative references of a source file, as written, with their kinds."""
+    from ._find import find_targets  # only for a moved page whose frame is asked for
+
     return [
         (text[span.start : span.end], span_kind(span))
         for span in find_targets(text, path)

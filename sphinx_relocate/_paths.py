@@ -77,6 +77,11 @@ def relative_path(from_folder: str, to_path: str) -> str:
     ``posixpath.relpath`` without its cost: it asks the OS for the working folder on
     every call, which dominated 10,000 redirect stubs and source rewrites.
     """
+    folder, _, name = to_path.rpartition("/")
+    if name and from_folder != to_path and not from_folder.startswith(to_path + "/"):
+        # the way between the two folders, worked out once for each pair of folders (a
+        # site has few; its links and stubs many)
+        return _steps_between(from_folder, folder) + name
     to_parts = to_path.split("/")
     from_parts = from_folder.split("/") if from_folder else []
     common = 0
@@ -85,6 +90,20 @@ def relative_path(from_folder: str, to_path: str) -> str:
             break
         common += 1
     return "/".join([".."] * (len(from_parts) - common) + to_parts[common:]) or "."
+
+
+@functools.lru_cache(maxsize=4096)
+def _steps_between(from_folder: str, to_folder: str) -> str:
+    """What leads from one folder to another: ``""`` or ``../../x/``, ending with ``/``."""
+    to_parts = to_folder.split("/") if to_folder else []
+    from_parts = from_folder.split("/") if from_folder else []
+    common = 0
+    for a, b in zip(from_parts, to_parts, strict=False):
+        if a != b:
+            break
+        common += 1
+    steps = [".."] * (len(from_parts) - common) + to_parts[common:]
+    return "/".join(steps) + "/" if steps else ""
 
 
 def leaves_root(path: str) -> bool:

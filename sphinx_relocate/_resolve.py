@@ -41,8 +41,6 @@ from sphinx.util.matching import patfilter
 from sphinx.util.nodes import make_refnode
 from sphinx.util.osutil import relative_uri
 
-from . import _html
-from ._find import find_targets
 from ._landing import (
     EXTERNAL,
     FILE_LIKE,
@@ -71,12 +69,16 @@ from ._record import PerDocument, Reference, record
 from ._sphinx import app_of, current_docname, elements, label_xref, line_of, source_suffixes
 from ._state import state_of
 from ._table import RelocationTable, normalize_label
-from ._textedit import apply_edits
 from ._warnings import RelocateWarning, logger
+
+# _find, _textedit and _html are imported where a document needs them (an include, a
+# moved page's spellings, raw HTML): a build without any does not pay for them
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
+
+    from . import _html
 
 #: what makes a toctree entry a glob pattern (with ``:glob:``), as for Sphinx
 _GLOB = re.compile(r"[*?\[]")
@@ -141,6 +143,8 @@ class Resolver:
         the node's line.
         """
         if self._spellings is None:
+            from ._find import find_targets
+
             self._spellings = {}
             text = self.state.text_of(self.env, self.docname)
             here = self.site._replace(folders=self.site.folders[:1], frame=0)
@@ -541,6 +545,8 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
 
 def _raw_html(resolver: Resolver, node: nodes.raw, subtype: str) -> None:
     """Rewrite raw HTML's href/src to resolved source paths; register its images."""
+    from . import _html
+
     line = line_of(node)
     env = resolver.env
 
@@ -711,6 +717,9 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     state.texts[docname] = text
     if "include" not in text and ":file:" not in text:
         return
+    from ._find import find_targets
+    from ._textedit import apply_edits
+
     resolver = Resolver(app, docname)
     edits = []
     for span in find_targets(text, resolver.state.source_path(app.env, docname)):
@@ -764,6 +773,8 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     page_uri = builder.get_target_uri(docname).partition("#")[0]
     imagedir = getattr(builder, "imagedir", "_images")
     folder = ""
+
+    from . import _html
 
     def rewrite(found: _html.UrlAttribute) -> str | None:
         path, query, fragment = split_target(found.value)

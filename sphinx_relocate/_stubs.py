@@ -26,16 +26,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import os
 import posixpath
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from html import escape
 from json.encoder import encode_basestring_ascii as _json_string
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from sphinx.errors import ConfigError
@@ -86,13 +87,15 @@ class Redirect:
     canonical: str
     #: the new page's title, for the visible link
     title: str
-    #: ``str(target)``: ``docname``, ``docname#anchor`` or a URL
-    new: str
+    #: where the table sends the old page
+    target: Target
     #: old fragment → URL, from ``[anchors]``
     anchors: Mapping[str, str] = field(default_factory=dict)
-    #: the old and new URL paths from the site root (``/old.html``), for the exports
-    source: str = ""
-    destination: str = ""
+
+    @property
+    def new(self) -> str:
+        """``docname``, ``docname#anchor`` or a URL."""
+        return str(self.target)
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,9 @@ class Site:
     baseurl: str = ""
 
     def file(self, docname: str) -> str:
-        return html_page_path(docname, dirhtml=self.dirhtml, file_suffix=self.file_suffix)
+        if not self.dirhtml:  # html_page_path's first case, without the call (every stub)
+            return docname + self.file_suffix
+        return html_page_path(docname, dirhtml=True, file_suffix=self.file_suffix)
 
     def href(self, from_file: str, target: Target, *, index_file: bool = True) -> str:
         """The URL of ``target`` from the stub ``from_file``: under dirhtml its
@@ -227,9 +232,9 @@ def plan(
     titles = titles or {}
     redirects: dict[str, Redirect] = {}
     skipped: list[Skipped] = []
-    # what a stub says depends on its folder and target only: worked out once for each
-    # pair (thousands of old names merged into one page share it)
-    landings: dict[tuple[str, Target], _Landing] = {}
+    # a stub's URLs depend on its folder and target only: worked out once for each pair
+    # (thousands of old names merged into one page share it)
+    landings: dict[tuple[str, Target], tuple[str, str, str]] = {}
 
     # an old page with no target page is left out: relocate.target_missing reported it
     for old, target in old_page_landings(table, found, published).items():
@@ -246,11 +251,14 @@ def plan(
                 )
             )
             continue
-        if path in pages and not (pages[path] == old and table.replaced(old)):
+        clash = folded.get(path.casefold())  # None: no page or other file is there
+        if clash is not None and path in pages and not (
+            pages[path] == old and table.replaced(old)
+        ):
             # dirhtml: 'a' and 'a/index' share a URL, which still works
             skipped.append(Skipped(old, path, None, ""))
             continue
-        if path in others:
+        if clash is not None and path in others:
             skipped.append(
                 Skipped(
                     old,
@@ -260,7 +268,6 @@ def plan(
                 )
             )
             continue
-        clash = folded.get(path.casefold())
         if clash is not None and clash != path:  # a replaced document is its own page
             skipped.append(
                 Skipped(
@@ -279,37 +286,42 @@ def plan(
         key = (path.rpartition("/")[0], target)
         landing = landings.get(key)
         if landing is None:
-            landing = landings[key] = _landing(site, path, target, titles)
+            landing = landings[key] = _urls_and_title(site, path, target, titles)
         anchors: dict[str, str] = {}
         if table.anchors:
             anchors = _old_anchors(table, site, old, path, target, exists)
-        url, canonical, title, new, destination = landing
-        redirects[path] = Redirect(
-            old, path, url, canonical, title, new, anchors, "/" + site.root_url(old), destination
-        )
+        url, canonical, title = landing
+        redirects[path] = Redirect(old, path, url, canonical, title, target, anchors)
     return [redirects[p] for p in sorted(redirects)], skipped
 
 
-class _Landing(NamedTuple):
-    """The fields of a :class:`Redirect` that follow from its folder and target."""
-
-    url: str
-    canonical: str
-    title: str
-    new: str
-    destination: str
-
-
-def _landing(site: Site, path: str, target: Target, titles: Mapping[str, str]) -> _Landing:
+def _urls_and_title(
+    site: Site, path: str, target: Target, titles: Mapping[str, str]
+) -> tuple[str, str, str]:
+    """A stub's ``url``, ``canonical`` and ``title`` (see :class:`Redirect`)."""
     url = site.href(path, target)
     if target.url:
-        canonical = destination = quote_url(target.url)
-        return _Landing(url, canonical, target.url, str(target), destination)
-    root = site.root_url(target.path)
-    canonical = posixpath.join(site.baseurl, root) if site.baseurl else site.pretty(url)
-    destination = "/" + root + (url[url.index("#") :] if "#" in url else "")
-    title = titles.get(target.path) or target.path
-    return _Landing(url, canonical, title, str(target), destination)
+        return url, quote_url(target.url), target.url
+    if site.baseurl:
+        canonical = posixpath.join(site.baseurl, site.root_url(target.path))
+    else:
+        canonical = site.pretty(url)
+    return url, canonical, titles.get(target.path) or target.path
+
+
+def export_rows(redirects: Iterable[Redirect], site: Site) -> list[tuple[str, str]]:
+    """The old and new URL paths from the site root (``/old.html``) of each redirect,
+    for the server-side exports."""
+    rows = []
+    for redirect in redirects:
+        target, url = redirect.target, redirect.url
+        if target.url:
+            destination = quote_url(target.url)
+        else:
+            fragment = url[url.index("#") :] if "#" in url else ""
+            destination = "/" + site.root_url(target.path) + fragment
+        rows.append(("/" + site.root_url(redirect.old), destination))
+    return rows
 
 
 def _old_anchors(
@@ -388,7 +400,11 @@ def head_html(redirect: Redirect) -> str:
     The refresh sits in ``<noscript>`` so that it cannot race the script (which keeps the
     query and fragment) and still works with JavaScript off.
     """
-    url = _escape(redirect.url)
+    return _head(redirect, _escape(redirect.url))
+
+
+def _head(redirect: Redirect, url: str) -> str:
+    """:func:`head_html` with the stub's URL already escaped for HTML (``url``)."""
     anchors = js_string(dict(redirect.anchors)) if redirect.anchors else "{}"
     return (
         '<meta name="robots" content="noindex">\n'
@@ -468,11 +484,10 @@ def stub_text(language: str | None, gettext: Callable[[str], str]) -> StubText:
 
 def render_default(redirect: Redirect, text: StubText = ENGLISH) -> str:
     """The built-in stub: a complete page that needs no theme."""
-    title = _escape(redirect.title)
+    title, url = _escape(redirect.title), _escape(redirect.url)
     start, title_end, body, end = text.page
     return (
-        f'{start}{title}{title_end}{head_html(redirect)}{body}'
-        f'<a href="{_escape(redirect.url)}">{title}</a>{end}'
+        f'{start}{title}{title_end}{_head(redirect, url)}{body}<a href="{url}">{title}</a>{end}'
     )
 
 
@@ -620,22 +635,31 @@ def read_manifest(outdir: Path) -> dict[str, str]:
     }
 
 
+def rendered(
+    redirects: Iterable[Redirect], render: Callable[[Redirect], str]
+) -> Iterator[tuple[str, bytes]]:
+    """Each stub's path and bytes, made as it is written: no stub waits in memory."""
+    for redirect in redirects:
+        yield redirect.path, render(redirect).encode("utf-8")
+
+
 def write_all(
     outdir: Path,
-    files: Mapping[str, bytes],
+    files: Iterable[tuple[str, bytes]],
     previous: Mapping[str, str],
     protected: set[str],
     on_error: Callable[[str, str], None],
 ) -> dict[str, str]:
-    """Write ``files``, drop stale ones from ``previous``, update the manifest.
+    """Write ``files`` (path, bytes) in their order, drop stale ones from ``previous``,
+    update the manifest.
 
     Returns the new manifest (path → hash of the content written).
     """
     writer = Writer(outdir)
+    write = writer.write
     written: dict[str, str] = {}
-    for path in sorted(files):
-        data = files[path]
-        error = writer.write(path, data)
+    for path, data in files:
+        error = write(path, data)
         if error is None:
             written[path] = digest(data)
         else:
@@ -786,40 +810,40 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
     built_in: Callable[[Redirect], str] = functools.partial(render_default, text=words)
     render = built_in
     if state.stub_template is not None:
-        template = state.stub_template
+        template: jinja2.Template | None = state.stub_template
 
         def render(redirect: Redirect) -> str:
-            return template.render(template_context(redirect, words))
+            """The template's stub; after a template error, the built-in one."""
+            nonlocal template
+            if template is not None:
+                import jinja2
 
-    import jinja2
+                try:
+                    return template.render(template_context(redirect, words))
+                except jinja2.TemplateError as err:
+                    warn(
+                        RelocateWarning.STUB,
+                        f"relocate_stub_template: {err}; the built-in stub is used instead",
+                        location=state.stub_template_name,
+                    )
+                    template = None
+            return built_in(redirect)
 
-    files: dict[str, bytes] = {}
-    olds: dict[str, str] = {}
-    for redirect in redirects:
-        try:
-            files[redirect.path] = render(redirect).encode("utf-8")
-        except jinja2.TemplateError as err:
-            warn(
-                RelocateWarning.STUB,
-                f"relocate_stub_template: {err}; the built-in stub is used instead",
-                location=state.stub_template_name,
-            )
-            render = built_in
-            files[redirect.path] = render(redirect).encode("utf-8")
-        olds[redirect.path] = redirect.old
-    rows = [(redirect.source, redirect.destination) for redirect in redirects]
-    exports = export_files(rows, app.config.relocate_redirect_exports, site.root_path)
-    for path, text in exports.items():
-        if path in extra:
-            warn(
-                RelocateWarning.STUB,
-                f"html_extra_path provides {path!r}; the {path!r} export is not written",
-            )
-            continue
-        files[path] = text.encode("utf-8")
-        olds[path] = ""
+    chosen = app.config.relocate_redirect_exports or []
+    exports = export_files(export_rows(redirects, site) if chosen else [], chosen, site.root_path)
+    for path in [path for path in exports if path in extra]:
+        warn(
+            RelocateWarning.STUB,
+            f"html_extra_path provides {path!r}; the {path!r} export is not written",
+        )
+        del exports[path]
+    export_bytes = ((path, text.encode("utf-8")) for path, text in exports.items())
+
+    olds: dict[str, str] = {}  # stub -> old page, for messages: made on the first failure
 
     def on_error(path: str, message: str) -> None:
+        if not olds:
+            olds.update((redirect.path, redirect.old) for redirect in redirects)
         old = olds.get(path, "")
         warn(
             RelocateWarning.STUB,
@@ -832,4 +856,5 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
     state.previous_stubs = None  # the next build reads what this one writes
     if previous is None:
         previous = read_manifest(Path(app.outdir))
+    files = itertools.chain(rendered(redirects, render), export_bytes)
     write_all(Path(app.outdir), files, previous, pages, on_error)
