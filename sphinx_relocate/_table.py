@@ -1080,14 +1080,14 @@ class _Builder:
         #: paths whose chain is walked and ends without a cycle: a walk that reaches one
         #: stops there, so the whole check is linear in the table
         settled: set[tuple[str, str]] = set()
-        starts = [
-            (e.old, e.section) for e in table.entries if e.section not in ("anchors", "patterns")
-        ]
-        for start, section in starts:
-            if section == "pages" and not table.prefixes:
-                moved = table.pages[start]
-                if moved.url or moved.path not in table.pages:
+        pages, one_step = table.pages, not table.prefixes
+        for start, section in [(e.old, e.section) for e in table.entries]:
+            if section == "pages" and one_step:
+                moved = pages[start]
+                if moved.url or moved.path not in pages:
                     continue  # a chain of one step (most entries) has no cycle
+            if section in ("anchors", "patterns"):
+                continue
             kind = "labels" if section == "labels" else ""
             section = "pages" if section == "prefixes" else section  # one walk for both
             if (kind, start) in members:
@@ -1138,9 +1138,10 @@ class _Builder:
         return path
 
     def _case_collisions(self, table: RelocationTable) -> None:
-        paths = [e for e in table.entries if e.section in ("pages", "files")]
-        if len({e.old.casefold() for e in paths}) == len(paths):
+        old_names = [*table.pages, *table.files]
+        if len(set(map(str.casefold, old_names))) == len(old_names):
             return  # the usual table: no two names collide
+        paths = [e for e in table.entries if e.section in ("pages", "files")]
         groups: dict[str, list[Entry]] = {}
         for entry in paths:
             groups.setdefault(entry.old.casefold(), []).append(entry)
