@@ -147,17 +147,32 @@ def aliases(
     ``std:label`` and the new label.
     """
     known = inventory.of_role(role)
+    # thousands of old names often land on one page: its entry is looked up once
+    landings: dict[tuple[str, str], tuple[str, str, str] | None] = {}
+    breaks = _LINE_BREAK.search("".join(moves)) is not None  # one search, not one a name
     found: list[Entry] = []
-    for old, (new, anchor) in sorted(moves.items()):
-        target = known.get(new)
-        if old in known or target is None or _breaks_line(old):
+    for old, key in sorted(moves.items()):
+        if old in known or (breaks and _breaks_line(old)):
             continue
-        uri = target.uri
-        if anchor:  # singlehtml: index.html#document-new becomes index.html#anchor
-            uri = uri.partition("#")[0] + "#" + anchor
-        title = target.title
-        found.append(Entry(old, role, target.priority, uri, "-" if title == old else title))
+        if key in landings:
+            landing = landings[key]
+        else:
+            landing = landings[key] = _landing(known.get(key[0]), key[1])
+        if landing is None:
+            continue
+        priority, uri, title = landing
+        found.append(Entry(old, role, priority, uri, "-" if title == old else title))
     return found
+
+
+def _landing(target: Entry | None, anchor: str) -> tuple[str, str, str] | None:
+    """An alias's priority, location and title, from the new name's entry."""
+    if target is None:
+        return None
+    uri = target.uri
+    if anchor:  # singlehtml: index.html#document-new becomes index.html#anchor
+        uri = uri.partition("#")[0] + "#" + anchor
+    return target.priority, uri, target.title
 
 
 #: what ``str.splitlines`` (and so an inventory reader) takes for the end of a line
@@ -185,7 +200,10 @@ def with_aliases(
         lines[-1] += "\n"
     cleaned = replace(inventory, lines=tuple(lines), entries=tuple(e for _, e in kept))
     for role, (_, moves) in roles.items():
-        lines += [entry.line() for entry in aliases(cleaned, role, moves)]
+        lines += [
+            f"{name} {kind} {priority} {location} {display}\n"  # Entry.line, inlined
+            for name, kind, priority, location, display in aliases(cleaned, role, moves)
+        ]
     return lines
 
 

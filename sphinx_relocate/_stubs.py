@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from html import escape
 from json.encoder import encode_basestring_ascii as _json_string
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -65,6 +66,8 @@ MANIFEST = "_relocate/stubs.json"
 #: First path segments where Sphinx (or this extension) keeps its own files.
 _RESERVED = frozenset({"_relocate", "_static", "_images", "_downloads", "_sources"})
 _SPECIAL = re.compile(r"[&<>\"']")
+#: the ``anchors`` of a stub without any (nearly every one): one shared, read-only
+_NO_ANCHORS: Mapping[str, str] = MappingProxyType({})
 #: HTML builders that package pages into something else: no stubs there.
 _PACKAGED = frozenset({"singlehtml", "epub", "htmlhelp", "qthelp", "devhelp", "applehelp"})
 
@@ -287,7 +290,7 @@ def plan(
         landing = landings.get(key)
         if landing is None:
             landing = landings[key] = _urls_and_title(site, path, target, titles)
-        anchors: dict[str, str] = {}
+        anchors: Mapping[str, str] = _NO_ANCHORS
         if table.anchors:
             anchors = _old_anchors(table, site, old, path, target, exists)
         url, canonical, title = landing

@@ -468,8 +468,8 @@ class RelocationTable:
             path, anchor, url = step.path, step.anchor or anchor, step.url
             if url or (exists is not None and exists(path)):
                 break
-            if path in seen:  # a cycle; load_table refuses these
-                return None
+            if path in seen or len(seen) > len(self.entries):  # a cycle; load_table
+                return None  # refuses these, those of folders that grow at every turn too
             seen.add(path)
         if path == start and not anchor and not url:
             return None
@@ -652,9 +652,10 @@ def _scan_simple(text: str, name: str) -> tuple[list[tuple[str, int]], list[Row]
     section = ""
     header, entry, blank = _SIMPLE_HEADER.fullmatch, _SIMPLE_ENTRY.fullmatch, _BLANK.fullmatch
     sections: set[str] = set()
+    new_location = tuple.__new__  # Location(name, number), without the call of its __new__
     lines = text.split("\n")
-    if "\r" in text:
-        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    if "\r" in text:  # CRLF; a CR elsewhere, the end of the text included, is no blank
+        lines[:-1] = [line[:-1] if line.endswith("\r") else line for line in lines[:-1]]
     for number, line in enumerate(lines, 1):
         found = entry(line)
         if found is not None:
@@ -666,7 +667,8 @@ def _scan_simple(text: str, name: str) -> tuple[list[tuple[str, int]], list[Row]
                 return None
             keys.add(key)
             rows.append((
-                section, key, value if value is not None else single_value, Location(name, number)
+                section, key, value if value is not None else single_value,
+                new_location(Location, (name, number)),
             ))
             continue
         found = header(line)
@@ -797,6 +799,7 @@ def _unpickled_table(
 
 #: an :class:`Entry`'s place in the table: its location, then section and old name
 _BY_LINE = operator.itemgetter(3, 0, 1)
+_LOCATION = operator.itemgetter(3)
 
 
 class _Builder:
@@ -821,6 +824,7 @@ class _Builder:
         """:meth:`add` each row; a plain ``[pages]`` entry (nearly every one) goes in
         here, as the checks of :meth:`add` would keep it, less a source suffix."""
         entries, plain, ordered = self.entries, _PLAIN_PAGE.fullmatch, self.ordered_suffixes
+        new_tuple = tuple.__new__
         for section, key, value, location in rows:
             if (
                 section == "pages"
@@ -837,7 +841,12 @@ class _Builder:
                     and not docname.endswith(".html")
                     and ("pages", docname) not in entries
                 ):
-                    entries["pages", docname] = Entry("pages", docname, Target(path), location)
+                    # Entry("pages", docname, Target(path), location), without the calls
+                    # of the named tuples' __new__ (a Python function each, once an entry)
+                    entries["pages", docname] = new_tuple(
+                        Entry, ("pages", docname, new_tuple(Target, (path, "", "")), location,
+                                False)
+                    )
                     continue
             self.add(section, key, value, location)
 
@@ -1053,7 +1062,10 @@ class _Builder:
     # -- whole-table checks --
 
     def finish(self) -> RelocationTable:
-        entries = sorted(self.entries.values(), key=_BY_LINE)
+        entries = list(self.entries.values())
+        locations = list(map(_LOCATION, entries))
+        if not all(map(operator.lt, locations, locations[1:])):  # one file is in order
+            entries.sort(key=_BY_LINE)
         patterns = tuple(
             Pattern(e.old, e.new, e.location, e.replace, *self.globs[e.old])
             for e in self.entries.values()  # in the order written: the first match wins
@@ -1108,24 +1120,39 @@ class _Builder:
                 if path in chain:
                     cycle = chain[chain.index(path) :]
                     names = [path if kind else self._entry_name(table, path) for path in cycle]
-                    if not any((kind, n) in members for n in names):
-                        first = table.location_of(names[0], kind) or Location("<table>")
-                        self.error(
-                            first,
-                            ("label cycle: " if kind else "relocation cycle: ")
-                            + " → ".join([*(n.rstrip("\0") for n in names), names[0]])
-                            + " ("
-                            + ", ".join(
-                                f"{n} at {table.location_of(n, kind)}" for n in names
-                            )
-                            + ")",
-                        )
-                        members.update((kind, n) for n in names)
+                    self._report_cycle(table, names, kind, members)
                     break
                 chain.append(path)
-                if len(chain) > len(table.entries) + 2:
+                if len(chain) > len(table.entries) + 1:
+                    # more steps than entries, and no path twice: folders that move into
+                    # each other ("a/" → "b/", "b/" → "a/x/"), the path longer at every
+                    # turn; a lookup would never end
+                    first: dict[str, int] = {}
+                    for index, name in enumerate(self._entry_name(table, p) for p in chain):
+                        if name in first:  # an entry used twice: the cycle runs through it
+                            cycle = [self._entry_name(table, p) for p in chain]
+                            self._report_cycle(table, cycle[first[name] : index], kind, members)
+                            break
+                        first[name] = index
                     break
         return members
+
+    def _report_cycle(
+        self, table: RelocationTable, names: list[str], kind: str, members: set[tuple[str, str]]
+    ) -> None:
+        """One error for the cycle through ``names`` (entry keys), unless reported."""
+        if any((kind, n) in members for n in names):
+            return
+        first = table.location_of(names[0], kind) or Location("<table>")
+        self.error(
+            first,
+            ("label cycle: " if kind else "relocation cycle: ")
+            + " → ".join([*(n.rstrip("\0") for n in names), names[0]])
+            + " ("
+            + ", ".join(f"{n} at {table.location_of(n, kind)}" for n in names)
+            + ")",
+        )
+        members.update((kind, n) for n in names)
 
     @staticmethod
     def _entry_name(table: RelocationTable, path: str) -> str:

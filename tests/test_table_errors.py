@@ -75,6 +75,42 @@ def test_prefix_cycle(tmp_path: Path) -> None:
     assert "relocation cycle: x/ → y/ → x/" in problems[0].message
 
 
+@pytest.mark.parametrize(
+    "prefixes",
+    [
+        '"a/" = "b/"\n"b/" = "a/x/"\n',  # a/p → b/p → a/x/p → b/x/p → a/x/x/p → …
+        '"a/" = "b/"\n"b/" = "a/x/"\n"a/x/x/" = "c/"\n',  # the same, until a/x/x/ stops it
+        '"a/" = "a/x/"\n',  # never moved again: the folder it created is excluded
+    ],
+)
+def test_folders_that_move_into_each_other_are_a_cycle(tmp_path: Path, prefixes: str) -> None:
+    """The path is longer at every turn, so no path comes round twice: without this, a
+    lookup of a page under them never ended."""
+    path = tmp_path / "t.toml"
+    path.write_text("[prefixes]\n" + prefixes, encoding="utf-8")
+    table, problems = load_table(path, display_name="t.toml")
+    if prefixes.count("\n") == 1:
+        assert problems == []
+        assert table.locate_page("a/p") == Target("a/x/p")
+        return
+    assert [str(p) for p in problems] == [
+        "t.toml:2: relocation cycle: a/ → b/ → a/ (a/ at t.toml:2, b/ at t.toml:3)"
+    ]
+    assert table.locate_page("a/p") is None  # the members left the table
+
+
+def test_a_table_made_without_the_checks_still_ends_every_lookup() -> None:
+    """RelocationTable.of_entries takes entries as they are (the checks are load_table's):
+    a lookup gives up once it has taken more steps than there are entries."""
+    from sphinx_relocate._table import Entry, Location, RelocationTable
+
+    table = RelocationTable.of_entries([
+        Entry("prefixes", "a/", Target("b/"), Location("t.toml", 2)),
+        Entry("prefixes", "b/", Target("a/x/"), Location("t.toml", 3)),
+    ])
+    assert table.locate_page("a/p") is None
+
+
 def test_mixed_page_and_prefix_cycle(tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     path.write_text('[pages]\n"b/x" = "a/x"\n\n[prefixes]\n"a/" = "b/"\n', encoding="utf-8")

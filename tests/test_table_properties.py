@@ -193,11 +193,14 @@ _LINE = st.one_of(
 
 
 @settings(max_examples=400)
-@given(st.lists(_LINE, max_size=8), st.sampled_from(["\n", "\r\n"]))
-@example(["[']#']"], "\n")  # a quoted section name with "]" and "#" in it
-def test_the_one_pass_reader_reads_as_tomllib(lines: list[str], newline: str) -> None:
+@given(st.lists(_LINE, max_size=8), st.sampled_from(["\n", "\r\n", "\r"]), st.booleans())
+@example(["[']#']"], "\n", True)  # a quoted section name with "]" and "#" in it
+@example(["[pages]", '"a" = "b"'], "\n", False)  # no line break at the end
+def test_the_one_pass_reader_reads_as_tomllib(
+    lines: list[str], newline: str, ends_with_newline: bool
+) -> None:
     """Whatever the one-pass reader accepts, tomllib reads the same, at the same lines."""
-    text = newline.join(lines) + newline
+    text = newline.join(lines) + (newline if ends_with_newline else "")
     scanned = _scanned(text)
     if scanned is None:
         return  # tomllib reads it, as before
@@ -336,3 +339,16 @@ def test_old_names_are_the_entries_whose_chain_passes_the_page(pages, probes) ->
     for docname in {*pages.values(), *probes}:
         expected = sorted(k for k in table.pages if k != docname and docname in _chain(table, k))
         assert list(table.old_names(docname)) == expected, docname
+
+
+@pytest.mark.parametrize(
+    "line",
+    [" " * 100_000 + "x", "\t " * 50_000 + "=", '"a"' + " " * 100_000 + "=", "[" + " " * 100_000],
+)
+def test_a_long_line_of_blanks_is_read_in_one_pass(line: str) -> None:
+    """The reader's pattern has no two runs of white space side by side: a search over
+    such a line would try every split of it (this took minutes with one that had)."""
+    assert _scan_simple(f"[pages]\n{line}\n", "t.toml") is None
+    assert _scan_simple(f"[pages]\n\"a\" = \"b\"{' ' * 100_000}# c\n", "t.toml") == (
+        [("pages", 1)], [("pages", "a", "b", Location("t.toml", 2))]
+    )
