@@ -166,6 +166,7 @@ def inprocess(count: int, runs: int, workdir: Path) -> dict[str, Any]:
         return files
 
     files = planning("", table, {"index"}, {"index": TITLE})
+    result.update(traced_memory(table_file, {"index"}, {"index": TITLE}))
     result["stubs"] = len(files)
     result["stub_bytes"] = statistics.mean(len(data) for data in files.values())
     # the same number of old names, each moved to a page of its own (the writer-alone
@@ -178,6 +179,30 @@ def inprocess(count: int, runs: int, workdir: Path) -> dict[str, Any]:
     pages = {new for _, new in moves}
     planning("_each", own_table, pages, {new: f"Page {new.rsplit('-', 1)[1]}" for new in pages})
     return result
+
+
+def traced_memory(table_file: Path, documents: set[str], titles: dict[str, str]) -> dict[str, int]:
+    """Bytes Python allocates for the table and its stubs, as a build holds them: what is
+    kept after loading the table and planning its stubs, and the peak while every stub is
+    rendered, one at a time, as a build writes them (``tracemalloc``; it slows the code,
+    so this runs apart from the timings).  Unlike the peak memory of a build, it is not
+    hidden under the peak of Sphinx's own work, which a small table stays below."""
+    import tracemalloc
+
+    from sphinx_relocate._table import load_table
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        table, _ = load_table(table_file)
+        redirects = stubs_bench.relocate_plan(table, documents, titles)
+        kept = tracemalloc.get_traced_memory()[0]
+        for redirect in redirects:
+            stubs_bench.relocate_render([redirect])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return {"traced_kept_bytes": kept, "traced_peak_bytes": peak}
 
 
 # -- the plot --------------------------------------------------------------------------
