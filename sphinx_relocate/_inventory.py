@@ -200,10 +200,7 @@ def with_aliases(
         lines[-1] += "\n"
     cleaned = replace(inventory, lines=tuple(lines), entries=tuple(e for _, e in kept))
     for role, (_, moves) in roles.items():
-        lines += [
-            f"{name} {kind} {priority} {location} {display}\n"  # Entry.line, inlined
-            for name, kind, priority, location, display in aliases(cleaned, role, moves)
-        ]
+        lines += [entry.line() for entry in aliases(cleaned, role, moves)]
     return lines
 
 

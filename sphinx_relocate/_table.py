@@ -1127,11 +1127,11 @@ class _Builder:
                     # more steps than entries, and no path twice: folders that move into
                     # each other ("a/" → "b/", "b/" → "a/x/"), the path longer at every
                     # turn; a lookup would never end
+                    names = [self._entry_name(table, p) for p in chain]
                     first: dict[str, int] = {}
-                    for index, name in enumerate(self._entry_name(table, p) for p in chain):
+                    for index, name in enumerate(names):
                         if name in first:  # an entry used twice: the cycle runs through it
-                            cycle = [self._entry_name(table, p) for p in chain]
-                            self._report_cycle(table, cycle[first[name] : index], kind, members)
+                            self._report_cycle(table, names[first[name] : index], kind, members)
                             break
                         first[name] = index
                     break

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from sphinx.errors import ConfigError
 
@@ -42,3 +45,21 @@ def test_bad_table_is_one_config_error(make_app, app_params) -> None:
     assert message.startswith("the relocation table has 2 problems")
     assert "relocations.toml:2: relocation cycle: a → b → a" in message
     assert "relocations.toml:4: [pages] 'c': unsafe target 'javascript:alert(1)'" in message
+
+
+def test_folders_that_move_into_each_other_stop_the_build(
+    make_app, rootdir: Path, tmp_path: Path
+) -> None:
+    """A table whose folders move into each other, the path longer at every turn, hung
+    the build at the first lookup under them; now it is one line at its entry."""
+    srcdir = tmp_path / "src"
+    shutil.copytree(rootdir / "test-table-bad", srcdir)
+    (srcdir / "relocations.toml").write_text(
+        '[prefixes]\n"a/" = "b/"\n"b/" = "a/x/"\n', encoding="utf-8"
+    )
+    with pytest.raises(ConfigError) as info:
+        make_app("html", srcdir=srcdir)
+    table = srcdir / "relocations.toml"
+    assert str(info.value) == (
+        f"{table}:2: relocation cycle: a/ → b/ → a/ (a/ at {table}:2, b/ at {table}:3)"
+    )
