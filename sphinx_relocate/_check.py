@@ -389,6 +389,8 @@ class Checker:
         self._sorted_docs: list[str] | None = None
         self._files_by_name: dict[str, list[str]] | None = None
         self._exists: dict[str, bool] = {}
+        self._generated: set[str] | None = None
+        self._names: set[str] | None = None
 
     # -- landing --
 
@@ -412,7 +414,7 @@ class Checker:
             return self._check_repo_file(ref, label)
         if ref.is_page:
             return self._check_page(ref, label)
-        if self.file_exists(ref.target):
+        if self.file_exists(ref.target) or (not ref.rewritten and self.claimed(ref)):
             return None
         hint = self._file_hint(ref)
         return Finding(
@@ -454,6 +456,8 @@ class Checker:
 
     def _check_page(self, ref: Reference, label: str) -> Finding | None:
         if ref.target not in self.docs:
+            if not ref.rewritten and self.claimed(ref):
+                return None  # Sphinx's or MyST's to resolve, as without the extension
             if ref.kind == "repo_url":  # checked against the tree and the table
                 moved = self.table.locate_page(ref.target, self.docs.__contains__)
                 if moved is not None and (moved.url or moved.path in self.docs):
@@ -499,6 +503,67 @@ class Checker:
 
     def has_anchor(self, docname: str, anchor: str) -> bool:
         return has_anchor(self.anchors, docname, anchor)
+
+    # -- what is not a page path --
+
+    def claimed(self, ref: Reference) -> bool:
+        """Whether something else than a document or a file answers to a reference that
+        lands on neither: a page the builder generates (``genindex``,
+        ``html_additional_pages``, a file of ``html_extra_path``), or, for a MyST link
+        (``Reference.by_name``), a label, an object or an intersphinx name.  Such a
+        reference is Sphinx's and MyST's to resolve, as it is without the extension.
+        """
+        if ref.is_page and ref.target in self.generated:
+            return True
+        if not ref.is_page and self._extra_file(ref.target):
+            return True
+        if not ref.by_name:
+            return False
+        written = decode(ref.written)
+        names = self.names
+        return written in names or written.lower() in names
+
+    @property
+    def generated(self) -> set[str]:
+        """The pages the HTML builders write without a source: indices, search, and
+        ``html_additional_pages``."""
+        if self._generated is None:
+            config = self.env.config
+            pages = {"genindex", "search", "modindex", "py-modindex"}
+            pages.update(getattr(config, "html_additional_pages", None) or {})
+            for domain in self.env.domains.values():
+                pages.update(f"{domain.name}-{index.name}" for index in domain.indices)
+            self._generated = pages
+        return self._generated
+
+    def _extra_file(self, path: str) -> bool:
+        """Whether ``path`` is a file ``html_extra_path`` copies to the output root."""
+        extra = getattr(self.env.config, "html_extra_path", None) or ()
+        if not extra or leaves_root(path):
+            return False
+        confdir = Path(app_of(self.env).confdir)
+        for entry in extra:
+            copied = confdir / entry
+            # a file entry is copied to the output root under its own name
+            if (copied / path).is_file() or (copied.is_file() and copied.name == path):
+                return True
+        return False
+
+    @property
+    def names(self) -> set[str]:
+        """Every name a MyST link may resolve besides a path: the objects of every
+        domain (labels among them) and every intersphinx entry."""
+        if self._names is None:
+            names: set[str] = set(self.labels)
+            for domain in self.env.domains.values():
+                names.update(entry[0] for entry in domain.get_objects())
+            inventories: dict[str, dict[str, Any]] = getattr(
+                self.env, "intersphinx_inventory", None
+            ) or {}
+            for entries in inventories.values():
+                names.update(entries)
+            self._names = names
+        return self._names
 
     def file_exists(self, path: str) -> bool:
         known = self._exists.get(path)

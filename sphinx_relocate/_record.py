@@ -47,6 +47,9 @@ class Reference(NamedTuple):
     #: decide: the one that has the anchor wins once every document is read, else the
     #: reference is ambiguous (``_landing.settle``)
     alternatives: tuple[tuple[str, str, str], ...] = ()
+    #: a MyST link that MyST may also resolve as a name (a label, an object, an
+    #: intersphinx entry): it dangles only when no such name claims it (``_check``)
+    by_name: bool = False
 
 
 class PerDocument(Generic[T]):

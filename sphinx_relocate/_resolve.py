@@ -236,8 +236,8 @@ class Resolver:
         return None if leaves_root(inside) else inside
 
     def note(self, node: nodes.Node | None, line: int, written: str, resolved: Resolved,
-             kind: str) -> None:
-        """Record the reference, and log a rewrite."""
+             kind: str, *, by_name: bool = False) -> None:
+        """Record the reference, and log a rewrite (``by_name``: see ``Reference.by_name``)."""
         if resolved.exists and not resolved.is_page and leaves_root(resolved.path) and (
             kind in ("link", "raw_html", "download")
         ):
@@ -254,6 +254,7 @@ class Resolver:
                 resolved.anchor,
                 resolved.rewritten,
                 resolved.alternatives,
+                by_name,
             ),
         )
         if resolved.rewritten and self.verbose:
@@ -335,7 +336,9 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str)
         return
     if not resolved.exists:
         if is_doc or _looks_like_path(written, resolver):
-            resolver.note(node, line, node["reftarget"], resolved, subtype)
+            # MyST found no page: it may still resolve the target as a label, an object
+            # or an intersphinx name, which the checker knows once every page is read
+            resolver.note(node, line, node["reftarget"], resolved, subtype, by_name=not is_doc)
         return
     url = resolved.url or resolver.repo_url(resolved)
     if url:

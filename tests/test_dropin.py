@@ -1,0 +1,80 @@
+"""Drop-in: added to a healthy project with no table, the extension changes nothing.
+
+Each project is built as it is and with ``sphinx_relocate`` added to ``extensions``
+(the one line a new user adds): every output file must be byte-identical, and the
+extension adds no warning.  The projects link to labels that contain ``/`` (which
+look like page paths), through intersphinx (a local inventory), and to pages the
+builder generates (``html_additional_pages``, the indices, ``html_extra_path``).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOTS = Path(__file__).parent / "roots"
+#: the extension's own entry in the environment versions the search index lists
+ENV_VERSION = re.compile(r',"sphinx_relocate":\d+')
+
+
+def build(make_app: Callable[..., Any], root: str, folder: Path, relocate: bool) -> tuple[
+    Path, str
+]:
+    """Build a copy of the test root; return its output folder and its warnings."""
+    srcdir = folder / ("with" if relocate else "without")
+    shutil.copytree(ROOTS / root, srcdir)
+    if relocate:
+        with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
+            conf.write('extensions.append("sphinx_relocate")\n')
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    try:
+        app.build()
+    finally:
+        app.cleanup()  # the next build in this process registers its nodes afresh
+    warnings = app.warning.getvalue().replace(str(srcdir), "SRC")
+    return Path(app.outdir), warnings
+
+
+def outputs(outdir: Path) -> dict[str, bytes]:
+    """Every output file but the environment and the build info (which hash the
+    configuration), with the search index's list of extension versions made equal."""
+    found = {}
+    for path in sorted(outdir.rglob("*")):
+        relative = path.relative_to(outdir).as_posix()
+        if not path.is_file() or relative.startswith(".doctrees/") or relative == ".buildinfo":
+            continue
+        data = path.read_bytes()
+        if relative == "searchindex.js":
+            data = ENV_VERSION.sub("", data.decode("utf-8")).encode("utf-8")
+        found[relative] = data
+    return found
+
+
+@pytest.mark.parametrize("root", ["dropin-myst", "dropin-rst"])
+def test_dropin_changes_nothing(
+    make_app: Callable[..., Any], tmp_path: Path, root: str
+) -> None:
+    plain, plain_warnings = build(make_app, f"test-{root}", tmp_path, relocate=False)
+    relocated, warnings = build(make_app, f"test-{root}", tmp_path, relocate=True)
+    assert plain_warnings == ""  # a healthy project
+    assert warnings == plain_warnings
+    before, after = outputs(plain), outputs(relocated)
+    assert sorted(after) == sorted(before)
+    assert [name for name in before if name.endswith(".html")]
+    changed = [name for name in before if before[name] != after[name]]
+    assert changed == []
+
+
+def test_dropin_keeps_the_links(make_app: Callable[..., Any], tmp_path: Path) -> None:
+    """The links the comparison covers are links (so it is not comparing two broken builds)."""
+    outdir, _ = build(make_app, "test-dropin-myst", tmp_path, relocate=True)
+    page = (outdir / "guide" / "page.html").read_text("utf-8")
+    assert 'href="../syntax.html#syntax-substitutions"' in page
+    assert 'href="../index.html#syntax-intro"' in page
+    assert 'href="https://other.example/page.html#other-label"' in page
+    assert "relocate-dangling" not in page
