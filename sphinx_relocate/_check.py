@@ -32,12 +32,13 @@ How it works:
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -52,7 +53,14 @@ from . import _record
 from ._config import table_of
 from ._landing import LabelLanding, Landing, land_label
 from ._landing import settle as settle_landing
-from ._paths import decode, folder_of, join_relative, leaves_root, strip_source_suffix
+from ._paths import (
+    decode,
+    folder_of,
+    join_relative,
+    leaves_root,
+    split_target,
+    strip_source_suffix,
+)
 from ._record import PerDocument, Reference
 from ._sphinx import app_of, current_docname, elements, label_xref, repo_root, source_suffixes
 from ._state import Settings, state_of
@@ -692,6 +700,85 @@ class Checker:
         return problems
 
 
+class Locator:
+    """The line a reported reference is written on, read from its source text.
+
+    Docutils and MyST give a reference the line of the block it stands in (a
+    paragraph's first line, a list item's); the source text, read again only for the
+    documents with something to report, gives the link's own: the first occurrence of
+    the target as written, from the block's line on, that an earlier reference of the
+    same block did not take.  A MyST link to a page is recorded by its docname, which
+    the text does not hold: it is found among the link targets of the text
+    (``_find.find_targets``) by the docname each names.
+    """
+
+    def __init__(self, env: BuildEnvironment, suffixes: Sequence[str]) -> None:
+        self.env = env
+        self.suffixes = tuple(suffixes)
+        self._texts: dict[str, tuple[str, list[int]] | None] = {}
+        #: (docname, block line, written) -> offset after the last occurrence taken
+        self._taken: dict[tuple[str, int, str], int] = {}
+
+    def line(self, ref: Reference) -> int:
+        """The line of ``ref`` in its source, else the line it was recorded with."""
+        if not ref.line or not ref.written:
+            return ref.line
+        found = self._text(ref.docname)
+        if found is None:
+            return ref.line
+        text, starts = found
+        if ref.line > len(starts):
+            return ref.line
+        key = (ref.docname, ref.line, ref.written)
+        start = self._taken.get(key, starts[ref.line - 1])
+        flags = re.IGNORECASE if ref.kind == "label" else 0
+        pattern = re.compile(r"(?<![\w./-])" + re.escape(ref.written) + r"(?![\w/-])", flags)
+        match = pattern.search(text, start)
+        span = (match.start(), match.end()) if match else None
+        if span is None and ref.is_page:
+            span = self._page_link(ref, text, start)
+        if span is None:
+            return ref.line
+        self._taken[key] = span[1]
+        return bisect.bisect_right(starts, span[0])
+
+    def _page_link(self, ref: Reference, text: str, start: int) -> tuple[int, int] | None:
+        """The first link target from ``start`` on that names the recorded page."""
+        from ._find import find_targets
+
+        folder = folder_of(ref.docname)
+        for span in find_targets(text, self._path(ref.docname)):
+            if span.start < start:
+                continue
+            path, _, fragment = split_target(text[span.start : span.end])
+            path = decode(path)
+            if not path:
+                continue
+            if path.startswith("/"):
+                name = strip_source_suffix(path.lstrip("/"), self.suffixes)[0]
+            else:
+                name = strip_source_suffix(join_relative(folder, path), self.suffixes)[0]
+            if name == ref.target and decode(fragment) == decode(ref.anchor):
+                return span.start, span.end
+        return None
+
+    def _path(self, docname: str) -> str:
+        return str(self.env.doc2path(docname)).replace(os.sep, "/")
+
+    def _text(self, docname: str) -> tuple[str, list[int]] | None:
+        if docname not in self._texts:
+            try:
+                with open(self._path(docname), encoding="utf-8-sig", errors="replace") as file:
+                    text = file.read()
+            except OSError:
+                self._texts[docname] = None
+                return None
+            starts = [0]
+            starts.extend(m.end() for m in re.finditer("\n", text))
+            self._texts[docname] = (text, starts)
+        return self._texts[docname]
+
+
 def _subtype(kind: str) -> RelocateWarning:
     """The warning subtype of a recorded kind ("link", "image", ...)."""
     try:
@@ -735,6 +822,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     )
     report = Report()
     references = _record.references_of(env)
+    locator = Locator(env, checker.suffixes)
     for docname in sorted(references):
         if docname not in env.all_docs:
             continue
@@ -743,6 +831,9 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             finding = checker.check(ref)
             if finding is None:
                 continue
+            line = locator.line(ref)
+            if line != ref.line:  # the link's own line, not its block's
+                finding = replace(finding, reference=ref._replace(line=line))
             report.findings.append(finding)
             report.written.add((ref.docname, decode(ref.written)))
             if ref.is_page and ref.target not in checker.docs:
@@ -758,7 +849,8 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         if finding.reference.kind not in SPHINX_REPORTS:
             warn(finding.subtype, finding.message, location=finding.location)
     if app.config.relocate_report_rewrites:
-        report_rewrites(references, env.all_docs, checker.anchors, report.labels)
+        report_rewrites(references, env.all_docs, checker.anchors, report.labels,
+                        Locator(env, checker.suffixes))
     report.table = checker.check_table_anchors()
     for where, message in report.table:
         warn(RelocateWarning.ANCHOR, message, location=where)
@@ -822,12 +914,19 @@ def report_rewrites(
     documents: Iterable[str],
     anchors: dict[str, set[str]],
     labels: Mapping[tuple[str, str, bool], str] | None = None,
+    locator: Locator | None = None,
 ) -> None:
     """``relocate.outdated`` for each rewritten reference: from the records, so every build.
 
-    ``labels`` are where references to renamed labels land (:func:`label_landings`).
+    ``labels`` are where references to renamed labels land (:func:`label_landings`);
+    ``locator`` finds each reference's own line in its source.
     """
     existing = set(documents)
+
+    def where(ref: Reference) -> tuple[str, int] | str:
+        line = locator.line(ref) if locator is not None else ref.line
+        return (ref.docname, line) if line else ref.docname
+
     for docname in sorted(references):
         if docname not in existing:
             continue
@@ -839,7 +938,7 @@ def report_rewrites(
                         RelocateWarning.OUTDATED,
                         f"{ref.written!r} is written against an old label; it now points to "
                         f"{now!r}",
-                        location=(ref.docname, ref.line) if ref.line else ref.docname,
+                        location=where(ref),
                     )
                 continue
             target, anchor = settle_reference(anchors, ref) or (ref.target, ref.anchor)
@@ -849,7 +948,7 @@ def report_rewrites(
             warn(
                 RelocateWarning.OUTDATED,
                 f"{ref.written!r} is written against an old path; it now points to {now!r}",
-                location=(ref.docname, ref.line) if ref.line else ref.docname,
+                location=where(ref),
             )
 
 

@@ -1,0 +1,4 @@
+"""Dangling links on every line of multi-line blocks: each warning names the link's line."""
+
+extensions = ["myst_parser", "sphinx_relocate"]
+exclude_patterns = ["_build"]

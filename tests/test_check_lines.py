@@ -1,0 +1,92 @@
+"""Findings at the link's own line: not the line of the paragraph, list item or table
+row it stands in, for MyST and reST alike."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).parent / "roots" / "test-check-lines"
+COLOR = re.compile(r"\x1b\[[0-9;]*m")
+WARNING = re.compile(r"^(?P<file>.+?):(?P<line>\d+): WARNING: .*? \[(?P<type>[\w.]+)\]$")
+
+#: (file, text on the link's line, warning type): each link is on its own line
+EXPECTED = [
+    ("index.md", "whose second line has [one](gone/second.md)", "relocate.link"),
+    ("index.md", "and whose third line [another](gone/third.md)", "relocate.link"),
+    ("index.md", "[here](gone/twice.md) on its first line", "relocate.link"),
+    ("index.md", "[here again](gone/twice.md) on its second", "relocate.link"),
+    ("index.md", "- A list item with [a link](gone/item.md)", "relocate.link"),
+    ("index.md", "on its second line: [t](gone/item-second.md)", "relocate.link"),
+    ("index.md", "| a cell | [cell](gone/cell.md) |", "relocate.link"),
+    ("index.md", "[t](page.md#no-such-anchor)", "relocate.anchor"),
+    ("index.md", "[t](#no/such-label)", "relocate.link"),
+    ("index.md", "[t](other.md#nope)", "relocate.anchor"),
+    ("index.md", "[t](./other.md#nope-again)", "relocate.anchor"),
+    ("index.md", "{doc}`gone/role`", "relocate.link"),
+    ("index.md", '<a href="gone/raw.md">', "relocate.raw_html"),
+    ("page.rst", "whose second line has `one <gone/second.html>`_", "relocate.link"),
+    ("page.rst", "and whose third line `another <gone/third.html>`_", "relocate.link"),
+    ("page.rst", "- A list item with `a link <gone/item.html>`_", "relocate.link"),
+    ("page.rst", "on its second line: `t <gone/item-second.html>`_", "relocate.link"),
+    ("page.rst", "| a cell | `cell <gone/cell.html>`_", "relocate.link"),
+    ("page.rst", ":doc:`a doc link <gone/doc>`", "relocate.link"),
+    ("page.rst", ":doc:`another <gone/doc2>`", "relocate.link"),
+    ("page.rst", ":download:`here <gone/file.zip>`", "relocate.download"),
+]
+
+
+def line_of(srcdir: Path, file: str, text: str) -> int:
+    lines = (srcdir / file).read_text("utf-8").splitlines()
+    found = [number for number, line in enumerate(lines, 1) if text in line]
+    assert len(found) == 1, (file, text)
+    return found[0]
+
+
+def findings(make_app: Callable[..., Any], srcdir: Path, **overrides: Any) -> list[tuple]:
+    app = make_app("html", srcdir=srcdir, freshenv=True, confoverrides=overrides)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    found = []
+    for line in COLOR.sub("", app.warning.getvalue()).splitlines():
+        match = WARNING.match(line.strip())
+        if match:
+            file = os.path.relpath(match["file"], srcdir).replace(os.sep, "/")
+            found.append((file, int(match["line"]), match["type"]))
+    return sorted(found)
+
+
+def test_each_finding_at_its_links_line(make_app: Callable[..., Any], tmp_path: Path) -> None:
+    srcdir = tmp_path / "docs"
+    shutil.copytree(ROOT, srcdir)
+    expected = sorted((file, line_of(srcdir, file, text), kind) for file, text, kind in EXPECTED)
+    assert findings(make_app, srcdir) == expected
+
+
+def test_rewrites_reported_at_their_links_line(
+    make_app: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``relocate.outdated`` (``relocate_report_rewrites``) names the link's line too."""
+    srcdir = tmp_path / "docs"
+    shutil.copytree(ROOT, srcdir)
+    (srcdir / "relocations.toml").write_text('[prefixes]\n"gone/" = "here/"\n', "utf-8")
+    (srcdir / "here").mkdir()
+    (srcdir / "here" / "third.md").write_text("# Third\n", "utf-8")
+    (srcdir / "here" / "item-second.rst").write_text("Item\n====\n", "utf-8")
+    outdated = [
+        (file, line) for file, line, kind in findings(
+            make_app, srcdir, relocate_report_rewrites=True
+        ) if kind == "relocate.outdated"
+    ]
+    assert outdated == sorted([
+        ("index.md", line_of(srcdir, "index.md", "[another](gone/third.md)")),
+        ("index.md", line_of(srcdir, "index.md", "[t](gone/item-second.md)")),
+        ("page.rst", line_of(srcdir, "page.rst", "`another <gone/third.html>`_")),
+        ("page.rst", line_of(srcdir, "page.rst", "`t <gone/item-second.html>`_")),
+    ])
