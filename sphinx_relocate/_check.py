@@ -58,6 +58,7 @@ from ._paths import (
     folder_of,
     join_relative,
     leaves_root,
+    relative_path,
     split_target,
     strip_source_suffix,
 )
@@ -594,17 +595,27 @@ class Checker:
             self._by_name = {}
             for doc in sorted(self.docs):
                 self._by_name.setdefault(posixpath.basename(doc).casefold(), []).append(doc)
-        same = self._by_name.get(posixpath.basename(ref.target).casefold(), [])
+        # the linking page is never the page it meant
+        same = [
+            doc for doc in self._by_name.get(posixpath.basename(ref.target).casefold(), [])
+            if doc != ref.docname
+        ][:3]
         if same:
-            paths = [self._source_path(doc) for doc in same[:3]]
+            paths = [self._source_path(doc) for doc in same]
             name = posixpath.basename(paths[0])
-            hints.append(
-                f"a page named `{name}` now lives at " + " and ".join(f"`{p}`" for p in paths)
+            # "now lives" only for a page the table moved there: nothing says the others moved
+            moved_there = all(self.table.old_names(doc) for doc in same)
+            hint = f"a page named `{name}` {'now lives' if moved_there else 'is'} at " + (
+                " and ".join(f"`{p}`" for p in paths)
             )
+            if len(paths) == 1:  # how this page links to it
+                hint += f" (`{relative_path(folder_of(ref.docname), paths[0])}` from here)"
+            hints.append(hint)
         elif not moved:
             if self._sorted_docs is None:
                 self._sorted_docs = sorted(self.docs)
-            close = difflib.get_close_matches(ref.target, self._sorted_docs, n=1, cutoff=0.6)
+            others = [doc for doc in self._sorted_docs if doc != ref.docname]
+            close = difflib.get_close_matches(ref.target, others, n=1, cutoff=0.6)
             if close:
                 hints.append(f"closest match: `{close[0]}`")
         return "; ".join(hints)

@@ -1202,8 +1202,15 @@ def check_against_project(
     """
     documents = set(docnames)
     problems: list[Problem] = []
+    ordered: list[str] = []
 
-    def missing(entry: Entry, what: str) -> None:
+    def missing(entry: Entry, what: str, page: str = "") -> None:
+        if page:  # a typo in the target: the document it was probably meant to name
+            import difflib  # only when a target is missing
+
+            ordered[:] = ordered or sorted(documents)
+            close = difflib.get_close_matches(page, ordered, n=1, cutoff=0.8)
+            what += f"; did you mean `{close[0]}`?" if close else ""
         problems.append(Problem(entry.location, what, fatal=False, subtype="target_missing"))
 
     for entry in table.entries:
@@ -1225,12 +1232,14 @@ def check_against_project(
                 continue  # a chain stops at the first page that exists: this one
             final = table.locate_page(entry.old, documents.__contains__) or entry.new
             if not final.url and final.path not in documents:
-                missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a document")
+                missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a document",
+                        final.path)
         elif entry.section == "anchors":
             final = table.anchors[tuple(entry.old.split("#", 1))]  # type: ignore[index]
             settled = table._settle_anchor_target(final, documents.__contains__)
             if not settled.url and settled.path not in documents:
-                missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a document")
+                missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a document",
+                        settled.path)
         elif entry.section == "files":
             stem, is_source = strip_source_suffix(entry.new.path, suffixes)
             if not entry.new.url and is_source and stem in documents:

@@ -1,0 +1,95 @@
+"""Hints name what the reader may have meant, never the linking page itself, and say
+"now lives at" only for a page that moved."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sphinx_relocate._table import check_against_project, load_table
+
+COLOR = re.compile(r"\x1b\[[0-9;]*m")
+
+PAGES = {
+    "conf.py": 'extensions = ["myst_parser", "sphinx_relocate"]\n',
+    "relocations.toml": (
+        '[pages]\n"old/moved" = "moved"\n"install" = "getting-started/instalation"\n'
+    ),
+    "index.md": "# Home\n\n```{toctree}\nsetup\nconcepts\nmoved\nguide/setup\nguide/intro\n"
+    "getting-started/installation\n```\n",
+    "setup.md": "# Setup\n\nA typo of its own name: [t](setp.md).\n",
+    "concepts.md": "# Concepts\n",
+    "moved.md": "# Moved\n",
+    "getting-started/installation.md": "# Installation\n",
+    "guide/setup.md": (
+        "# Guide setup\n\nA page of its name that is not there: [t](../gone/setup.md).\n"
+    ),
+    "guide/intro.md": "# Intro\n\nNever moved: [t](concepts.md). Moved: [t](moved.md).\n",
+}
+
+
+def build(make_app: Callable[..., Any], srcdir: Path) -> list[str]:
+    for name, text in PAGES.items():
+        (srcdir / name).parent.mkdir(parents=True, exist_ok=True)
+        (srcdir / name).write_text(text, "utf-8")
+    app = make_app("html", srcdir=srcdir, freshenv=True)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return COLOR.sub("", app.warning.getvalue()).replace(str(srcdir) + "/", "").splitlines()
+
+
+def warning(warnings: list[str], start: str) -> str:
+    (found,) = [w for w in warnings if w.startswith(start)]
+    return found
+
+
+def test_hints(make_app: Callable[..., Any], tmp_path: Path) -> None:
+    warnings = build(make_app, tmp_path)
+    # the closest document name to "setp" is the linking page: not named
+    typo = warning(warnings, "setup.md:3:")
+    assert "link 'setp.md' does not land: no document 'setp'" in typo
+    assert "`setup`" not in typo
+    # the only page named setup.md besides the one missing is the linking page
+    own_name = warning(warnings, "guide/setup.md:3:")
+    assert "no document 'gone/setup'" in own_name
+    assert "guide/setup.md`" not in own_name
+    # concepts.md never moved: it "is at", where moved.md "now lives at"
+    intro = [w for w in warnings if w.startswith("guide/intro.md:3:")]
+    assert any(
+        "a page named `concepts.md` is at `concepts.md` (`../concepts.md` from here)" in w
+        for w in intro
+    ), intro
+    assert any("a page named `moved.md` now lives at `moved.md`" in w for w in intro), intro
+    # a typo in a table target: the document it probably means
+    table = warning(warnings, "relocations.toml:3:")
+    assert "target 'getting-started/instalation' of 'install' is not a document" in table
+    assert table.endswith(
+        "; did you mean `getting-started/installation`? [relocate.target_missing]"
+    )
+
+
+def test_table_typo_suggestion(tmp_path: Path) -> None:
+    """The same check serves ``sphinx-relocate check``: a far-off target gets no guess."""
+    toml = tmp_path / "relocations.toml"
+    toml.write_text(
+        '[pages]\n"install" = "getting-started/instalation"\n"old" = "elsewhere/entirely"\n'
+        '[anchors]\n"old#a" = "getting-started/instalation#a"\n',
+        "utf-8",
+    )
+    table, problems = load_table(toml)
+    assert problems == []
+    found = check_against_project(
+        table, {"getting-started/installation", "index"}, lambda path: False
+    )
+    messages = sorted(p.message for p in found)
+    assert messages == [
+        "target 'elsewhere/entirely' of 'old' is not a document",
+        "target 'getting-started/instalation#a' of 'old#a' is not a document; "
+        "did you mean `getting-started/installation`?",
+        "target 'getting-started/instalation' of 'install' is not a document; "
+        "did you mean `getting-started/installation`?",
+    ]
