@@ -95,6 +95,8 @@ class Project:
     #: name the rule looks up, so the build re-reads a document when their answer changes
     on_lookup: Callable[[tuple[str, str, str]], None] | None = None
     _anchor_keys: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    #: docname → the pages of ``[anchors]`` keys that the table sends to it
+    _anchor_pages: dict[str, list[str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.suffixes = tuple(sorted(set(self.suffixes), key=len, reverse=True))
@@ -130,10 +132,20 @@ class Project:
         return None
 
     def anchor_keys(self, docname: str) -> tuple[str, ...]:
-        """The names an ``[anchors]`` entry for this document may be keyed by."""
+        """The names an ``[anchors]`` entry for this document may be keyed by: its name
+        now and every old one, also one only a ``[patterns]`` glob or the middle of a
+        chain gives (the page of every key the table sends to it)."""
         keys = self._anchor_keys.get(docname)
         if keys is None:
-            keys = self._anchor_keys[docname] = (docname, *self.table.old_names(docname))
+            if self._anchor_pages is None:
+                self._anchor_pages = {}
+                for page in dict.fromkeys(page for page, _ in self.table.anchors):
+                    moved = self.table.locate_page(page, self.is_document)
+                    if moved is not None and not moved.url and moved.path != page:
+                        self._anchor_pages.setdefault(moved.path, []).append(page)
+            keys = self._anchor_keys[docname] = tuple(dict.fromkeys((
+                docname, *self.table.old_names(docname), *self._anchor_pages.get(docname, ())
+            )))
         return keys
 
 
@@ -327,17 +339,19 @@ def _at(repo_path: str, fragment: str, kind: Kind, folder: int, project: Project
             note(("file", inside, ""))
     if name is not None and documents(name):
         if fragment and table.anchors:
-            for key in project.anchor_keys(name):
-                if (key, fragment) in table.anchors:
-                    target = table.locate_reference(key, fragment, documents)
-                    if target is not None:
-                        return _through(target, folder, project)
+            target = _moved_anchor(name, fragment, project)
+            if target is not None:
+                return _through(target, folder, project)
         return Landing("page", name, fragment, False, folder)
     if kind != "page" and inside and project.is_file(repo_path):
         return Landing("file", repo_path, fragment, False, folder)
     if name is not None:
         target = table.locate_reference(name, fragment, documents)
         if target is not None and (target.url or documents(target.path)):
+            if fragment and table.anchors and not target.url and target.anchor == fragment:
+                # the written fragment, kept: an entry keyed by another name of the page
+                # (its name now, one in the middle of a chain, one a glob gives) moves it
+                target = _moved_anchor(target.path, fragment, project) or target
             return _through(target, folder, project)
     if kind != "page" and inside:
         moved = table.locate_file(inside, lambda p: project.is_file(project.repo_path(p)))
@@ -348,6 +362,15 @@ def _at(repo_path: str, fragment: str, kind: Kind, folder: int, project: Project
                 return Landing("file", project.repo_path(moved.path), fragment, True, folder)
         if project.is_folder(repo_path):
             return Landing("file", repo_path, fragment, False, folder)
+    return None
+
+
+def _moved_anchor(docname: str, fragment: str, project: Project) -> Target | None:
+    """Where an ``[anchors]`` entry keyed by any name of the document sends ``fragment``."""
+    table = project.table
+    for key in project.anchor_keys(docname):
+        if (key, fragment) in table.anchors:
+            return table.locate_reference(key, fragment, project.is_document)
     return None
 
 
