@@ -742,25 +742,49 @@ class Locator:
             return ref.line
         key = (ref.docname, ref.line, ref.written)
         start = self._taken.get(key, starts[ref.line - 1])
+        end = self._block_end(text, starts, ref.line)
         flags = re.IGNORECASE if ref.kind == "label" else 0
         pattern = re.compile(r"(?<![\w./-])" + re.escape(ref.written) + r"(?![\w/-])", flags)
-        match = pattern.search(text, start)
+        match = pattern.search(text, start, end)
         span = (match.start(), match.end()) if match else None
         if span is None and ref.is_page:
-            span = self._page_link(ref, text, start)
-        if span is None:
+            span = self._page_link(ref, text, start, end)
+        if span is None:  # not in its block (a translation, an included file): as given
             return ref.line
         self._taken[key] = span[1]
         return bisect.bisect_right(starts, span[0])
 
-    def _page_link(self, ref: Reference, text: str, start: int) -> tuple[int, int] | None:
-        """The first link target from ``start`` on that names the recorded page."""
+    @staticmethod
+    def _block_end(text: str, starts: list[int], line: int) -> int:
+        """Where the block that starts at ``line`` ends: at the first line after a blank
+        one that is indented no deeper than its first (a directive's body is deeper)."""
+        def indent(number: int) -> int:
+            begin = starts[number - 1]
+            stop = starts[number] if number < len(starts) else len(text)
+            content = text[begin:stop]
+            return -1 if not content.strip() else len(content) - len(content.lstrip(" \t"))
+
+        first, blank = indent(line), False
+        for number in range(line + 1, len(starts) + 1):
+            depth = indent(number)
+            if depth < 0:
+                blank = True
+            elif blank and depth <= first:
+                return starts[number - 1]
+        return len(text)
+
+    def _page_link(
+        self, ref: Reference, text: str, start: int, end: int
+    ) -> tuple[int, int] | None:
+        """The first link target of the block from ``start`` on that names the page."""
         from ._find import find_targets
 
         folder = folder_of(ref.docname)
         for span in find_targets(text, self._path(ref.docname)):
             if span.start < start:
                 continue
+            if span.end > end:
+                break
             path, _, fragment = split_target(text[span.start : span.end])
             path = decode(path)
             if not path:

@@ -37,6 +37,7 @@ EXPECTED = [
     ("page.rst", ":doc:`a doc link <gone/doc>`", "relocate.link"),
     ("page.rst", ":doc:`another <gone/doc2>`", "relocate.link"),
     ("page.rst", ":download:`here <gone/file.zip>`", "relocate.download"),
+    ("page.rst", '<a href="gone/raw.html">', "relocate.raw_html"),
 ]
 
 
@@ -90,3 +91,42 @@ def test_rewrites_reported_at_their_links_line(
         ("page.rst", line_of(srcdir, "page.rst", "`another <gone/third.html>`_")),
         ("page.rst", line_of(srcdir, "page.rst", "`t <gone/item-second.html>`_")),
     ])
+
+
+class FakeEnv:
+    """What :class:`Locator` asks of an environment: where a document's source is."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def doc2path(self, docname: str) -> str:
+        return str(self.folder / f"{docname}.md")
+
+
+def locate(tmp_path: Path, text: str, refs: list[tuple[int, str]]) -> list[int]:
+    from sphinx_relocate._check import Locator
+    from sphinx_relocate._record import Reference
+
+    (tmp_path / "page.md").write_text(text, "utf-8")
+    locator = Locator(FakeEnv(tmp_path), (".md",))  # type: ignore[arg-type]
+    return [
+        locator.line(Reference("page", line, "link", written, written, False))
+        for line, written in refs
+    ]
+
+
+def test_locator_takes_each_occurrence_once_within_its_block(tmp_path: Path) -> None:
+    text = (
+        "First [a](x/y.md) and\n"  # 1
+        "again [a](x/y.md), [b](x/y.mdx)\n"  # 2
+        "\n"
+        "Next block [c](z.md)\n"  # 4
+        "\n"
+        "   indented [d](x/y.md)\n"  # 6: a code block, not the first block's
+    )
+    # two references of the first block to x/y.md: lines 1 and 2; a third has none left
+    # in its block and keeps the line it was given
+    assert locate(tmp_path, text, [(1, "x/y.md"), (1, "x/y.md"), (1, "x/y.md")]) == [1, 2, 1]
+    assert locate(tmp_path, text, [(1, "x/y.mdx"), (4, "z.md"), (1, "z.md")]) == [2, 4, 1]
+    # not in the text at all, or no line: as given
+    assert locate(tmp_path, text, [(2, "gone.md"), (0, "x/y.md")]) == [2, 0]
