@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 #: Bump when the data kept in the environment changes shape.
-ENV_VERSION = 4
+ENV_VERSION = 5
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
