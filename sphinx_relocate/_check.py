@@ -9,7 +9,11 @@ How it works:
 * At ``env-updated``, which Sphinx emits on every build, even one that reads nothing,
   every recorded reference is checked against the project: the page exists, the anchor
   is on it, the file exists (inside the repository when it leaves the docs folder).
-  Each miss is one ``relocate.<kind>`` warning at its file and line.  The records live in
+  Each miss is one ``relocate.<kind>`` warning at its file and at the link's own line
+  (:class:`Locator` reads it from the source).  A reference the table did not touch
+  that something else claims (a page the builder generates, or for a MyST link a label,
+  an object or an intersphinx name) is no miss: it is Sphinx's and MyST's, as it is
+  without the extension (:meth:`Checker.claimed`).  The records live in
   the environment, so a document that is not re-read is still reported: a second
   ``-W`` build of a broken project fails too.
 * Sphinx and MyST report some of these kinds themselves, but only when the referring
