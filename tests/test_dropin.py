@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,15 +23,17 @@ ROOTS = Path(__file__).parent / "roots"
 ENV_VERSION = re.compile(r',"sphinx_relocate":\d+')
 
 
-def build(make_app: Callable[..., Any], root: str, folder: Path, relocate: bool) -> tuple[
-    Path, str
-]:
+def build(
+    make_app: Callable[..., Any], root: str, folder: Path, relocate: bool, table: str = ""
+) -> tuple[Path, str]:
     """Build a copy of the test root; return its output folder and its warnings."""
     srcdir = folder / ("with" if relocate else "without")
     shutil.copytree(ROOTS / root, srcdir)
     if relocate:
         with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
             conf.write('extensions.append("sphinx_relocate")\n')
+    if table:
+        (srcdir / "relocations.toml").write_text(table, "utf-8")
     app = make_app("html", srcdir=srcdir, freshenv=True)
     try:
         app.build()
@@ -78,3 +81,30 @@ def test_dropin_keeps_the_links(make_app: Callable[..., Any], tmp_path: Path) ->
     assert 'href="../index.html#syntax-intro"' in page
     assert 'href="https://other.example/page.html#other-label"' in page
     assert "relocate-dangling" not in page
+
+
+@pytest.mark.parametrize("root", ["dropin-myst", "dropin-rst"])
+def test_a_table_changes_only_what_it_touches(
+    make_app: Callable[..., Any], tmp_path: Path, root: str
+) -> None:
+    """With a table that moves a page nothing links to, the only change is its stub."""
+    plain, plain_warnings = build(make_app, f"test-{root}", tmp_path, relocate=False)
+    relocated, warnings = build(
+        make_app, f"test-{root}", tmp_path, relocate=True, table='[pages]\n"old-home" = "index"\n'
+    )
+    assert warnings == plain_warnings
+    before, after = outputs(plain), outputs(relocated)
+    # the stub, and the record of the stubs written (to remove them when they go)
+    assert sorted(set(after) - set(before)) == ["_relocate/stubs.json", "old-home.html"]
+    # the inventory gains the old name, for other projects' links to it; nothing else
+    assert inventory(after["objects.inv"]) - inventory(before["objects.inv"]) == {
+        "old-home std:doc -1 index.html Home"
+    }
+    assert inventory(before["objects.inv"]) <= inventory(after["objects.inv"])
+    assert [name for name in before if before[name] != after[name]] == ["objects.inv"]
+
+
+def inventory(data: bytes) -> set[str]:
+    """The entries of an objects.inv file."""
+    body = data.partition(b"zlib.\n")[2]
+    return set(zlib.decompress(body).decode("utf-8").splitlines())
