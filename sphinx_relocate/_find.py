@@ -295,7 +295,7 @@ def _markdown_code(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, 
             position = closing.end()
     if "<!--" in masked:
         for match in _HTML_COMMENT.finditer(masked):
-            if match.group().endswith("-->") or _at_line_start(masked, match.start()):
+            if match.group().endswith("-->") or _at_line_start(masked, match.start()) is not None:
                 if not _inside(regions, match.start()):
                     regions.append((match.start(), match.end()))
     if "%" in masked:
