@@ -228,12 +228,14 @@ def _empty_tags() -> Any:
     return Tags()
 
 
-def finding(style: str, file: str, line: int, message: str) -> str:
-    """One finding of a gate: ``file:line: message``, or for ``--format github`` an
-    Actions annotation, so CI marks the line in the pull request."""
+def finding(style: str, file: str, line: int, message: str, column: int = 0) -> str:
+    """One finding of a gate: ``file:line[:column]: message``, or for ``--format github``
+    an Actions annotation, so CI marks the line in the pull request."""
     if style != "github":
-        return f"{file}:{line}: {message}" if line else f"{file}: {message}"
+        where = f"{file}:{line}:{column}" if line and column else f"{file}:{line}"
+        return f"{where}: {message}" if line else f"{file}: {message}"
     where = f"file={_escape(file, in_property=True)}" + (f",line={line}" if line else "")
+    where += f",col={column}" if line and column else ""
     return f"::error {where}::{_escape(message)}"
 
 
@@ -437,10 +439,10 @@ def command_rewrite(args: argparse.Namespace) -> int:
             continue
         changed += 1
         kinds += change.kinds
-        count = sum(change.kinds.values())
-        if args.check:
-            message = f"{count} link{'s' if count > 1 else ''} to rewrite"
-            print(finding(args.format, shown, 0, message))
+        if args.check:  # one line per link, where its target is written
+            for link in change.links:
+                message = f"{link.written} → {link.new}"
+                print(finding(args.format, shown, link.line, message, link.column))
         elif not args.write:
             sys.stdout.writelines(
                 difflib.unified_diff(

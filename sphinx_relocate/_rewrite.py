@@ -109,10 +109,27 @@ class FileChange:
     ambiguous_labels: tuple[str, ...] = ()
     #: why the file is left as it is: its rewrite would add this parse error
     refused: str | None = None
+    #: each link rewritten, where it was written (kept when the texts are not)
+    links: tuple[LinkEdit, ...] = ()
 
     @property
     def changed(self) -> bool:
         return bool(self.kinds)
+
+
+class LinkEdit(NamedTuple):
+    """One rewritten link: where its target was written (line and column from 1, in
+    characters) and what it becomes."""
+
+    line: int
+    column: int
+    written: str
+    new: str
+
+
+def _link_edit(text: str, start: int, written: str, new: str) -> LinkEdit:
+    line_start = text.rfind("\n", 0, start) + 1
+    return LinkEdit(text.count("\n", 0, start) + 1, start - line_start + 1, written, new)
 
 
 class Rewriter:
@@ -345,6 +362,7 @@ class Rewriter:
         edits: list[tuple[int, int, str]] = []
         ambiguous: list[str] = []
         ambiguous_labels: list[str] = []
+        links_rewritten: list[LinkEdit] = []
         markup = False
         site = self.site_of(path)
         # a MyST link may name a label: [](#old-label)
@@ -371,6 +389,7 @@ class Rewriter:
             elif new is _AMBIGUOUS_LABEL:
                 ambiguous_labels.append(written)
             elif new is not None:
+                links_rewritten.append(_link_edit(text, span.start, written, new))
                 role = role_around(text, span) if _SCHEME.match(new) else None
                 if role is not None:  # a role cannot name a URL: the same text, as a link
                     title = role.title or written
@@ -386,7 +405,7 @@ class Rewriter:
         tables = rest and bool(edits) and bool(_REST_TABLE.search(text))
         return Rewritten(
             new_text, kinds, tuple(ambiguous), markup or tables or bool(unpadded),
-            tuple(ambiguous_labels),
+            tuple(ambiguous_labels), tuple(links_rewritten),
         )
 
 
@@ -402,6 +421,8 @@ class Rewritten(NamedTuple):
     suspect: bool = False
     #: references to renamed labels left as written: they may name a document too
     ambiguous_labels: tuple[str, ...] = ()
+    #: each link rewritten, where it was written
+    links: tuple[LinkEdit, ...] = ()
 
 
 #: characters of a new target that are markup in Markdown, reST or HTML; a target made
@@ -645,7 +666,7 @@ def rewrite_file(
         return None
     if source is None:
         return None
-    new_text, kinds, ambiguous, suspect, ambiguous_labels = rewriter.rewrite_text(
+    new_text, kinds, ambiguous, suspect, ambiguous_labels, links = rewriter.rewrite_text(
         rel, source.text
     )
     if new_text == source.text and not ambiguous and not ambiguous_labels:
@@ -654,13 +675,13 @@ def rewrite_file(
     if broken:  # never hand back a file that parses worse: leave it as it is
         line, message = broken[0]
         refused = f"line {line}: {message.splitlines()[0]}" if line else message.splitlines()[0]
-        new_text, kinds = source.text, Counter()
+        new_text, kinds, links = source.text, Counter(), ()
     else:
         refused = None
     text_of = (lambda text: text) if with_text else (lambda text: "")
     change = FileChange(
         rel, text_of(source.text), text_of(new_text), kinds, ambiguous=ambiguous,
-        ambiguous_labels=ambiguous_labels, refused=refused,
+        ambiguous_labels=ambiguous_labels, refused=refused, links=links,
     )
     if write and new_text != source.text:
         try:

@@ -92,9 +92,10 @@ def test_rewrite_fixes_the_sources(
     assert re.search(r"would rewrite \d+ links in 9 files \(.*repo-url 3.*\)", err), err
     assert {p: p.read_bytes() for p in before} == before
 
-    # --check: exit 1, one line per file
+    # --check: exit 1, one line per link
     assert main(["rewrite", "docs/zh", "--check"]) == 1
-    assert "README.md: 6 links to rewrite" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert len([line for line in out.splitlines() if line.startswith("README.md:")]) == 6
 
     # the plain build is broken before the rewrite
     assert "WARNING" in plain_build(root / "docs/zh", tmp_path / "broken")
@@ -298,3 +299,70 @@ def test_rewrite_reads_what_git_tracks(
     for path, up in written.items():
         target = "setup.md" if "ignored" in path else "guide/setup.md"
         assert (root / path).read_text("utf-8") == f"See [setup]({up}docs/{target}).\n"
+
+
+# -- one finding per link, at its own line and column (22.4) ---------------------------
+
+_MYST_FINDINGS = """\
+# Concepts
+
+First line of a paragraph,
+second [Install](install.rst) and
+third line {doc}`install`.
+
+| A | B |
+| --- | --- |
+| x | [I](install.rst) |
+
+- item
+- an item with [I](install.rst)
+"""
+_REST_FINDINGS = """\
+Concepts
+========
+
+First line,
+second :doc:`install`
+third `I <install.html>`_.
+
++------+------------------+
+| x    | :doc:`install`   |
++------+------------------+
+
+- item
+- item :doc:`install`
+"""
+
+
+def test_check_names_each_link_at_its_line_and_column(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs"
+    (docs / "getting-started").mkdir(parents=True)
+    (docs / "conf.py").write_text('extensions = ["myst_parser"]\n', "utf-8")
+    (docs / "relocations.toml").write_text(
+        '[pages]\n"install" = "getting-started/installation"\n', "utf-8"
+    )
+    (docs / "getting-started" / "installation.rst").write_text("Install\n=======\n", "utf-8")
+    (docs / "concepts.md").write_text(_MYST_FINDINGS, "utf-8")
+    (docs / "reference.rst").write_text(_REST_FINDINGS, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["rewrite", "docs", "--check"]) == 1
+    new = "getting-started/installation"
+    assert capsys.readouterr().out.splitlines() == [
+        f"concepts.md:4:18: install.rst → {new}.rst",  # 2nd line of a paragraph
+        f"concepts.md:5:18: install → {new}",  # 3rd line
+        f"concepts.md:9:11: install.rst → {new}.rst",  # a table cell
+        f"concepts.md:12:20: install.rst → {new}.rst",  # a list item
+        f"reference.rst:5:14: install → {new}",
+        f"reference.rst:6:11: install.html → {new}.html",
+        f"reference.rst:9:16: install → {new}",
+        f"reference.rst:13:14: install → {new}",
+    ]
+    assert main(["rewrite", "docs", "--check", "--format", "github"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        f"::error file=docs/concepts.md,line=4,col=18::install.rst → {new}.rst"
+    )
+    assert lines[-1] == f"::error file=docs/reference.rst,line=13,col=14::install → {new}"
+    assert len(lines) == 8
