@@ -8,7 +8,6 @@ Exit status: 0 clean, 1 findings (or, for ``rewrite --check``, changes to make),
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 import traceback
 from collections import Counter
@@ -30,6 +29,7 @@ from ._table import (
 if TYPE_CHECKING:
     from ._git import Changes
     from ._peers import Converted
+    from ._rewrite import FileChange
 
 #: Trees with at least this many candidate files get a progress line on stderr.
 PROGRESS_THRESHOLD = 2000
@@ -444,14 +444,7 @@ def command_rewrite(args: argparse.Namespace) -> int:
                 message = f"{link.written} → {link.new}"
                 print(finding(args.format, shown, link.line, message, link.column))
         elif not args.write:
-            sys.stdout.writelines(
-                difflib.unified_diff(
-                    change.old_text.splitlines(keepends=True),
-                    change.new_text.splitlines(keepends=True),
-                    f"a/{change.path}",
-                    f"b/{change.path}",
-                )
-            )
+            _print_patch(change, shown)
     links = sum(kinds.values())
     if not changed:
         print(f"nothing to rewrite ({len(paths)} files scanned)", file=sys.stderr)
@@ -466,6 +459,28 @@ def command_rewrite(args: argparse.Namespace) -> int:
     if args.check and (changed or moved):
         return 1
     return 1 if ambiguous or refused or failed else 0
+
+
+def _print_patch(change: FileChange, shown: str) -> None:
+    """The file's patch on stdout, in its own bytes; a file no text patch can show is
+    named on stderr, never left out silently."""
+    from ._rewrite import patch_of
+
+    patch = patch_of(change)
+    if patch is None:
+        print(
+            f"{shown}: not in the diff: a {change.encoding.upper()} file cannot be shown as "
+            "a text patch; --check lists its links, --write rewrites it",
+            file=sys.stderr,
+        )
+        return
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:
+        sys.stdout.write(patch.decode("utf-8", "surrogateescape"))
+        return
+    sys.stdout.flush()
+    out.write(patch)
+    out.flush()
 
 
 def _move_catalogs(

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import difflib
 import os
 import posixpath
 import re
@@ -111,6 +112,9 @@ class FileChange:
     refused: str | None = None
     #: each link rewritten, where it was written (kept when the texts are not)
     links: tuple[LinkEdit, ...] = ()
+    #: how the file is encoded on disk, for :func:`patch_of`
+    encoding: str = "utf-8"
+    bom: bytes = b""
 
     @property
     def changed(self) -> bool:
@@ -682,6 +686,7 @@ def rewrite_file(
     change = FileChange(
         rel, text_of(source.text), text_of(new_text), kinds, ambiguous=ambiguous,
         ambiguous_labels=ambiguous_labels, refused=refused, links=links,
+        encoding=source.encoding, bom=source.bom,
     )
     if write and new_text != source.text:
         try:
@@ -689,6 +694,39 @@ def rewrite_file(
         except OSError as err:
             change.error = str(err.strerror or err)
     return change
+
+
+def patch_of(change: FileChange) -> bytes | None:
+    r"""The change as a unified diff that ``git apply`` and ``patch -p1`` accept, in the
+    file's own bytes; ``None`` for a file not in UTF-8 (UTF-16), which no text patch can
+    show.
+
+    Lines are split at ``\n`` only, as both tools split them (a ``\r\n`` file keeps its
+    ``\r``, a form feed or U+2028 splits nothing); a last line without a line break gets
+    ``\ No newline at end of file``; a BOM stays in the first line, where it is on disk.
+    """
+    if change.encoding != "utf-8":
+        return None
+    lead = change.bom.decode("utf-8")
+    lines = difflib.unified_diff(
+        _patch_lines(lead + change.old_text),
+        _patch_lines(lead + change.new_text),
+        f"a/{change.path}",
+        f"b/{change.path}",
+    )
+    parts = []
+    for line in lines:
+        parts.append(line)
+        if not line.endswith("\n"):
+            parts.append("\n\\ No newline at end of file\n")
+    return "".join(parts).encode("utf-8", "surrogateescape")
+
+
+def _patch_lines(text: str) -> list[str]:
+    r"""``text`` in lines ending with ``\n`` (the last one maybe without)."""
+    lines = text.split("\n")
+    last = lines.pop()
+    return [line + "\n" for line in lines] + ([last] if last else [])
 
 
 def _start_worker(rewriter: Rewriter, root: Path, write: bool, with_text: bool) -> None:

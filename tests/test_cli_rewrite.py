@@ -8,10 +8,14 @@ and the word diff shows only link targets.
 
 from __future__ import annotations
 
+import codecs
 import io
 import multiprocessing
+import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -366,3 +370,82 @@ def test_check_names_each_link_at_its_line_and_column(
     )
     assert lines[-1] == f"::error file=docs/reference.rst,line=13,col=14::install → {new}"
     assert len(lines) == 8
+
+
+# -- the default diff is a patch git and patch apply (D20) -----------------------------
+
+_PATCH_FILES: dict[str, bytes] = {
+    "no-newline.md": b"# A\n\nSee [I](install.md).",
+    "bom.md": codecs.BOM_UTF8 + "[I](install.md) first\n\nrest\n".encode(),
+    "crlf.md": b"# C\r\n\r\nSee [I](install.md).\r\nend\r\n",
+    "separators.md": "x\x0cy\u2028z [I](install.md)\x1cw\nlast".encode(),
+    "cr-only.md": b"# R\r\rSee [I](install.md).\r",
+}
+
+
+def _patch_project(root: Path) -> None:
+    (root / "docs" / "guide").mkdir(parents=True)
+    (root / "docs" / "conf.py").write_text('extensions = ["myst_parser"]\n', "utf-8")
+    (root / "docs" / "relocations.toml").write_text('[pages]\n"install" = "guide/install"\n')
+    (root / "docs" / "guide" / "install.md").write_text("# Install\n", "utf-8")
+    for name, data in _PATCH_FILES.items():
+        (root / "docs" / name).write_bytes(data)
+    (root / "docs" / "utf16.md").write_bytes(
+        codecs.BOM_UTF16_LE + "# U\n\n[I](install.md)\n".encode("utf-16-le")
+    )
+
+
+def _run_cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    code = "import sys; from sphinx_relocate._cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, check=False,
+        env={**os.environ, "PYTHONPATH": str(Path(_rewrite.__file__).parent.parent)},
+    )
+
+
+def test_the_diff_is_a_patch_git_apply_and_patch_accept(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    _patch_project(root)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    done = _run_cli(root, "rewrite", "docs")
+    assert done.returncode == 0, done.stderr
+    patch = done.stdout
+    for name in _PATCH_FILES:
+        assert f"+++ b/docs/{name}\n".encode() in patch
+    assert b"\\ No newline at end of file\n" in patch
+    assert b"+" + codecs.BOM_UTF8 + b"[I](guide/install.md) first\n" in patch
+    # the UTF-16 file is named, not left out silently
+    assert b"utf16.md" not in patch
+    assert b"docs/utf16.md: not in the diff: a UTF-16-LE file cannot be shown" in done.stderr
+    (tmp_path / "rewrite.patch").write_bytes(patch)
+
+    written = tmp_path / "written"
+    shutil.copytree(root, written)
+    assert _run_cli(written, "rewrite", "docs", "--write").returncode == 0
+    checked = subprocess.run(
+        ["git", "apply", "--check", str(tmp_path / "rewrite.patch")], cwd=root,
+        capture_output=True, text=True, check=False,
+    )
+    assert checked.returncode == 0, checked.stderr
+    subprocess.run(["git", "apply", str(tmp_path / "rewrite.patch")], cwd=root, check=True)
+    for name in _PATCH_FILES:  # the patch makes the very bytes --write writes
+        assert (root / "docs" / name).read_bytes() == (written / "docs" / name).read_bytes()
+
+    if shutil.which("patch") is None:
+        if os.environ.get("CI"):
+            pytest.fail("GNU patch is not installed (Debian package 'patch')")
+        pytest.skip("GNU patch is not installed (Debian package 'patch'): not checked with it")
+    git(root, "checkout", "-q", "--", ".")
+    dry = subprocess.run(
+        ["patch", "-p1", "--dry-run", "--batch", "-i", str(tmp_path / "rewrite.patch")],
+        cwd=root, capture_output=True, text=True, check=False,
+    )
+    assert dry.returncode == 0, dry.stdout + dry.stderr
+    subprocess.run(
+        ["patch", "-p1", "--batch", "--quiet", "-i", str(tmp_path / "rewrite.patch")],
+        cwd=root, check=True,
+    )
+    for name in _PATCH_FILES:
+        assert (root / "docs" / name).read_bytes() == (written / "docs" / name).read_bytes()
