@@ -435,6 +435,15 @@ def command_rewrite(args: argparse.Namespace) -> int:
                 "write the new label, or the document [relocate.label]"
             )
             print(finding(args.format, shown, 0, message), file=sys.stderr)
+        for entry in change.untitled:
+            ambiguous += 1
+            message = (
+                f"toctree entry {entry.written!r} goes to {entry.new} now, and the old page's "
+                f"title is not known: left as written; write the title: "
+                f"'Title <{entry.new}>' [relocate.toctree]"
+            )
+            print(finding(args.format, shown, entry.line, message, entry.column),
+                  file=sys.stderr)
         if not change.changed:
             continue
         changed += 1

@@ -69,7 +69,7 @@ from ._record import PerDocument, Reference, record
 from ._sphinx import app_of, current_docname, elements, label_xref, line_of, source_suffixes
 from ._state import state_of
 from ._table import RelocationTable, normalize_label
-from ._warnings import RelocateWarning, logger
+from ._warnings import RelocateWarning, logger, warn
 
 # _find, _textedit and _html are imported where a document needs them (an include, a
 # moved page's spellings, raw HTML): a build without any does not pay for them
@@ -680,6 +680,13 @@ class RelocatingTocTree(TocTree):
         if not resolved.exists or not resolved.rewritten:
             return entry
         new = resolved.url or "/" + resolved.path
+        if resolved.url and title is None:  # the toctree would show the bare URL
+            warn(
+                RelocateWarning.TOCTREE,
+                f"toctree entry {ref!r} goes to {new} now, and the old page's title is not "
+                f"known: the toctree shows the URL; write the title: 'Title <{new}>'",
+                (resolver.docname, line),
+            )
         return f"{title} <{new}>" if title is not None else new
 
 

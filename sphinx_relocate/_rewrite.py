@@ -112,6 +112,9 @@ class FileChange:
     refused: str | None = None
     #: each link rewritten, where it was written (kept when the texts are not)
     links: tuple[LinkEdit, ...] = ()
+    #: toctree entries without a title whose page became a URL: left as written, since
+    #: the toctree would show the bare URL and the old page's title is not known
+    untitled: tuple[LinkEdit, ...] = ()
     #: how the file is encoded on disk, for :func:`patch_of`
     encoding: str = "utf-8"
     bom: bytes = b""
@@ -367,6 +370,7 @@ class Rewriter:
         ambiguous: list[str] = []
         ambiguous_labels: list[str] = []
         links_rewritten: list[LinkEdit] = []
+        untitled: list[LinkEdit] = []
         markup = False
         site = self.site_of(path)
         # a MyST link may name a label: [](#old-label)
@@ -392,6 +396,11 @@ class Rewriter:
                 ambiguous.append(written)
             elif new is _AMBIGUOUS_LABEL:
                 ambiguous_labels.append(written)
+            elif (
+                new is not None and span.kind == "toctree" and _SCHEME.match(new)
+                and text[span.start - 1 : span.start] != "<"
+            ):  # no title to show for the URL: the author writes one
+                untitled.append(_link_edit(text, span.start, written, new))
             elif new is not None:
                 links_rewritten.append(_link_edit(text, span.start, written, new))
                 role = role_around(text, span) if _SCHEME.match(new) else None
@@ -409,7 +418,7 @@ class Rewriter:
         tables = rest and bool(edits) and bool(_REST_TABLE.search(text))
         return Rewritten(
             new_text, kinds, tuple(ambiguous), markup or tables or bool(unpadded),
-            tuple(ambiguous_labels), tuple(links_rewritten),
+            tuple(ambiguous_labels), tuple(links_rewritten), tuple(untitled),
         )
 
 
@@ -427,6 +436,8 @@ class Rewritten(NamedTuple):
     ambiguous_labels: tuple[str, ...] = ()
     #: each link rewritten, where it was written
     links: tuple[LinkEdit, ...] = ()
+    #: toctree entries without a title whose page became a URL, left as written
+    untitled: tuple[LinkEdit, ...] = ()
 
 
 #: characters of a new target that are markup in Markdown, reST or HTML; a target made
@@ -670,10 +681,10 @@ def rewrite_file(
         return None
     if source is None:
         return None
-    new_text, kinds, ambiguous, suspect, ambiguous_labels, links = rewriter.rewrite_text(
-        rel, source.text
+    new_text, kinds, ambiguous, suspect, ambiguous_labels, links, untitled = (
+        rewriter.rewrite_text(rel, source.text)
     )
-    if new_text == source.text and not ambiguous and not ambiguous_labels:
+    if new_text == source.text and not ambiguous and not ambiguous_labels and not untitled:
         return None
     broken = adds_parse_errors(source.text, new_text, rel) if suspect else []
     if broken:  # never hand back a file that parses worse: leave it as it is
@@ -685,7 +696,7 @@ def rewrite_file(
     text_of = (lambda text: text) if with_text else (lambda text: "")
     change = FileChange(
         rel, text_of(source.text), text_of(new_text), kinds, ambiguous=ambiguous,
-        ambiguous_labels=ambiguous_labels, refused=refused, links=links,
+        ambiguous_labels=ambiguous_labels, refused=refused, links=links, untitled=untitled,
         encoding=source.encoding, bom=source.bom,
     )
     if write and new_text != source.text:

@@ -449,3 +449,57 @@ def test_the_diff_is_a_patch_git_apply_and_patch_accept(tmp_path: Path) -> None:
     )
     for name in _PATCH_FILES:
         assert (root / "docs" / name).read_bytes() == (written / "docs" / name).read_bytes()
+
+
+# -- a deleted page mapped to a URL in a toctree keeps its title ------------------------
+
+
+@pytest.mark.parametrize("markdown", [False, True], ids=["rst", "myst"])
+def test_toctree_entry_to_a_url_keeps_its_title(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    markdown: bool,
+) -> None:
+    from sphinx.testing.util import SphinxTestApp
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text(
+        'extensions = ["myst_parser", "sphinx_relocate"]\n', "utf-8"
+    )
+    (docs / "relocations.toml").write_text(
+        '[pages]\n"changelog" = "https://example.org/changelog"\n'
+        '"history" = "https://example.org/history"\n', "utf-8",
+    )
+    (docs / "intro.rst").write_text("Intro\n=====\n", "utf-8")
+    entries = "intro\nOur changes <changelog>\nhistory\n"
+    if markdown:
+        (docs / "index.md").write_text(f"# Index\n\n```{{toctree}}\n{entries}```\n", "utf-8")
+    else:
+        body = "".join(f"   {line}\n" for line in entries.splitlines())
+        (docs / "index.rst").write_text(f"Index\n=====\n\n.. toctree::\n\n{body}", "utf-8")
+    index = "index.md" if markdown else "index.rst"
+    history_line = 6 if markdown else 8
+
+    warning = io.StringIO()
+    app = SphinxTestApp("html", srcdir=docs, builddir=tmp_path / "build", status=io.StringIO(),
+                        warning=warning, freshenv=True)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    html = (tmp_path / "build" / "html" / "index.html").read_text("utf-8")
+    assert re.search(r'href="https://example.org/changelog">Our changes</a>', html), html
+    assert f"{index}:{history_line}: WARNING: toctree entry 'history' goes to " in (
+        warning.getvalue()
+    )
+    assert "[relocate.toctree]" in warning.getvalue()
+
+    monkeypatch.chdir(tmp_path)
+    before = (docs / index).read_text("utf-8")
+    assert main(["rewrite", "docs", "--write"]) == 1  # an entry is left to the author
+    err = capsys.readouterr().err
+    assert f"{index}:{history_line}:" in err
+    assert "toctree entry 'history' goes to https://example.org/history now" in err
+    assert (docs / index).read_text("utf-8") == before.replace(
+        "Our changes <changelog>", "Our changes <https://example.org/changelog>"
+    )
