@@ -444,6 +444,15 @@ def command_rewrite(args: argparse.Namespace) -> int:
             )
             print(finding(args.format, shown, entry.line, message, entry.column),
                   file=sys.stderr)
+        if change.read_only:
+            refused += 1
+            count = sum(change.kinds.values())
+            message = (
+                f"left as it is: read-only ({count} link{'s' if count > 1 else ''} to "
+                "rewrite); make it writable to rewrite it"
+            )
+            print(finding(args.format, shown, 0, message), file=sys.stderr)
+            continue
         if not change.changed:
             continue
         changed += 1

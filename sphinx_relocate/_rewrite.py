@@ -104,6 +104,8 @@ class FileChange:
     kinds: Counter[str] = field(default_factory=Counter)
     #: why writing the file failed, when it was to be written
     error: str | None = None
+    #: it was to be written, and is read-only: left as it is
+    read_only: bool = False
     #: targets left as written because they land on two targets and nothing decides
     ambiguous: tuple[str, ...] = ()
     #: references to renamed labels left as written: they may name a document too
@@ -502,12 +504,20 @@ def read_source(path: Path) -> SourceFile | None:
 
 
 def write_atomically(path: Path, source: SourceFile, text: str) -> None:
-    """Replace ``path`` through a temp file in its folder, keeping mode, encoding and BOM.
+    """Replace ``path`` through a temp file in its folder, keeping mode, owner, encoding
+    and BOM.
 
-    Text is never newline-translated, so ``\\r\\n`` files stay ``\\r\\n``.
+    Text is never newline-translated, so ``\\r\\n`` files stay ``\\r\\n``.  A file with
+    more than one hard link, or whose owner the temp file cannot be given, is written in
+    place instead (the whole new content made first, then truncated and written), so
+    every link keeps naming it and the owner stays.
     """
     data = memoryview(source.bom + text.encode(source.encoding))
-    mode = stat.S_IMODE(os.stat(path).st_mode)
+    before = os.stat(path)
+    if before.st_nlink > 1:
+        _write_in_place(path, data)
+        return
+    mode = stat.S_IMODE(before.st_mode)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         try:
@@ -516,11 +526,37 @@ def write_atomically(path: Path, source: SourceFile, text: str) -> None:
         finally:
             os.close(handle)
         os.chmod(temp, mode)
+        made = os.stat(temp)
+        if (made.st_uid, made.st_gid) != (before.st_uid, before.st_gid):
+            try:
+                os.chown(temp, before.st_uid, before.st_gid)
+                os.chmod(temp, mode)  # chown may clear set-id bits
+            except OSError:  # not allowed to give the file away: keep the file itself
+                os.unlink(temp)
+                _write_in_place(path, memoryview(source.bom + text.encode(source.encoding)))
+                return
         os.replace(temp, path)
     except BaseException:
         if os.path.exists(temp):
             os.unlink(temp)
         raise
+
+
+def _write_in_place(path: Path, data: memoryview) -> None:
+    """Truncate and write ``path`` itself (its inode: hard links, owner and mode stay)."""
+    with open(path, "r+b") as handle:
+        handle.truncate(0)
+        while data:
+            data = data[handle.write(data) :]
+
+
+def read_only(path: Path) -> bool:
+    """Whether ``path`` is meant to be left alone: no write permission for anyone, or
+    none for this process (root may write anything: the mode decides then)."""
+    mode = os.stat(path).st_mode
+    return not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
+        path, os.W_OK
+    )
 
 
 def project_labels(
@@ -701,7 +737,10 @@ def rewrite_file(
     )
     if write and new_text != source.text:
         try:
-            write_atomically(root / rel, source, new_text)
+            if read_only(root / rel):
+                change.read_only = True
+            else:
+                write_atomically(root / rel, source, new_text)
         except OSError as err:
             change.error = str(err.strerror or err)
     return change

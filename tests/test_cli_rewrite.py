@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -503,3 +504,49 @@ def test_toctree_entry_to_a_url_keeps_its_title(
     assert (docs / index).read_text("utf-8") == before.replace(
         "Our changes <changelog>", "Our changes <https://example.org/changelog>"
     )
+
+
+# -- --write keeps read-only files, owners and hard links (D21) -------------------------
+
+
+def _link_project(docs: Path) -> None:
+    (docs / "guide").mkdir(parents=True)
+    (docs / "conf.py").write_text('extensions = ["myst_parser"]\n', "utf-8")
+    (docs / "relocations.toml").write_text('[pages]\n"install" = "guide/install"\n', "utf-8")
+    (docs / "guide" / "install.md").write_text("# Install\n", "utf-8")
+    for name in ("a.md", "b.md", "c.md"):
+        (docs / name).write_text(f"# {name}\n\nSee [I](install.md).\n", "utf-8")
+
+
+def test_write_leaves_read_only_files_and_keeps_links_mode_and_owner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs"
+    _link_project(docs)
+    (docs / "a.md").chmod(0o444)
+    os.link(docs / "b.md", tmp_path / "b-elsewhere.md")
+    (docs / "c.md").chmod(0o640)
+    owner = None
+    if os.geteuid() == 0:  # root can give a file away: check the owner stays
+        owner = (12345, 23456)
+        os.chown(docs / "c.md", *owner)
+    inode = (docs / "b.md").stat().st_ino
+    monkeypatch.chdir(tmp_path)
+    assert main(["rewrite", "docs", "--write"]) == 1
+    err = capsys.readouterr().err
+    assert "a.md: left as it is: read-only (1 link to rewrite); make it writable" in err
+    assert (docs / "a.md").read_text("utf-8") == "# a.md\n\nSee [I](install.md).\n"
+    assert stat.S_IMODE((docs / "a.md").stat().st_mode) == 0o444
+    # the hard link still names the rewritten file
+    assert (docs / "b.md").stat().st_ino == inode
+    assert (tmp_path / "b-elsewhere.md").read_text("utf-8").endswith("[I](guide/install.md).\n")
+    assert (docs / "b.md").stat().st_nlink == 2
+    # mode and owner stay
+    assert (docs / "c.md").read_text("utf-8").endswith("[I](guide/install.md).\n")
+    assert stat.S_IMODE((docs / "c.md").stat().st_mode) == 0o640
+    if owner is not None:
+        assert ((docs / "c.md").stat().st_uid, (docs / "c.md").stat().st_gid) == owner
+    # made writable, it is rewritten
+    (docs / "a.md").chmod(0o644)
+    assert main(["rewrite", "docs", "--write"]) == 0
+    assert (docs / "a.md").read_text("utf-8").endswith("[I](guide/install.md).\n")

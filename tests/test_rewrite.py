@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -403,3 +404,23 @@ def test_finding_targets_never_fails(text: str) -> None:
     for path in ("a.md", "a.rst"):
         spans = find_targets(text, path)
         assert all(0 <= s.start < s.end <= len(text) for s in spans)
+
+
+def test_write_keeps_hard_links_and_owner(tmp_path: Path) -> None:
+    linked = tmp_path / "linked.md"
+    linked.write_text("old\n", "utf-8")
+    (tmp_path / "other-name.md").hardlink_to(linked)
+    source = read_source(linked)
+    assert source is not None
+    write_atomically(linked, source, "new\n")
+    assert (tmp_path / "other-name.md").read_text("utf-8") == "new\n"
+    if os.geteuid() != 0:
+        pytest.skip("giving a file to another owner needs root")
+    owned = tmp_path / "owned.md"
+    owned.write_text("old\n", "utf-8")
+    os.chown(owned, 4321, 8765)
+    owned.chmod(0o2640)
+    write_atomically(owned, SourceFile("old\n", "utf-8", b""), "new\n")
+    result = owned.stat()
+    assert (result.st_uid, result.st_gid, stat.S_IMODE(result.st_mode)) == (4321, 8765, 0o2640)
+    assert owned.read_text("utf-8") == "new\n"
