@@ -295,9 +295,11 @@ def _markdown_code(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, 
             position = closing.end()
     if "<!--" in masked:
         for match in _HTML_COMMENT.finditer(masked):
-            if match.group().endswith("-->") or _at_line_start(masked, match.start()) is not None:
-                if not _inside(regions, match.start()):
-                    regions.append((match.start(), match.end()))
+            closed = match.group().endswith("-->")
+            if (closed or _at_line_start(masked, match.start()) is not None) and not _inside(
+                regions, match.start()
+            ):
+                regions.append((match.start(), match.end()))
     if "%" in masked:
         regions.extend((m.start(), m.end()) for m in _MYST_COMMENT.finditer(masked))
     regions.extend(_indented_code(masked))

@@ -377,7 +377,7 @@ def test_check_names_each_link_at_its_line_and_column(
 
 _PATCH_FILES: dict[str, bytes] = {
     "no-newline.md": b"# A\n\nSee [I](install.md).",
-    "bom.md": codecs.BOM_UTF8 + "[I](install.md) first\n\nrest\n".encode(),
+    "bom.md": codecs.BOM_UTF8 + b"[I](install.md) first\n\nrest\n",
     "crlf.md": b"# C\r\n\r\nSee [I](install.md).\r\nend\r\n",
     "separators.md": "x\x0cy\u2028z [I](install.md)\x1cw\nlast".encode(),
     "cr-only.md": b"# R\r\rSee [I](install.md).\r",

@@ -245,7 +245,9 @@ def test_format_github_on_every_gate(
     status, out, _ = run(capsys, "rewrite", "docs", "--check", "--format", "github")
     assert (status, out) == (1, ["::error file=docs/index.rst,line=4,col=7::paged → paged_new"])
     # the default stays 'file:line:column: message'
-    assert run(capsys, "rewrite", "docs", "--check")[1] == ["docs/index.rst:4:7: paged → paged_new"]
+    assert run(capsys, "rewrite", "docs", "--check")[1] == [
+        "docs/index.rst:4:7: paged → paged_new"
+    ]
 
 
 def test_format_github_names_files_from_the_current_folder(
@@ -267,7 +269,9 @@ def test_format_github_names_files_from_the_current_folder(
     assert (status, out) == (1, ["other.rst:4:11: setup → guide/setup"])
     assert "index.rst: left as it is: rewriting it would add a parse error" in err
     status, out, err = run(capsys, "rewrite", "docs", "--check", "--format", "github")
-    assert (status, out) == (1, ["::error file=docs/other.rst,line=4,col=11::setup → guide/setup"])
+    assert (status, out) == (
+        1, ["::error file=docs/other.rst,line=4,col=11::setup → guide/setup"]
+    )
     assert err.startswith(
         "::error file=docs/index.rst::left as it is: rewriting it would add a parse error ("
     )
