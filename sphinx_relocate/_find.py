@@ -610,6 +610,31 @@ def labels_in(text: str) -> set[str]:
     return {" ".join(name.strip("`").lower().split()) for name in names}
 
 
+# -- titles ------------------------------------------------------------------------
+
+
+def title_in(text: str, path: str) -> str | None:
+    """The first section title of a source text (a Markdown heading outside code, a reST
+    title over its underline), as written; ``None`` when it has none."""
+    suffix = posixpath.splitext(path)[1].lower()
+    if suffix in MARKDOWN_SUFFIXES:
+        code: list[tuple[int, int]] = []
+        _markdown_targets(text, False, code)
+        for match in _MD_HEADING.finditer(text):
+            if not _outside([Span(match.start(), match.end(), "title")], code):
+                continue
+            return match.group(2).strip() or None
+        return None
+    if suffix not in (*REST_SUFFIXES, ".txt"):
+        return None
+    lines = text.splitlines()
+    for number in range(1, len(lines)):
+        title, rule = lines[number - 1].strip(), lines[number].rstrip()
+        if title and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(title):
+            return title
+    return None
+
+
 # -- anchors -----------------------------------------------------------------------
 
 _MD_HEADING = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$", re.MULTILINE)

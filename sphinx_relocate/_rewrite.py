@@ -54,6 +54,7 @@ from ._find import (
     find_targets,
     labels_in,
     role_around,
+    title_in,
 )
 from ._landing import (
     REPO_URL_REF,
@@ -203,6 +204,7 @@ class Rewriter:
         self._cache: dict[tuple[Site, str, Kind, bool], str | None] = {}
         self._sites: dict[str, Site] = {}
         self._anchors: dict[str, frozenset[str] | None] = {}
+        self._titles: dict[str, str | None] = {}
         stop = r"\s<>()\[\]{}\"'`|"
         self._url_re = (
             re.compile(
@@ -342,6 +344,21 @@ class Rewriter:
                 return anchors_in_source(source.text, path, self.heading_anchors)
         return None
 
+    def old_title(self, path: str, written: str) -> str | None:
+        """The title of the deleted page a toctree entry of ``path`` names, from git."""
+        if self.root is None or not path.startswith(self.docs_prefix):
+            return None
+        page = path[len(self.docs_prefix) :]
+        name = written[1:] if written.startswith("/") else posixpath.join(
+            posixpath.dirname(page), written
+        )
+        name = strip_source_suffix(posixpath.normpath(name), self.suffixes)[0]
+        key = self.docs_prefix + name
+        if key not in self._titles:
+            candidates = [key + suffix for suffix in self.suffixes]
+            self._titles[key] = deleted_page_title(self.root, candidates)
+        return self._titles[key]
+
     # -- files -------------------------------------------------------------------
 
     def site_of(self, path: str) -> Site:
@@ -401,8 +418,15 @@ class Rewriter:
             elif (
                 new is not None and span.kind == "toctree" and _SCHEME.match(new)
                 and text[span.start - 1 : span.start] != "<"
-            ):  # no title to show for the URL: the author writes one
-                untitled.append(_link_edit(text, span.start, written, new))
+            ):  # a toctree shows a URL by its title: the old page's, if git has it
+                title = self.old_title(path, written)
+                if title is None:  # not known: the author writes one
+                    untitled.append(_link_edit(text, span.start, written, new))
+                    continue
+                links_rewritten.append(_link_edit(text, span.start, written, new))
+                edits.append((span.start, span.end, f"{title} <{new}>"))
+                kinds[span.kind] += 1
+                markup = True
             elif new is not None:
                 links_rewritten.append(_link_edit(text, span.start, written, new))
                 role = role_around(text, span) if _SCHEME.match(new) else None
@@ -456,6 +480,30 @@ _AMBIGUOUS = "\0ambiguous"
 _AMBIGUOUS_LABEL = "\0ambiguous label"
 _UNDECIDED = "\0undecided"
 _REPO_SITE = Site(("",), "", 0)
+
+
+def deleted_page_title(root: Path, paths: Iterable[str]) -> str | None:
+    """The title of a page that is gone, read from the last version git has of it
+    (``paths``: its possible sources, relative to ``root``), so that a toctree entry
+    sent to a URL can show it; ``None`` when git has no such file (or no title that a
+    toctree entry can hold)."""
+    from ._git import GitError, GitMissing, git
+
+    for path in paths:
+        try:
+            commit = git(["rev-list", "-n", "1", "HEAD", "--", path], root).decode().strip()
+        except (GitError, GitMissing, OSError):
+            return None  # not a git work tree
+        for revision in (commit, commit + "^") if commit else ():
+            try:
+                data = git(["show", f"{revision}:./{path}"], root)
+            except (GitError, GitMissing, OSError):
+                continue
+            title = title_in(data.decode("utf-8-sig", "replace"), path)
+            if title is None or "<" in title or ">" in title or "`" in title:
+                return None
+            return title
+    return None
 
 
 def _folders_of(files: Iterable[str]) -> set[str]:

@@ -456,14 +456,28 @@ def test_the_diff_is_a_patch_git_apply_and_patch_accept(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("markdown", [False, True], ids=["rst", "myst"])
+@pytest.mark.parametrize("in_git", [False, True], ids=["no-git", "git"])
 def test_toctree_entry_to_a_url_keeps_its_title(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    markdown: bool,
+    markdown: bool, in_git: bool,
 ) -> None:
+    """An explicit title stays; without one, the old page's title comes from git, and
+    when git does not have it the entry is named (build warning, rewrite line) rather
+    than shown or written as a bare URL."""
     from sphinx.testing.util import SphinxTestApp
 
     docs = tmp_path / "docs"
     docs.mkdir()
+    if in_git:  # the deleted page's last version in git has its title
+        git(tmp_path, "init", "-q")
+        suffix = ".md" if markdown else ".rst"
+        title = "# Project history\n" if markdown else "Project history\n===============\n"
+        (docs / f"history{suffix}").write_text(f"{title}\nOld text.\n", "utf-8")
+        git(tmp_path, "add", "-A")
+        git(tmp_path, "commit", "-q", "-m", "history")
+        git(tmp_path, "rm", "-q", f"docs/history{suffix}")
+        git(tmp_path, "commit", "-q", "-m", "gone")
+        docs.mkdir(exist_ok=True)
     (docs / "conf.py").write_text(
         'extensions = ["myst_parser", "sphinx_relocate"]\n', "utf-8"
     )
@@ -490,20 +504,28 @@ def test_toctree_entry_to_a_url_keeps_its_title(
         app.cleanup()
     html = (tmp_path / "build" / "html" / "index.html").read_text("utf-8")
     assert re.search(r'href="https://example.org/changelog">Our changes</a>', html), html
+    monkeypatch.chdir(tmp_path)
+    before = (docs / index).read_text("utf-8")
+    after = before.replace(
+        "Our changes <changelog>", "Our changes <https://example.org/changelog>"
+    )
+    if in_git:
+        assert re.search(r'href="https://example.org/history">Project history</a>', html)
+        assert "relocate.toctree" not in warning.getvalue()
+        assert main(["rewrite", "docs", "--write"]) == 0
+        assert (docs / index).read_text("utf-8") == after.replace(
+            "history\n", "Project history <https://example.org/history>\n"
+        )
+        return
     assert f"{index}:{history_line}: WARNING: toctree entry 'history' goes to " in (
         warning.getvalue()
     )
     assert "[relocate.toctree]" in warning.getvalue()
-
-    monkeypatch.chdir(tmp_path)
-    before = (docs / index).read_text("utf-8")
     assert main(["rewrite", "docs", "--write"]) == 1  # an entry is left to the author
     err = capsys.readouterr().err
     assert f"{index}:{history_line}:" in err
     assert "toctree entry 'history' goes to https://example.org/history now" in err
-    assert (docs / index).read_text("utf-8") == before.replace(
-        "Our changes <changelog>", "Our changes <https://example.org/changelog>"
-    )
+    assert (docs / index).read_text("utf-8") == after
 
 
 # -- --write keeps read-only files, owners and hard links (D21) -------------------------

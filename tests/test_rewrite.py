@@ -424,3 +424,21 @@ def test_write_keeps_hard_links_and_owner(tmp_path: Path) -> None:
     result = owned.stat()
     assert (result.st_uid, result.st_gid, stat.S_IMODE(result.st_mode)) == (4321, 8765, 0o2640)
     assert owned.read_text("utf-8") == "new\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "title"),
+    [
+        ("a.md", "```python\n# not a title\n```\n\n# The Title\n\n## Next\n", "The Title"),
+        ("a.md", "(label)=\n## Second level first ##\n", "Second level first"),
+        ("a.md", "No heading at all.\n", None),
+        ("a.rst", ".. _x:\n\n=======\n Title\n=======\n\nSub\n---\n", "Title"),
+        ("a.rst", "Plain text\n\n:doc:`x`\n", None),
+        ("a.txt", "Text title\n~~~~~~~~~~\n", "Text title"),
+        ("a.py", "# Title\n", None),
+    ],
+)
+def test_title_in(path: str, text: str, title: str | None) -> None:
+    from sphinx_relocate._find import title_in
+
+    assert title_in(text, path) == title
