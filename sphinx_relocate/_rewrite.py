@@ -423,8 +423,9 @@ class Rewriter:
                 if title is None:  # not known: the author writes one
                     untitled.append(_link_edit(text, span.start, written, new))
                     continue
-                links_rewritten.append(_link_edit(text, span.start, written, new))
-                edits.append((span.start, span.end, f"{title} <{new}>"))
+                entry = f"{title} <{new}>"
+                links_rewritten.append(_link_edit(text, span.start, written, entry))
+                edits.append((span.start, span.end, entry))
                 kinds[span.kind] += 1
                 markup = True
             elif new is not None:
