@@ -492,6 +492,8 @@ def _rest_code(text: str) -> list[tuple[int, int]]:
                 first += 1
             if first == len(lines):
                 break
+            if first == number:
+                continue  # no blank line: a definition list's term, not a literal block
             block = lines[first][1]
             block_indent = len(block) - len(block.lstrip())
             if block_indent <= indent:

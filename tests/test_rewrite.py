@@ -371,6 +371,7 @@ def test_existing_targets_keep_their_spelling(rewriter: Rewriter) -> None:
         ("a.rst", "Example::\n\n   :doc:`a`\n\n     `b <b.html>`_\n\n:doc:`c`\n", ["c"]),
         ("a.rst", "Example:\n\n::\n\n   .. image:: a.png\n\n.. image:: b.png\n", ["b.png"]),
         ("a.rst", "- item::\n\n      :doc:`a`\n\n  :doc:`b`\n", ["b"]),
+        ("a.rst", "Term::\n   :doc:`a`, a definition\n", ["a"]),
         ("a.rst", ".. code-block:: rst\n   :caption: x\n\n   :doc:`a`\n\n:doc:`b`\n", ["b"]),
         ("a.rst", ".. note::\n\n   .. code:: rst\n\n      :doc:`a`\n\n   :doc:`b`\n", ["b"]),
         ("a.rst", ".. literalinclude:: a.py\n   :lines: 1\n", ["a.py"]),
