@@ -8,7 +8,6 @@ Exit status: 0 clean, 1 findings (or, for ``rewrite --check``, changes to make),
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 import traceback
 from collections import Counter
@@ -30,6 +29,7 @@ from ._table import (
 if TYPE_CHECKING:
     from ._git import Changes
     from ._peers import Converted
+    from ._rewrite import FileChange
 
 #: Trees with at least this many candidate files get a progress line on stderr.
 PROGRESS_THRESHOLD = 2000
@@ -228,12 +228,14 @@ def _empty_tags() -> Any:
     return Tags()
 
 
-def finding(style: str, file: str, line: int, message: str) -> str:
-    """One finding of a gate: ``file:line: message``, or for ``--format github`` an
-    Actions annotation, so CI marks the line in the pull request."""
+def finding(style: str, file: str, line: int, message: str, column: int = 0) -> str:
+    """One finding of a gate: ``file:line[:column]: message``, or for ``--format github``
+    an Actions annotation, so CI marks the line in the pull request."""
     if style != "github":
-        return f"{file}:{line}: {message}" if line else f"{file}: {message}"
+        where = f"{file}:{line}:{column}" if line and column else f"{file}:{line}"
+        return f"{where}: {message}" if line else f"{file}: {message}"
     where = f"file={_escape(file, in_property=True)}" + (f",line={line}" if line else "")
+    where += f",col={column}" if line and column else ""
     return f"::error {where}::{_escape(message)}"
 
 
@@ -433,23 +435,34 @@ def command_rewrite(args: argparse.Namespace) -> int:
                 "write the new label, or the document [relocate.label]"
             )
             print(finding(args.format, shown, 0, message), file=sys.stderr)
+        for entry in change.untitled:
+            ambiguous += 1
+            message = (
+                f"toctree entry {entry.written!r} goes to {entry.new} now, and the old page's "
+                f"title is not known: left as written; write the title: "
+                f"'Title <{entry.new}>' [relocate.toctree]"
+            )
+            print(finding(args.format, shown, entry.line, message, entry.column),
+                  file=sys.stderr)
+        if change.read_only:
+            refused += 1
+            count = sum(change.kinds.values())
+            message = (
+                f"left as it is: read-only ({count} link{'s' if count > 1 else ''} to "
+                "rewrite); make it writable to rewrite it"
+            )
+            print(finding(args.format, shown, 0, message), file=sys.stderr)
+            continue
         if not change.changed:
             continue
         changed += 1
         kinds += change.kinds
-        count = sum(change.kinds.values())
-        if args.check:
-            message = f"{count} link{'s' if count > 1 else ''} to rewrite"
-            print(finding(args.format, shown, 0, message))
+        if args.check:  # one line per link, where its target is written
+            for link in change.links:
+                message = f"{link.written} → {link.new}"
+                print(finding(args.format, shown, link.line, message, link.column))
         elif not args.write:
-            sys.stdout.writelines(
-                difflib.unified_diff(
-                    change.old_text.splitlines(keepends=True),
-                    change.new_text.splitlines(keepends=True),
-                    f"a/{change.path}",
-                    f"b/{change.path}",
-                )
-            )
+            _print_patch(change, shown)
     links = sum(kinds.values())
     if not changed:
         print(f"nothing to rewrite ({len(paths)} files scanned)", file=sys.stderr)
@@ -464,6 +477,28 @@ def command_rewrite(args: argparse.Namespace) -> int:
     if args.check and (changed or moved):
         return 1
     return 1 if ambiguous or refused or failed else 0
+
+
+def _print_patch(change: FileChange, shown: str) -> None:
+    """The file's patch on stdout, in its own bytes; a file no text patch can show is
+    named on stderr, never left out silently."""
+    from ._rewrite import patch_of
+
+    patch = patch_of(change)
+    if patch is None:
+        print(
+            f"{shown}: not in the diff: a {change.encoding.upper()} file cannot be shown as "
+            "a text patch; --check lists its links, --write rewrites it",
+            file=sys.stderr,
+        )
+        return
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:
+        sys.stdout.write(patch.decode("utf-8", "surrogateescape"))
+        return
+    sys.stdout.flush()
+    out.write(patch)
+    out.flush()
 
 
 def _move_catalogs(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+from bisect import bisect_right
+from itertools import accumulate
 from typing import NamedTuple
 
 #: Files read as Markdown and as reStructuredText anywhere in the repository.
@@ -87,13 +89,17 @@ def find_targets(
     """
     suffix = posixpath.splitext(path)[1].lower()
     spans: list[Span] = []
+    code: list[tuple[int, int]] = []
     if suffix in MARKDOWN_SUFFIXES:
-        spans.extend(_markdown_targets(text, labels))
+        spans.extend(_markdown_targets(text, labels, code))
     elif suffix in REST_SUFFIXES or suffix == ".txt":
-        spans.extend(_rest_targets(text, labels))
+        spans.extend(_rest_targets(text, labels, code))
     if url_re is not None and "://" in text:
-        for match in url_re.finditer(text):
-            spans.append(Span(match.start(1), match.end(1), "repo-url", "repo"))
+        urls = [
+            Span(match.start(1), match.end(1), "repo-url", "repo")
+            for match in url_re.finditer(text)
+        ]
+        spans.extend(_outside(urls, code))  # a URL quoted in code is no link either
     if mention_re is not None:
         for match in mention_re.finditer(text):
             spans.append(Span(match.start(1), match.end(1), "mention", "repo"))
@@ -122,12 +128,37 @@ def _lines(text: str, offset: int = 0) -> list[tuple[int, str]]:
     return result
 
 
-def _markdown_targets(text: str, labels: bool = False) -> list[Span]:
+def _outside(spans: list[Span], code: list[tuple[int, int]]) -> list[Span]:
+    """The spans that start outside every ``(start, end)`` region of ``code``."""
+    if not code:
+        return spans
+    code.sort()
+    starts = [start for start, _ in code]
+    ends = list(accumulate((end for _, end in code), max))
+    kept = []
+    for span in spans:
+        index = bisect_right(starts, span.start) - 1
+        if index < 0 or ends[index] <= span.start:
+            kept.append(span)
+    return kept
+
+
+def _markdown_targets(
+    text: str, labels: bool = False, code: list[tuple[int, int]] | None = None
+) -> list[Span]:
+    """The link targets of a MyST/Markdown text; ``code`` gets the regions that are no
+    Markdown (code blocks, code spans, comments), which hold no link."""
     spans: list[Span] = []
-    code: list[tuple[int, int]] = []
+    code = [] if code is None else code
+    opaque: list[tuple[int, int]] = []  # bodies read otherwise (toctree, eval-rst)
+    fences: list[tuple[int, int]] = []  # the opening and closing lines of fences
     directives = (
-        _myst_blocks(text, code) if "```" in text or "~~~" in text or ":::" in text else []
+        _myst_blocks(text, code, opaque, fences)
+        if "```" in text or "~~~" in text or ":::" in text
+        else []
     )
+    inline = _markdown_code(text, [*code, *opaque, *fences])
+    code.extend(inline)
     if "](" in text:
         for match in _MD_INLINE.finditer(text):
             group = 1 if match.group(1) is not None else 2
@@ -146,17 +177,30 @@ def _markdown_targets(text: str, labels: bool = False) -> list[Span]:
         spans.extend(_role_targets(text))
     if labels and "}`" in text:
         spans.extend(_label_role_targets(text, markdown=True))
-    if code:  # nothing inside a code block (or a directive body) is a link
-        spans = [s for s in spans if not any(a <= s.start < b for a, b in code)]
-    return spans + directives
+    # nothing inside a code block, a code span or a comment is a link
+    return _outside(spans, [*code, *opaque]) + _outside(directives, inline)
 
 
 #: MyST directives whose body is not Markdown (an eval-rst body is read as reST)
 _OPAQUE_FENCES = ("literalinclude", "toctree", "eval-rst")
+#: directives whose body is code or data, never links, in MyST and reST alike
+_CODE_FENCES = frozenset({
+    "code", "code-block", "code-cell", "sourcecode", "literalinclude", "highlight",
+    "doctest", "testcode", "testoutput", "testsetup", "testcleanup", "math", "mermaid",
+    "graphviz", "digraph", "graph", "jupyter-execute", "ipython", "prompt", "program-output",
+    "command-output",
+})
 
 
-def _myst_blocks(text: str, code: list[tuple[int, int]]) -> list[Span]:
-    """Toctree entries and file arguments of MyST directives; records plain code fences."""
+def _myst_blocks(
+    text: str,
+    code: list[tuple[int, int]],
+    opaque: list[tuple[int, int]],
+    fences: list[tuple[int, int]],
+) -> list[Span]:
+    """Toctree entries and file arguments of MyST directives; records the bodies of code
+    fences in ``code``, those of directives read otherwise in ``opaque`` and the opening
+    and closing lines of every fence in ``fences``."""
     spans: list[Span] = []
     position = 0
     while True:
@@ -174,22 +218,127 @@ def _myst_blocks(text: str, code: list[tuple[int, int]]) -> list[Span]:
         ).search(text, body_start)
         end = closing.start() if closing else len(text)
         position = closing.end() if closing else len(text)
+        fences.append((match.start(), body_start))
+        fences.append((end, position))
         name = directive[1:-1] if directive else ""
         if name == "toctree":
             spans.extend(_toctree_entries(_lines(text[body_start:end], body_start), True))
         elif name == "csv-table":
             spans.extend(_file_options(_lines(text[body_start:end], body_start)))
         elif name == "eval-rst":  # reST inside Markdown
+            rest_code: list[tuple[int, int]] = []
             spans.extend(
                 s._replace(start=s.start + body_start, end=s.end + body_start)
-                for s in _rest_targets(text[body_start:end])
+                for s in _rest_targets(text[body_start:end], False, rest_code)
             )
+            code.extend((a + body_start, b + body_start) for a, b in rest_code)
         elif name in _FILE_DIRECTIVES and argument.strip():
             start = match.start(3)
             spans.append(Span(start, start + len(argument.rstrip()), _FILE_DIRECTIVES[name]))
-        if not directive or name.startswith("code") or name in _OPAQUE_FENCES:
+        if not directive or name in _CODE_FENCES or name.startswith("code"):
             code.append((body_start, end))
+        elif name in _OPAQUE_FENCES:
+            opaque.append((body_start, end))
     return spans
+
+
+#: a run of backticks (a code span's delimiter, or a role's); an HTML comment; a MyST
+#: comment line
+_BACKTICKS = re.compile(r"`+")
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_MYST_COMMENT = re.compile(r"^[ ]{0,3}%[^\n]*", re.MULTILINE)
+_LIST_ITEM = re.compile(r"[ ]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_ATX_HEADING = re.compile(r"[ ]{0,3}#{1,6}(?:[ \t]|$)")
+_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
+
+
+def _masked(text: str, regions: list[tuple[int, int]]) -> str:
+    """``text`` with the regions blanked (line breaks kept), so offsets stay the same."""
+    if not regions:
+        return text
+    parts = []
+    last = 0
+    for start, end in sorted(regions):
+        start = max(start, last)
+        if end <= start:
+            continue
+        parts.append(text[last:start])
+        parts.append(re.sub(r"[^\n]", " ", text[start:end]))
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def _markdown_code(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Regions of Markdown text outside ``blocks`` (fences) that hold no link, as MyST
+    reads them: indented code blocks, code spans, HTML comments and ``%`` comments.
+
+    Code spans are paired as CommonMark pairs backtick runs (a run closes at the next run
+    of the same length, within the paragraph); a run right after ``}`` is a role's.
+    """
+    masked = _masked(text, blocks)
+    regions: list[tuple[int, int]] = []
+    if "`" in masked:
+        position = 0
+        while (run := _BACKTICKS.search(masked, position)) is not None:
+            position = run.end()
+            if run.start() and masked[run.start() - 1] == "\\":
+                continue  # an escaped backtick opens nothing (the rest of the run may)
+            paragraph = _BLANK_LINE.search(masked, position)
+            closing = re.compile(rf"(?<!`){run.group()}(?!`)").search(
+                masked, position, paragraph.start() if paragraph else len(masked)
+            )
+            if closing is None:
+                continue
+            if run.start() == 0 or masked[run.start() - 1] != "}":
+                regions.append((run.start(), closing.end()))
+            position = closing.end()
+    if "<!--" in masked:
+        for match in _HTML_COMMENT.finditer(masked):
+            closed = match.group().endswith("-->")
+            if (closed or _at_line_start(masked, match.start()) is not None) and not _inside(
+                regions, match.start()
+            ):
+                regions.append((match.start(), match.end()))
+    if "%" in masked:
+        regions.extend((m.start(), m.end()) for m in _MYST_COMMENT.finditer(masked))
+    regions.extend(_indented_code(masked))
+    return regions
+
+
+def _inside(regions: list[tuple[int, int]], position: int) -> bool:
+    return any(start <= position < end for start, end in regions)
+
+
+def _indented_code(text: str) -> list[tuple[int, int]]:
+    """Indented code blocks: lines indented four columns or more after a blank line (or
+    a heading, or the start), outside a list (whose items indent their own blocks)."""
+    regions: list[tuple[int, int]] = []
+    may_start = True  # no paragraph runs on to the next line
+    in_list = False
+    in_code = False
+    for offset, line in _lines(text):
+        content = line.rstrip("\r\n")
+        if not content.strip():
+            may_start = True
+            continue
+        indent = len(content.expandtabs(4)) - len(content.expandtabs(4).lstrip())
+        if indent >= 4 and (in_code or may_start) and not in_list:
+            if in_code:
+                regions[-1] = (regions[-1][0], offset + len(content))
+            else:
+                regions.append((offset + indent if "\t" not in content else offset,
+                                offset + len(content)))
+            in_code = True
+            may_start = False
+            continue
+        in_code = False
+        if _LIST_ITEM.match(content):
+            in_list = True
+        elif indent < 2 and may_start:
+            in_list = False  # a block at the margin after a blank line ends the list
+        may_start = bool(_ATX_HEADING.match(content))
+    return regions
 
 
 def _toctree_entries(body: list[tuple[int, str]], markdown: bool) -> list[Span]:
@@ -216,8 +365,15 @@ def _toctree_entries(body: list[tuple[int, str]], markdown: bool) -> list[Span]:
 
 
 def _html_targets(text: str) -> list[Span]:
+    """``href`` and ``src`` values of start tags, outside HTML comments (which the build
+    leaves as written)."""
     spans: list[Span] = []
+    comments = (
+        [(m.start(), m.end()) for m in _HTML_COMMENT.finditer(text)] if "<!--" in text else []
+    )
     for tag in _HTML_TAG.finditer(text):
+        if comments and _inside(comments, tag.start()):
+            continue
         for attr in _HTML_ATTR.finditer(tag.group()):
             group = next(g for g in (1, 2, 3) if attr.group(g) is not None)
             start = tag.start() + attr.start(group)
@@ -281,7 +437,81 @@ def _label_role_targets(text: str, markdown: bool) -> list[Span]:
     return spans
 
 
-def _rest_targets(text: str, labels: bool = False) -> list[Span]:
+def _rest_targets(
+    text: str, labels: bool = False, code: list[tuple[int, int]] | None = None
+) -> list[Span]:
+    """The link targets of a reST text; ``code`` gets the regions that hold no link
+    (literal blocks, code directives' bodies, comments, inline literals)."""
+    code = [] if code is None else code
+    code.extend(_rest_code(text))
+    return _outside(_rest_spans(text, labels), code)
+
+
+_INLINE_LITERAL = re.compile(r"``(?=\S)(?:[^`\n]|`(?!`)|\n(?![ \t]*\r?\n))*?(?<=\S)``")
+_EXPLICIT = re.compile(r"([ \t]*)\.\.(?=\s|$)[ \t]*(.*)")
+_DIRECTIVE_NAME = re.compile(r"([\w:+.-]+)::(?:\s|$)")
+_LIST_MARKER = re.compile(r"[ \t]*(?:[-*+•‣⁃]|\d+[.)]|#\.|\(\d+\))[ \t]+")
+
+
+def _rest_code(text: str) -> list[tuple[int, int]]:
+    """Regions of reST text that docutils reads as no link: inline literals, literal
+    blocks (after ``::``), the bodies of code directives and comments."""
+    regions: list[tuple[int, int]] = []
+    if "``" in text:
+        regions.extend((m.start(), m.end()) for m in _INLINE_LITERAL.finditer(text))
+    if "::" not in text and ".." not in text:
+        return regions
+    lines = _lines(text)
+    number = 0
+    while number < len(lines):
+        offset, line = lines[number]
+        content = line.rstrip("\r\n")
+        number += 1
+        explicit = _EXPLICIT.match(content)
+        if explicit is not None:
+            rest = explicit.group(2)
+            if rest[:1] in ("_", "[", "|"):
+                continue  # a target, a footnote or citation, a substitution
+            directive = _DIRECTIVE_NAME.match(rest)
+            if directive is not None and directive.group(1) not in _CODE_FENCES:
+                continue  # its body is reST, or read by the directive
+            body = _directive_body(text, offset + len(content), len(explicit.group(1)))
+            if not rest.strip() and body and not body[0][1].strip():
+                continue  # ".." then a blank line: an empty comment
+            end = body[-1][0] + len(body[-1][1]) if body else offset + len(content)
+            start = offset + explicit.start(2) if directive is None else body[0][0] if (
+                body
+            ) else end
+            regions.append((start, end))
+            number += len(body)
+        elif content.endswith("::") and content.strip():
+            marker = _LIST_MARKER.match(content)
+            indent = marker.end() if marker else len(content) - len(content.lstrip())
+            first = number
+            while first < len(lines) and not lines[first][1].strip():
+                first += 1
+            if first == len(lines):
+                break
+            if first == number:
+                continue  # no blank line: a definition list's term, not a literal block
+            block = lines[first][1]
+            block_indent = len(block) - len(block.lstrip())
+            if block_indent <= indent:
+                continue
+            last = first
+            while last + 1 < len(lines):
+                following = lines[last + 1][1]
+                if following.strip() and len(following) - len(following.lstrip()) < block_indent:
+                    break
+                last += 1
+            while last > first and not lines[last][1].strip():
+                last -= 1
+            regions.append((lines[first][0], lines[last][0] + len(lines[last][1])))
+            number = last + 1
+    return regions
+
+
+def _rest_spans(text: str, labels: bool) -> list[Span]:
     spans: list[Span] = []
     if "`" in text:
         spans.extend(_role_targets(text))
@@ -319,10 +549,11 @@ def _rest_directives(text: str) -> list[Span]:
             body = _directive_body(text, match.end(), len(indent_text.expandtabs()))
             if name == "toctree":
                 spans.extend(_toctree_entries(body, markdown=False))
-            elif name == "raw" and "html" in argument.split():
-                for offset, line in body:
-                    spans.extend(s._replace(start=s.start + offset, end=s.end + offset)
-                                 for s in _html_targets(line))
+            elif name == "raw" and "html" in argument.split() and body:
+                offset = body[0][0]
+                html = text[offset : body[-1][0] + len(body[-1][1])]
+                spans.extend(s._replace(start=s.start + offset, end=s.end + offset)
+                             for s in _html_targets(html))
             else:
                 spans.extend(_file_options(body))
     return spans
@@ -379,6 +610,31 @@ def labels_in(text: str) -> set[str]:
         *_REST_TARGET.findall(text), *_MYST_TARGET.findall(text), *_NAME_OPTION.findall(text)
     ]
     return {" ".join(name.strip("`").lower().split()) for name in names}
+
+
+# -- titles ------------------------------------------------------------------------
+
+
+def title_in(text: str, path: str) -> str | None:
+    """The first section title of a source text (a Markdown heading outside code, a reST
+    title over its underline), as written; ``None`` when it has none."""
+    suffix = posixpath.splitext(path)[1].lower()
+    if suffix in MARKDOWN_SUFFIXES:
+        code: list[tuple[int, int]] = []
+        _markdown_targets(text, False, code)
+        for match in _MD_HEADING.finditer(text):
+            if not _outside([Span(match.start(), match.end(), "title")], code):
+                continue
+            return match.group(2).strip() or None
+        return None
+    if suffix not in (*REST_SUFFIXES, ".txt"):
+        return None
+    lines = text.splitlines()
+    for number in range(1, len(lines)):
+        title, rule = lines[number - 1].strip(), lines[number].rstrip()
+        if title and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(title):
+            return title
+    return None
 
 
 # -- anchors -----------------------------------------------------------------------

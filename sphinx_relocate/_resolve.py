@@ -69,7 +69,7 @@ from ._record import PerDocument, Reference, record
 from ._sphinx import app_of, current_docname, elements, label_xref, line_of, source_suffixes
 from ._state import state_of
 from ._table import RelocationTable, normalize_label
-from ._warnings import RelocateWarning, logger
+from ._warnings import RelocateWarning, logger, warn
 
 # _find, _textedit and _html are imported where a document needs them (an include, a
 # moved page's spellings, raw HTML): a build without any does not pay for them
@@ -683,7 +683,26 @@ class RelocatingTocTree(TocTree):
         if not resolved.exists or not resolved.rewritten:
             return entry
         new = resolved.url or "/" + resolved.path
+        if resolved.url and title is None:  # a toctree shows a URL by its title
+            title = _old_title(resolver, ref)
+            if title is None:
+                warn(
+                    RelocateWarning.TOCTREE,
+                    f"toctree entry {ref!r} goes to {new} now, and the old page's title is "
+                    f"not known: the toctree shows the URL; write the title: 'Title <{new}>'",
+                    (resolver.docname, line),
+                )
         return f"{title} <{new}>" if title is not None else new
+
+
+def _old_title(resolver: Resolver, ref: str) -> str | None:
+    """The title of the deleted page ``ref`` names, from the last version git has."""
+    from ._rewrite import deleted_page_title
+
+    old = docname_join(resolver.docname, ref)
+    paths = [resolver.in_repository(old + suffix) for suffix in resolver.suffixes]
+    root = Path(resolver.state.settings.repo_root)
+    return deleted_page_title(root, [path for path in paths if path is not None])
 
 
 def _map_glob(resolver: Resolver, entry: str, pattern: str) -> str:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import difflib
 import os
 import posixpath
 import re
@@ -53,6 +54,7 @@ from ._find import (
     find_targets,
     labels_in,
     role_around,
+    title_in,
 )
 from ._landing import (
     REPO_URL_REF,
@@ -103,16 +105,41 @@ class FileChange:
     kinds: Counter[str] = field(default_factory=Counter)
     #: why writing the file failed, when it was to be written
     error: str | None = None
+    #: it was to be written, and is read-only: left as it is
+    read_only: bool = False
     #: targets left as written because they land on two targets and nothing decides
     ambiguous: tuple[str, ...] = ()
     #: references to renamed labels left as written: they may name a document too
     ambiguous_labels: tuple[str, ...] = ()
     #: why the file is left as it is: its rewrite would add this parse error
     refused: str | None = None
+    #: each link rewritten, where it was written (kept when the texts are not)
+    links: tuple[LinkEdit, ...] = ()
+    #: toctree entries without a title whose page became a URL: left as written, since
+    #: the toctree would show the bare URL and the old page's title is not known
+    untitled: tuple[LinkEdit, ...] = ()
+    #: how the file is encoded on disk, for :func:`patch_of`
+    encoding: str = "utf-8"
+    bom: bytes = b""
 
     @property
     def changed(self) -> bool:
         return bool(self.kinds)
+
+
+class LinkEdit(NamedTuple):
+    """One rewritten link: where its target was written (line and column from 1, in
+    characters) and what it becomes."""
+
+    line: int
+    column: int
+    written: str
+    new: str
+
+
+def _link_edit(text: str, start: int, written: str, new: str) -> LinkEdit:
+    line_start = text.rfind("\n", 0, start) + 1
+    return LinkEdit(text.count("\n", 0, start) + 1, start - line_start + 1, written, new)
 
 
 class Rewriter:
@@ -177,6 +204,7 @@ class Rewriter:
         self._cache: dict[tuple[Site, str, Kind, bool], str | None] = {}
         self._sites: dict[str, Site] = {}
         self._anchors: dict[str, frozenset[str] | None] = {}
+        self._titles: dict[str, str | None] = {}
         stop = r"\s<>()\[\]{}\"'`|"
         self._url_re = (
             re.compile(
@@ -316,6 +344,21 @@ class Rewriter:
                 return anchors_in_source(source.text, path, self.heading_anchors)
         return None
 
+    def old_title(self, path: str, written: str) -> str | None:
+        """The title of the deleted page a toctree entry of ``path`` names, from git."""
+        if self.root is None or not path.startswith(self.docs_prefix):
+            return None
+        page = path[len(self.docs_prefix) :]
+        name = written[1:] if written.startswith("/") else posixpath.join(
+            posixpath.dirname(page), written
+        )
+        name = strip_source_suffix(posixpath.normpath(name), self.suffixes)[0]
+        key = self.docs_prefix + name
+        if key not in self._titles:
+            candidates = [key + suffix for suffix in self.suffixes]
+            self._titles[key] = deleted_page_title(self.root, candidates)
+        return self._titles[key]
+
     # -- files -------------------------------------------------------------------
 
     def site_of(self, path: str) -> Site:
@@ -345,6 +388,8 @@ class Rewriter:
         edits: list[tuple[int, int, str]] = []
         ambiguous: list[str] = []
         ambiguous_labels: list[str] = []
+        links_rewritten: list[LinkEdit] = []
+        untitled: list[LinkEdit] = []
         markup = False
         site = self.site_of(path)
         # a MyST link may name a label: [](#old-label)
@@ -370,7 +415,21 @@ class Rewriter:
                 ambiguous.append(written)
             elif new is _AMBIGUOUS_LABEL:
                 ambiguous_labels.append(written)
+            elif (
+                new is not None and span.kind == "toctree" and _SCHEME.match(new)
+                and text[span.start - 1 : span.start] != "<"
+            ):  # a toctree shows a URL by its title: the old page's, if git has it
+                title = self.old_title(path, written)
+                if title is None:  # not known: the author writes one
+                    untitled.append(_link_edit(text, span.start, written, new))
+                    continue
+                entry = f"{title} <{new}>"
+                links_rewritten.append(_link_edit(text, span.start, written, entry))
+                edits.append((span.start, span.end, entry))
+                kinds[span.kind] += 1
+                markup = True
             elif new is not None:
+                links_rewritten.append(_link_edit(text, span.start, written, new))
                 role = role_around(text, span) if _SCHEME.match(new) else None
                 if role is not None:  # a role cannot name a URL: the same text, as a link
                     title = role.title or written
@@ -386,7 +445,7 @@ class Rewriter:
         tables = rest and bool(edits) and bool(_REST_TABLE.search(text))
         return Rewritten(
             new_text, kinds, tuple(ambiguous), markup or tables or bool(unpadded),
-            tuple(ambiguous_labels),
+            tuple(ambiguous_labels), tuple(links_rewritten), tuple(untitled),
         )
 
 
@@ -402,6 +461,10 @@ class Rewritten(NamedTuple):
     suspect: bool = False
     #: references to renamed labels left as written: they may name a document too
     ambiguous_labels: tuple[str, ...] = ()
+    #: each link rewritten, where it was written
+    links: tuple[LinkEdit, ...] = ()
+    #: toctree entries without a title whose page became a URL, left as written
+    untitled: tuple[LinkEdit, ...] = ()
 
 
 #: characters of a new target that are markup in Markdown, reST or HTML; a target made
@@ -418,6 +481,30 @@ _AMBIGUOUS = "\0ambiguous"
 _AMBIGUOUS_LABEL = "\0ambiguous label"
 _UNDECIDED = "\0undecided"
 _REPO_SITE = Site(("",), "", 0)
+
+
+def deleted_page_title(root: Path, paths: Iterable[str]) -> str | None:
+    """The title of a page that is gone, read from the last version git has of it
+    (``paths``: its possible sources, relative to ``root``), so that a toctree entry
+    sent to a URL can show it; ``None`` when git has no such file (or no title that a
+    toctree entry can hold)."""
+    from ._git import GitError, GitMissing, git
+
+    for path in paths:
+        try:
+            commit = git(["rev-list", "-n", "1", "HEAD", "--", path], root).decode().strip()
+        except (GitError, GitMissing, OSError):
+            return None  # not a git work tree
+        for revision in (commit, commit + "^") if commit else ():
+            try:
+                data = git(["show", f"{revision}:./{path}"], root)
+            except (GitError, GitMissing, OSError):
+                continue
+            title = title_in(data.decode("utf-8-sig", "replace"), path)
+            if title is None or "<" in title or ">" in title or "`" in title:
+                return None
+            return title
+    return None
 
 
 def _folders_of(files: Iterable[str]) -> set[str]:
@@ -466,12 +553,20 @@ def read_source(path: Path) -> SourceFile | None:
 
 
 def write_atomically(path: Path, source: SourceFile, text: str) -> None:
-    """Replace ``path`` through a temp file in its folder, keeping mode, encoding and BOM.
+    """Replace ``path`` through a temp file in its folder, keeping mode, owner, encoding
+    and BOM.
 
-    Text is never newline-translated, so ``\\r\\n`` files stay ``\\r\\n``.
+    Text is never newline-translated, so ``\\r\\n`` files stay ``\\r\\n``.  A file with
+    more than one hard link, or whose owner the temp file cannot be given, is written in
+    place instead (the whole new content made first, then truncated and written), so
+    every link keeps naming it and the owner stays.
     """
     data = memoryview(source.bom + text.encode(source.encoding))
-    mode = stat.S_IMODE(os.stat(path).st_mode)
+    before = os.stat(path)
+    if before.st_nlink > 1:
+        _write_in_place(path, data)
+        return
+    mode = stat.S_IMODE(before.st_mode)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         try:
@@ -480,11 +575,37 @@ def write_atomically(path: Path, source: SourceFile, text: str) -> None:
         finally:
             os.close(handle)
         os.chmod(temp, mode)
+        made = os.stat(temp)
+        if (made.st_uid, made.st_gid) != (before.st_uid, before.st_gid):
+            try:
+                os.chown(temp, before.st_uid, before.st_gid)
+                os.chmod(temp, mode)  # chown may clear set-id bits
+            except OSError:  # not allowed to give the file away: keep the file itself
+                os.unlink(temp)
+                _write_in_place(path, memoryview(source.bom + text.encode(source.encoding)))
+                return
         os.replace(temp, path)
     except BaseException:
         if os.path.exists(temp):
             os.unlink(temp)
         raise
+
+
+def _write_in_place(path: Path, data: memoryview) -> None:
+    """Truncate and write ``path`` itself (its inode: hard links, owner and mode stay)."""
+    with open(path, "r+b") as handle:
+        handle.truncate(0)
+        while data:
+            data = data[handle.write(data) :]
+
+
+def read_only(path: Path) -> bool:
+    """Whether ``path`` is meant to be left alone: no write permission for anyone, or
+    none for this process (root may write anything: the mode decides then)."""
+    mode = os.stat(path).st_mode
+    return not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
+        path, os.W_OK
+    )
 
 
 def project_labels(
@@ -645,29 +766,66 @@ def rewrite_file(
         return None
     if source is None:
         return None
-    new_text, kinds, ambiguous, suspect, ambiguous_labels = rewriter.rewrite_text(
-        rel, source.text
+    new_text, kinds, ambiguous, suspect, ambiguous_labels, links, untitled = (
+        rewriter.rewrite_text(rel, source.text)
     )
-    if new_text == source.text and not ambiguous and not ambiguous_labels:
+    if new_text == source.text and not ambiguous and not ambiguous_labels and not untitled:
         return None
     broken = adds_parse_errors(source.text, new_text, rel) if suspect else []
     if broken:  # never hand back a file that parses worse: leave it as it is
         line, message = broken[0]
         refused = f"line {line}: {message.splitlines()[0]}" if line else message.splitlines()[0]
-        new_text, kinds = source.text, Counter()
+        new_text, kinds, links = source.text, Counter(), ()
     else:
         refused = None
     text_of = (lambda text: text) if with_text else (lambda text: "")
     change = FileChange(
         rel, text_of(source.text), text_of(new_text), kinds, ambiguous=ambiguous,
-        ambiguous_labels=ambiguous_labels, refused=refused,
+        ambiguous_labels=ambiguous_labels, refused=refused, links=links, untitled=untitled,
+        encoding=source.encoding, bom=source.bom,
     )
     if write and new_text != source.text:
         try:
-            write_atomically(root / rel, source, new_text)
+            if read_only(root / rel):
+                change.read_only = True
+            else:
+                write_atomically(root / rel, source, new_text)
         except OSError as err:
             change.error = str(err.strerror or err)
     return change
+
+
+def patch_of(change: FileChange) -> bytes | None:
+    r"""The change as a unified diff that ``git apply`` and ``patch -p1`` accept, in the
+    file's own bytes; ``None`` for a file not in UTF-8 (UTF-16), which no text patch can
+    show.
+
+    Lines are split at ``\n`` only, as both tools split them (a ``\r\n`` file keeps its
+    ``\r``, a form feed or U+2028 splits nothing); a last line without a line break gets
+    ``\ No newline at end of file``; a BOM stays in the first line, where it is on disk.
+    """
+    if change.encoding != "utf-8":
+        return None
+    lead = change.bom.decode("utf-8")
+    lines = difflib.unified_diff(
+        _patch_lines(lead + change.old_text),
+        _patch_lines(lead + change.new_text),
+        f"a/{change.path}",
+        f"b/{change.path}",
+    )
+    parts = []
+    for line in lines:
+        parts.append(line)
+        if not line.endswith("\n"):
+            parts.append("\n\\ No newline at end of file\n")
+    return "".join(parts).encode("utf-8", "surrogateescape")
+
+
+def _patch_lines(text: str) -> list[str]:
+    r"""``text`` in lines ending with ``\n`` (the last one maybe without)."""
+    lines = text.split("\n")
+    last = lines.pop()
+    return [line + "\n" for line in lines] + ([last] if last else [])
 
 
 def _start_worker(rewriter: Rewriter, root: Path, write: bool, with_text: bool) -> None:

@@ -30,6 +30,9 @@ _LINK = re.compile(r"<a\s([^>]*)>(.*?)</a>", re.S)
 _IMG = re.compile(r"<img\s([^>]*)>", re.S)
 _ATTR = re.compile(r"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _TAG = re.compile(r"<[^>]+>")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+#: code as a page shows it: literal blocks, inline literals and HTML comments
+_LITERAL = re.compile(r"<pre\b[^>]*>.*?</pre>|<code\b[^>]*>.*?</code>|<!--.*?-->", re.S)
 _SOURCE_SUFFIXES = (".md", ".rst", ".txt")
 
 
@@ -71,7 +74,8 @@ def landings(outdir: Path, srcdir: Path | None = None) -> dict[str, list[Link]]:
             continue  # a redirect stub, or not a page
         folder = posixpath.dirname(docname)
         found: list[tuple[int, Link]] = []
-        for match in _LINK.finditer(body.group(1)):
+        page = _COMMENT.sub("", body.group(1))  # a link in a comment is no link
+        for match in _LINK.finditer(page):
             attrs = _attributes(match.group(1))
             href = attrs.get("href")
             if href is None or "headerlink" in attrs.get("class", ""):
@@ -79,11 +83,28 @@ def landings(outdir: Path, srcdir: Path | None = None) -> dict[str, list[Link]]:
             label = " ".join(html.unescape(_TAG.sub("", match.group(2))).split())
             landing = _land(elements, srcdir, docs, folder, docname, href)
             found.append((match.start(), Link(label, landing)))
-        for match in _IMG.finditer(body.group(1)):
+        for match in _IMG.finditer(page):
             src = _attributes(match.group(1)).get("src", "")
             landing = _land(elements, srcdir, docs, folder, docname, src)
             found.append((match.start(), Link("<img>", landing)))
         pages[docname] = [link for _, link in sorted(found, key=lambda item: item[0])]
+    return pages
+
+
+def literals(outdir: Path) -> dict[str, list[str]]:
+    """docname → the text of its code (literal blocks, inline literals) and HTML comments,
+    in document order: text that holds no link, so a build and ``rewrite`` must keep it."""
+    pages: dict[str, list[str]] = {}
+    for file in sorted(outdir.rglob("*.html")):
+        docname = file.relative_to(outdir).as_posix()[: -len(".html")]
+        body = _BODY.search(file.read_text("utf-8"))
+        if body is None or docname.startswith("_"):
+            continue
+        pages[docname] = [
+            html.unescape(_TAG.sub("", m.group())) if not m.group().startswith("<!--")
+            else m.group()
+            for m in _LITERAL.finditer(body.group(1))
+        ]
     return pages
 
 

@@ -8,10 +8,15 @@ and the word diff shows only link targets.
 
 from __future__ import annotations
 
+import codecs
 import io
 import multiprocessing
+import os
 import re
 import shutil
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -92,9 +97,10 @@ def test_rewrite_fixes_the_sources(
     assert re.search(r"would rewrite \d+ links in 9 files \(.*repo-url 3.*\)", err), err
     assert {p: p.read_bytes() for p in before} == before
 
-    # --check: exit 1, one line per file
+    # --check: exit 1, one line per link
     assert main(["rewrite", "docs/zh", "--check"]) == 1
-    assert "README.md: 6 links to rewrite" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert len([line for line in out.splitlines() if line.startswith("README.md:")]) == 6
 
     # the plain build is broken before the rewrite
     assert "WARNING" in plain_build(root / "docs/zh", tmp_path / "broken")
@@ -298,3 +304,271 @@ def test_rewrite_reads_what_git_tracks(
     for path, up in written.items():
         target = "setup.md" if "ignored" in path else "guide/setup.md"
         assert (root / path).read_text("utf-8") == f"See [setup]({up}docs/{target}).\n"
+
+
+# -- one finding per link, at its own line and column (22.4) ---------------------------
+
+_MYST_FINDINGS = """\
+# Concepts
+
+First line of a paragraph,
+second [Install](install.rst) and
+third line {doc}`install`.
+
+| A | B |
+| --- | --- |
+| x | [I](install.rst) |
+
+- item
+- an item with [I](install.rst)
+"""
+_REST_FINDINGS = """\
+Concepts
+========
+
+First line,
+second :doc:`install`
+third `I <install.html>`_.
+
++------+------------------+
+| x    | :doc:`install`   |
++------+------------------+
+
+- item
+- item :doc:`install`
+"""
+
+
+def test_check_names_each_link_at_its_line_and_column(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs"
+    (docs / "getting-started").mkdir(parents=True)
+    (docs / "conf.py").write_text('extensions = ["myst_parser"]\n', "utf-8")
+    (docs / "relocations.toml").write_text(
+        '[pages]\n"install" = "getting-started/installation"\n', "utf-8"
+    )
+    (docs / "getting-started" / "installation.rst").write_text("Install\n=======\n", "utf-8")
+    (docs / "concepts.md").write_text(_MYST_FINDINGS, "utf-8")
+    (docs / "reference.rst").write_text(_REST_FINDINGS, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["rewrite", "docs", "--check"]) == 1
+    new = "getting-started/installation"
+    assert capsys.readouterr().out.splitlines() == [
+        f"concepts.md:4:18: install.rst → {new}.rst",  # 2nd line of a paragraph
+        f"concepts.md:5:18: install → {new}",  # 3rd line
+        f"concepts.md:9:11: install.rst → {new}.rst",  # a table cell
+        f"concepts.md:12:20: install.rst → {new}.rst",  # a list item
+        f"reference.rst:5:14: install → {new}",
+        f"reference.rst:6:11: install.html → {new}.html",
+        f"reference.rst:9:16: install → {new}",
+        f"reference.rst:13:14: install → {new}",
+    ]
+    assert main(["rewrite", "docs", "--check", "--format", "github"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        f"::error file=docs/concepts.md,line=4,col=18::install.rst → {new}.rst"
+    )
+    assert lines[-1] == f"::error file=docs/reference.rst,line=13,col=14::install → {new}"
+    assert len(lines) == 8
+
+
+# -- the default diff is a patch git and patch apply (D20) -----------------------------
+
+_PATCH_FILES: dict[str, bytes] = {
+    "no-newline.md": b"# A\n\nSee [I](install.md).",
+    "bom.md": codecs.BOM_UTF8 + b"[I](install.md) first\n\nrest\n",
+    "crlf.md": b"# C\r\n\r\nSee [I](install.md).\r\nend\r\n",
+    "separators.md": "x\x0cy\u2028z [I](install.md)\x1cw\nlast".encode(),
+    "cr-only.md": b"# R\r\rSee [I](install.md).\r",
+}
+
+
+def _patch_project(root: Path) -> None:
+    (root / "docs" / "guide").mkdir(parents=True)
+    (root / "docs" / "conf.py").write_text('extensions = ["myst_parser"]\n', "utf-8")
+    (root / "docs" / "relocations.toml").write_text('[pages]\n"install" = "guide/install"\n')
+    (root / "docs" / "guide" / "install.md").write_text("# Install\n", "utf-8")
+    for name, data in _PATCH_FILES.items():
+        (root / "docs" / name).write_bytes(data)
+    (root / "docs" / "utf16.md").write_bytes(
+        codecs.BOM_UTF16_LE + "# U\n\n[I](install.md)\n".encode("utf-16-le")
+    )
+
+
+def _run_cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    code = "import sys; from sphinx_relocate._cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, check=False,
+        env={**os.environ, "PYTHONPATH": str(Path(_rewrite.__file__).parent.parent)},
+    )
+
+
+def test_the_diff_is_a_patch_git_apply_and_patch_accept(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    _patch_project(root)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    done = _run_cli(root, "rewrite", "docs")
+    assert done.returncode == 0, done.stderr
+    patch = done.stdout
+    for name in _PATCH_FILES:
+        assert f"+++ b/docs/{name}\n".encode() in patch
+    assert b"\\ No newline at end of file\n" in patch
+    assert b"+" + codecs.BOM_UTF8 + b"[I](guide/install.md) first\n" in patch
+    # the UTF-16 file is named, not left out silently
+    assert b"utf16.md" not in patch
+    assert b"docs/utf16.md: not in the diff: a UTF-16-LE file cannot be shown" in done.stderr
+    (tmp_path / "rewrite.patch").write_bytes(patch)
+
+    written = tmp_path / "written"
+    shutil.copytree(root, written)
+    assert _run_cli(written, "rewrite", "docs", "--write").returncode == 0
+    checked = subprocess.run(
+        ["git", "apply", "--check", str(tmp_path / "rewrite.patch")], cwd=root,
+        capture_output=True, text=True, check=False,
+    )
+    assert checked.returncode == 0, checked.stderr
+    subprocess.run(["git", "apply", str(tmp_path / "rewrite.patch")], cwd=root, check=True)
+    for name in _PATCH_FILES:  # the patch makes the very bytes --write writes
+        assert (root / "docs" / name).read_bytes() == (written / "docs" / name).read_bytes()
+
+    if shutil.which("patch") is None:
+        if os.environ.get("CI"):
+            pytest.fail("GNU patch is not installed (Debian package 'patch')")
+        pytest.skip("GNU patch is not installed (Debian package 'patch'): not checked with it")
+    git(root, "checkout", "-q", "--", ".")
+    dry = subprocess.run(
+        ["patch", "-p1", "--dry-run", "--batch", "-i", str(tmp_path / "rewrite.patch")],
+        cwd=root, capture_output=True, text=True, check=False,
+    )
+    assert dry.returncode == 0, dry.stdout + dry.stderr
+    subprocess.run(
+        ["patch", "-p1", "--batch", "--quiet", "-i", str(tmp_path / "rewrite.patch")],
+        cwd=root, check=True,
+    )
+    for name in _PATCH_FILES:
+        assert (root / "docs" / name).read_bytes() == (written / "docs" / name).read_bytes()
+
+
+# -- a deleted page mapped to a URL in a toctree keeps its title ------------------------
+
+
+@pytest.mark.parametrize("markdown", [False, True], ids=["rst", "myst"])
+@pytest.mark.parametrize("in_git", [False, True], ids=["no-git", "git"])
+def test_toctree_entry_to_a_url_keeps_its_title(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    markdown: bool, in_git: bool,
+) -> None:
+    """An explicit title stays; without one, the old page's title comes from git, and
+    when git does not have it the entry is named (build warning, rewrite line) rather
+    than shown or written as a bare URL."""
+    from sphinx.testing.util import SphinxTestApp
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    if in_git:  # the deleted page's last version in git has its title
+        git(tmp_path, "init", "-q")
+        suffix = ".md" if markdown else ".rst"
+        title = "# Project history\n" if markdown else "Project history\n===============\n"
+        (docs / f"history{suffix}").write_text(f"{title}\nOld text.\n", "utf-8")
+        git(tmp_path, "add", "-A")
+        git(tmp_path, "commit", "-q", "-m", "history")
+        git(tmp_path, "rm", "-q", f"docs/history{suffix}")
+        git(tmp_path, "commit", "-q", "-m", "gone")
+        docs.mkdir(exist_ok=True)
+    (docs / "conf.py").write_text(
+        'extensions = ["myst_parser", "sphinx_relocate"]\n', "utf-8"
+    )
+    (docs / "relocations.toml").write_text(
+        '[pages]\n"changelog" = "https://example.org/changelog"\n'
+        '"history" = "https://example.org/history"\n', "utf-8",
+    )
+    (docs / "intro.rst").write_text("Intro\n=====\n", "utf-8")
+    entries = "intro\nOur changes <changelog>\nhistory\n"
+    if markdown:
+        (docs / "index.md").write_text(f"# Index\n\n```{{toctree}}\n{entries}```\n", "utf-8")
+    else:
+        body = "".join(f"   {line}\n" for line in entries.splitlines())
+        (docs / "index.rst").write_text(f"Index\n=====\n\n.. toctree::\n\n{body}", "utf-8")
+    index = "index.md" if markdown else "index.rst"
+    history_line = 6 if markdown else 8
+
+    warning = io.StringIO()
+    app = SphinxTestApp("html", srcdir=docs, builddir=tmp_path / "build", status=io.StringIO(),
+                        warning=warning, freshenv=True)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    html = (tmp_path / "build" / "html" / "index.html").read_text("utf-8")
+    assert re.search(r'href="https://example.org/changelog">Our changes</a>', html), html
+    monkeypatch.chdir(tmp_path)
+    before = (docs / index).read_text("utf-8")
+    after = before.replace(
+        "Our changes <changelog>", "Our changes <https://example.org/changelog>"
+    )
+    if in_git:
+        assert re.search(r'href="https://example.org/history">Project history</a>', html)
+        assert "relocate.toctree" not in warning.getvalue()
+        assert main(["rewrite", "docs", "--write"]) == 0
+        assert (docs / index).read_text("utf-8") == after.replace(
+            "history\n", "Project history <https://example.org/history>\n"
+        )
+        return
+    assert f"{index}:{history_line}: WARNING: toctree entry 'history' goes to " in (
+        warning.getvalue()
+    )
+    assert "[relocate.toctree]" in warning.getvalue()
+    assert main(["rewrite", "docs", "--write"]) == 1  # an entry is left to the author
+    err = capsys.readouterr().err
+    assert f"{index}:{history_line}:" in err
+    assert "toctree entry 'history' goes to https://example.org/history now" in err
+    assert (docs / index).read_text("utf-8") == after
+
+
+# -- --write keeps read-only files, owners and hard links (D21) -------------------------
+
+
+def _link_project(docs: Path) -> None:
+    (docs / "guide").mkdir(parents=True)
+    (docs / "conf.py").write_text('extensions = ["myst_parser"]\n', "utf-8")
+    (docs / "relocations.toml").write_text('[pages]\n"install" = "guide/install"\n', "utf-8")
+    (docs / "guide" / "install.md").write_text("# Install\n", "utf-8")
+    for name in ("a.md", "b.md", "c.md"):
+        (docs / name).write_text(f"# {name}\n\nSee [I](install.md).\n", "utf-8")
+
+
+def test_write_leaves_read_only_files_and_keeps_links_mode_and_owner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs"
+    _link_project(docs)
+    (docs / "a.md").chmod(0o444)
+    os.link(docs / "b.md", tmp_path / "b-elsewhere.md")
+    (docs / "c.md").chmod(0o640)
+    owner = None
+    if os.geteuid() == 0:  # root can give a file away: check the owner stays
+        owner = (12345, 23456)
+        os.chown(docs / "c.md", *owner)
+    inode = (docs / "b.md").stat().st_ino
+    monkeypatch.chdir(tmp_path)
+    assert main(["rewrite", "docs", "--write"]) == 1
+    err = capsys.readouterr().err
+    assert "a.md: left as it is: read-only (1 link to rewrite); make it writable" in err
+    assert (docs / "a.md").read_text("utf-8") == "# a.md\n\nSee [I](install.md).\n"
+    assert stat.S_IMODE((docs / "a.md").stat().st_mode) == 0o444
+    # the hard link still names the rewritten file
+    assert (docs / "b.md").stat().st_ino == inode
+    assert (tmp_path / "b-elsewhere.md").read_text("utf-8").endswith("[I](guide/install.md).\n")
+    assert (docs / "b.md").stat().st_nlink == 2
+    # mode and owner stay
+    assert (docs / "c.md").read_text("utf-8").endswith("[I](guide/install.md).\n")
+    assert stat.S_IMODE((docs / "c.md").stat().st_mode) == 0o640
+    if owner is not None:
+        assert ((docs / "c.md").stat().st_uid, (docs / "c.md").stat().st_gid) == owner
+    # made writable, it is rewritten
+    (docs / "a.md").chmod(0o644)
+    assert main(["rewrite", "docs", "--write"]) == 0
+    assert (docs / "a.md").read_text("utf-8").endswith("[I](guide/install.md).\n")

@@ -243,9 +243,11 @@ def test_format_github_on_every_gate(
     (root / "docs/index.rst").write_text("Index\n=====\n\n:doc:`paged` and :doc:`lost`.\n",
                                          "utf-8")
     status, out, _ = run(capsys, "rewrite", "docs", "--check", "--format", "github")
-    assert (status, out) == (1, ["::error file=docs/index.rst::1 link to rewrite"])
-    # the default stays 'file: message'
-    assert run(capsys, "rewrite", "docs", "--check")[1] == ["docs/index.rst: 1 link to rewrite"]
+    assert (status, out) == (1, ["::error file=docs/index.rst,line=4,col=7::paged → paged_new"])
+    # the default stays 'file:line:column: message'
+    assert run(capsys, "rewrite", "docs", "--check")[1] == [
+        "docs/index.rst:4:7: paged → paged_new"
+    ]
 
 
 def test_format_github_names_files_from_the_current_folder(
@@ -264,10 +266,12 @@ def test_format_github_names_files_from_the_current_folder(
     (docs / "other.rst").write_text("Other\n=====\n\nSee :doc:`setup`.\n", "utf-8")
     monkeypatch.chdir(tmp_path)
     status, out, err = run(capsys, "rewrite", "docs", "--check")
-    assert (status, out) == (1, ["other.rst: 1 link to rewrite"])
+    assert (status, out) == (1, ["other.rst:4:11: setup → guide/setup"])
     assert "index.rst: left as it is: rewriting it would add a parse error" in err
     status, out, err = run(capsys, "rewrite", "docs", "--check", "--format", "github")
-    assert (status, out) == (1, ["::error file=docs/other.rst::1 link to rewrite"])
+    assert (status, out) == (
+        1, ["::error file=docs/other.rst,line=4,col=11::setup → guide/setup"]
+    )
     assert err.startswith(
         "::error file=docs/index.rst::left as it is: rewriting it would add a parse error ("
     )
@@ -325,7 +329,7 @@ def test_pre_commit_hooks(tmp_path: Path) -> None:
     ], out
     assert "docs/relocations.toml:4: target 'nowhere' of 'gone' is not a document" in out
     assert "docs/relocations.toml: index was renamed to home since HEAD and has no entry" in out
-    assert "docs/home.rst: 1 link to rewrite" in out
+    assert "docs/home.rst:" in out and ": paged → " in out
     # fixed: all pass
     table.write_text(table_with('"gone" = "https://example.org/gone"', '"index" = "home"'),
                      "utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -254,6 +255,9 @@ def test_only_the_target_changes_and_twice_is_once(
     link = f"[t]({target})"
     text = f"{before}\n{link}\n{after}"
     result = rewriter.rewrite_text("docs/index.md", text).text
+    if not any(s.start == len(before) + 5 for s in find_targets(text, "docs/index.md")):
+        assert result == text  # code or a comment around it: no link, left alone
+        return
     expected_target = ("./" if dot else "") + new_doc + suffix + fragment
     head = f"{before}\n[t]("
     assert result.startswith(head)
@@ -336,3 +340,106 @@ def test_walk_skips_vcs_build_venv_and_symlinks(tmp_path: Path) -> None:
 def test_existing_targets_keep_their_spelling(rewriter: Rewriter) -> None:
     text = "[a](../guides/install.md) [b](./install.md) [c](install)"
     assert rewriter.rewrite_text("docs/guides/x.md", text)[0] == text
+
+
+# -- code and comments hold no link (D7) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "targets"),
+    [
+        # MyST: code spans, indented code, fences, HTML and % comments
+        ("a.md", "[a](a.md) `[b](b.md)` ``x `[c](c.md)` y``", ["a.md"]),
+        ("a.md", "`unclosed [a](a.md)\n\n`[b](b.md)`", ["a.md"]),
+        ("a.md", "\\`[a](a.md)` x", ["a.md"]),
+        ("a.md", "{doc}`a` and {download}`b.png`", ["a", "b.png"]),
+        ("a.md", "Text\n\n    [a](a.md)\n    <img src='b.png'>\n\n[c](c.md)\n", ["c.md"]),
+        ("a.md", "Text\n    [a](a.md)\n", ["a.md"]),  # continues the paragraph
+        ("a.md", "# Title\n    [a](a.md)\n", []),
+        ("a.md", "- item\n\n    [a](a.md)\n\n  - sub\n\n      [b](b.md)\n", ["a.md", "b.md"]),
+        ("a.md", "- item\n\nText\n\n    [a](a.md)\n", []),
+        ("a.md", "```\n[a](a.md)\n```\n~~~python\n[b](b.md)\n~~~\n[c](c.md)", ["c.md"]),
+        ("a.md", "```{code-block} md\n[a](a.md)\n```\n", []),
+        ("a.md", "<!-- [a](a.md) <a href='b.md'> -->\n[c](c.md)", ["c.md"]),
+        ("a.md", "x <!-- [a](a.md)\n-->\n<!--\n[b](b.md)", []),
+        ("a.md", "x <!-- no end [a](a.md)", ["a.md"]),
+        ("a.md", "% [a](a.md)\n%[b](b.md)\n[c](c.md) % [d](d.md)", ["c.md", "d.md"]),
+        ("a.md", "```{toctree}\na\n```\n`x` {doc}`b`\n", ["a", "b"]),
+        ("a.md", "```{eval-rst}\n``:doc:`a``` :doc:`b`\n\n::\n\n   :doc:`c`\n```\n", ["b"]),
+        # reST: inline literals, literal blocks, code directives, comments
+        ("a.rst", ":doc:`a` ``:doc:`b``` ``x <c.html>`_``", ["a"]),
+        ("a.rst", "Example::\n\n   :doc:`a`\n\n     `b <b.html>`_\n\n:doc:`c`\n", ["c"]),
+        ("a.rst", "Example:\n\n::\n\n   .. image:: a.png\n\n.. image:: b.png\n", ["b.png"]),
+        ("a.rst", "- item::\n\n      :doc:`a`\n\n  :doc:`b`\n", ["b"]),
+        ("a.rst", "Term::\n   :doc:`a`, a definition\n", ["a"]),
+        ("a.rst", ".. code-block:: rst\n   :caption: x\n\n   :doc:`a`\n\n:doc:`b`\n", ["b"]),
+        ("a.rst", ".. note::\n\n   .. code:: rst\n\n      :doc:`a`\n\n   :doc:`b`\n", ["b"]),
+        ("a.rst", ".. literalinclude:: a.py\n   :lines: 1\n", ["a.py"]),
+        ("a.rst", ".. parsed-literal::\n\n   :doc:`a`\n", ["a"]),
+        ("a.rst", ".. a comment :doc:`a`\n   .. image:: b.png\n\n.. image:: c.png\n", ["c.png"]),
+        ("a.rst", "..\n   .. image:: a.png\n\n..\n\n   .. image:: b.png\n", ["b.png"]),
+        ("a.rst", ".. _t: a.html\n.. |s| replace:: :doc:`b`\n.. [1] :doc:`c`\n",
+         ["a.html", "b", "c"]),
+        ("a.rst", ".. raw:: html\n\n   <!-- <a href='a.html'>\n   --> <a href='b.html'>\n",
+         ["b.html"]),
+    ],
+)
+def test_no_link_in_code_or_comments(path: str, text: str, targets: list[str]) -> None:
+    assert [text[s.start : s.end] for s in find_targets(text, path)] == targets
+
+
+def test_repo_urls_in_code_are_left_alone_mentions_are_not(tmp_path: Path) -> None:
+    rewriter = make_rewriter(
+        TABLE, FILES, tmp_path, repo_url="https://github.com/o/r/blob/main/", mentions=True
+    )
+    url = "https://github.com/o/r/blob/main/docs/features/fsdp2.md"
+    text = f"`{url}`\n\n    {url}\n\n`docs/features/fsdp2.md`\n"
+    assert rewriter.rewrite_text("README.md", text)[0] == (
+        f"`{url}`\n\n    {url}\n\n`docs/features/parallel/fsdp2.md`\n"
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="`<!->%:. \n\t[]()ab{}_", max_size=300))
+def test_finding_targets_never_fails(text: str) -> None:
+    for path in ("a.md", "a.rst"):
+        spans = find_targets(text, path)
+        assert all(0 <= s.start < s.end <= len(text) for s in spans)
+
+
+def test_write_keeps_hard_links_and_owner(tmp_path: Path) -> None:
+    linked = tmp_path / "linked.md"
+    linked.write_text("old\n", "utf-8")
+    (tmp_path / "other-name.md").hardlink_to(linked)
+    source = read_source(linked)
+    assert source is not None
+    write_atomically(linked, source, "new\n")
+    assert (tmp_path / "other-name.md").read_text("utf-8") == "new\n"
+    if os.geteuid() != 0:
+        pytest.skip("giving a file to another owner needs root")
+    owned = tmp_path / "owned.md"
+    owned.write_text("old\n", "utf-8")
+    os.chown(owned, 4321, 8765)
+    owned.chmod(0o2640)
+    write_atomically(owned, SourceFile("old\n", "utf-8", b""), "new\n")
+    result = owned.stat()
+    assert (result.st_uid, result.st_gid, stat.S_IMODE(result.st_mode)) == (4321, 8765, 0o2640)
+    assert owned.read_text("utf-8") == "new\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "title"),
+    [
+        ("a.md", "```python\n# not a title\n```\n\n# The Title\n\n## Next\n", "The Title"),
+        ("a.md", "(label)=\n## Second level first ##\n", "Second level first"),
+        ("a.md", "No heading at all.\n", None),
+        ("a.rst", ".. _x:\n\n=======\n Title\n=======\n\nSub\n---\n", "Title"),
+        ("a.rst", "Plain text\n\n:doc:`x`\n", None),
+        ("a.txt", "Text title\n~~~~~~~~~~\n", "Text title"),
+        ("a.py", "# Title\n", None),
+    ],
+)
+def test_title_in(path: str, text: str, title: str | None) -> None:
+    from sphinx_relocate._find import title_in
+
+    assert title_in(text, path) == title
