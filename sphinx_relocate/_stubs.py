@@ -1025,7 +1025,7 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
             if template is not None:
                 try:
                     return template.render(template_context(redirect, words))
-                except Exception as err:  # noqa: BLE001 - a user's template may raise anything
+                except Exception as err:  # a user's template may raise anything
                     warn(
                         RelocateWarning.STUB,
                         f"relocate_stub_template: {_one_line(err)}; "

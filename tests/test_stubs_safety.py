@@ -274,3 +274,38 @@ def test_a_failing_template_falls_back_with_one_line(make_app, tmp_path, templat
     assert "stub.html.rst" not in app._warning.getvalue()
     if "//" in template:
         assert f"{src / 'stub.html'}:2:" in line
+
+
+# -- [labels]: an old label's anchor travels to the new label in the stub -----------------
+
+
+def test_stub_sends_an_old_label_to_the_new_one(make_app, tmp_path) -> None:
+    """``install.md`` moved to ``getting-started/installation.md`` and its label
+    ``install-label`` became ``installation``: ``install.html#install-label`` must
+    reach the new label's anchor, as an ``[anchors]`` entry would."""
+    src = tmp_path / "src"
+    (src / "getting-started").mkdir(parents=True)
+    (src / "conf.py").write_text(
+        CONF.replace('["sphinx_relocate"]', '["myst_parser", "sphinx_relocate"]'), "utf-8"
+    )
+    (src / "index.md").write_text(
+        "# Index\n\n```{toctree}\ngetting-started/installation\n```\n", "utf-8"
+    )
+    (src / "getting-started/installation.md").write_text(
+        "# Getting started\n\nIntro.\n\n(installation)=\n## Installing\n\nHow.\n", "utf-8"
+    )
+    (src / "relocations.toml").write_text(
+        '[pages]\n"install" = "getting-started/installation"\n\n'
+        '[labels]\n"Install_Label" = "installation"\n"gone-label" = "no-such-label"\n',
+        "utf-8",
+    )
+    new = "getting-started/installation"
+    for builder, stub, url in (
+        ("html", "install.html", f"{new}.html#installation"),
+        ("dirhtml", "install/index.html", f"../{new}/index.html#installation"),
+    ):
+        app = build(make_app, src, builder)
+        text = (Path(app.outdir) / stub).read_text("utf-8")
+        assert f'"install-label":"{url}"' in text, text
+        assert f'"install_label":"{url}"' in text
+        assert "gone-label" not in text
