@@ -546,6 +546,8 @@ def load_template(path: Path, shown: str) -> jinja2.Template:
         return environment.from_string(text)
     except jinja2.TemplateSyntaxError as err:
         raise ConfigError(f"{shown}:{err.lineno}: relocate_stub_template: {err.message}") from None
+    except Exception as err:  # a template nested too deep for the compiler, …
+        raise ConfigError(f"{shown}: relocate_stub_template: {_one_line(err)}") from None
 
 
 def template_context(redirect: Redirect, text: StubText = ENGLISH) -> dict[str, Any]:
@@ -582,7 +584,26 @@ _EVERY_OPEN = _NOFOLLOW | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 
 _REPLACE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _EVERY_OPEN
 #: a file that must not be there yet: ``O_EXCL`` fails on anything, a link too
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _EVERY_OPEN
-_READ = os.O_RDONLY | _EVERY_OPEN
+#: reading never waits on a FIFO (checked to be a regular file once open)
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _EVERY_OPEN
+
+
+def _read_regular(full: str) -> bytes | None:
+    """The bytes of the regular file ``full``, ``None`` when nothing is there.
+
+    Raises ``OSError`` for a symbolic link (never followed), a folder, a FIFO or an
+    unreadable file.
+    """
+    if not _NOFOLLOW and os.path.islink(full):  # pragma: no cover - Windows
+        raise OSError(f"{full} is a symbolic link")
+    try:
+        fd = os.open(full, _READ)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise IsADirectoryError(full)
+        return handle.read()
 
 
 class Writer:
@@ -660,29 +681,12 @@ class Writer:
             return os.path.normcase(os.path.realpath(full)) == os.path.normcase(inside)
         return True
 
-    def _holding(self, full: str) -> bytes | None:
-        """The bytes of the regular file ``full``, ``None`` when nothing is there.
-
-        Raises ``OSError`` for a symbolic link (never followed), a folder or an
-        unreadable file.
-        """
-        if self.check_links and os.path.islink(full):  # pragma: no cover - Windows
-            raise OSError(f"{full} is a symbolic link")
-        try:
-            fd = os.open(full, _READ)
-        except FileNotFoundError:
-            return None
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise IsADirectoryError(full)
-            return handle.read()
-
     def _taken(self, path: str, data: bytes) -> str | None:
         """Why ``path``, where something already is, is not written; ``None`` when what
         is there is ``data`` already (the manifest that listed it was lost)."""
         full = self.prefix + path
         try:
-            if self._holding(full) == data:
+            if _read_regular(full) == data:
                 return None
         except OSError:
             pass
@@ -711,7 +715,7 @@ class Writer:
             flags = _REPLACE
         elif expected is not None:
             try:
-                current = self._holding(full)
+                current = _read_regular(full)
             except OSError as err:
                 return f"cannot write {path!r}: {err.strerror or err}"
             if current == data:
@@ -751,7 +755,7 @@ class Writer:
             return False
         full = self.prefix + path
         try:
-            current = self._holding(full)
+            current = _read_regular(full)
             if current is None or (expected is not None and digest(current) != expected):
                 return False
             os.unlink(full)
@@ -770,9 +774,10 @@ class Writer:
 def read_manifest(outdir: Path) -> dict[str, str]:
     """The files a previous build wrote, with their hashes; empty when unreadable."""
     try:
-        data = json.loads((outdir / MANIFEST).read_text("utf-8"))
+        raw = _read_regular(os.path.join(outdir, MANIFEST))
+        data = json.loads(raw or b"")
         files = data["files"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return {}
     if not isinstance(files, dict):
         return {}

@@ -309,3 +309,26 @@ def test_stub_sends_an_old_label_to_the_new_one(make_app, tmp_path) -> None:
         assert f'"install-label":"{url}"' in text, text
         assert f'"install_label":"{url}"' in text
         assert "gone-label" not in text
+
+
+# -- input that would recurse or block -------------------------------------------------------
+
+
+def test_a_manifest_nested_deep_or_a_fifo_reads_as_none(tmp_path) -> None:
+    (tmp_path / "_relocate").mkdir()
+    manifest_path = tmp_path / _stubs.MANIFEST
+    manifest_path.write_text("[" * 100_000, "utf-8")
+    assert _stubs.read_manifest(tmp_path) == {}
+    if hasattr(os, "mkfifo"):
+        manifest_path.unlink()
+        os.mkfifo(manifest_path)
+        assert _stubs.read_manifest(tmp_path) == {}  # at once: no writer is waited for
+
+
+def test_a_template_nested_too_deep_is_one_config_error(tmp_path) -> None:
+    from sphinx.errors import ConfigError
+
+    path = tmp_path / "deep.html"
+    path.write_text("{% if x %}" * 5000 + "{% endif %}" * 5000, "utf-8")
+    with pytest.raises(ConfigError, match=r"deep\.html: relocate_stub_template: \w+Error: "):
+        _stubs.load_template(path, str(path))
