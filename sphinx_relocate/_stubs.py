@@ -694,7 +694,10 @@ class Writer:
             return f"cannot write {path!r}: it is a symbolic link"
         self.occupied.add(path)
         what = "a folder" if os.path.isdir(full) else "a file"
-        return f"{path!r} is {what} sphinx-relocate did not write; it is left as it is"
+        return (
+            f"{path!r} is {what} sphinx-relocate did not write; it is left as it is "
+            "(delete it to have it replaced)"
+        )
 
     def write(self, path: str, data: bytes, *, own: bool = False) -> str | None:
         """Write ``data`` to ``path`` (safe, relative); return an error message or ``None``.
@@ -722,7 +725,10 @@ class Writer:
                 return None  # nothing to do
             if current is not None and digest(current) != expected:
                 self.occupied.add(path)
-                return f"{path!r} was changed since sphinx-relocate wrote it; it is left as it is"
+                return (
+                    f"{path!r} was changed since sphinx-relocate wrote it; it is left as it "
+                    "is (delete it to have it replaced)"
+                )
             flags = _REPLACE
         try:
             fd = os.open(full, flags, 0o666)
@@ -999,7 +1005,8 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
     documents = env.found_docs
     extra = _extra_files(app)
     chosen = app.config.relocate_redirect_exports or []
-    export_paths = {EXPORTS[name].path for name in chosen}
+    export_names = {EXPORTS[name].path: name for name in chosen}
+    export_paths = set(export_names)
     # every file the build writes itself: no stub takes its place
     protected = {site.file(p) for p in state.rendered_pages} | extra | _BUILDER_FILES
     titles = {d: env.titles[d].astext() for d in documents if d in env.titles}
@@ -1048,11 +1055,11 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
         if not olds:
             olds.update((redirect.path, redirect.old) for redirect in redirects)
         old = olds.get(path, "")
-        warn(
-            RelocateWarning.STUB,
-            f"no redirect stub for {old!r}: {message}" if old else message,
-            location=location(old) if old else None,
-        )
+        if old:
+            message = f"no redirect stub for {old!r}: {message}"
+        elif path in export_names:
+            message = f"the {export_names[path]!r} export is not written: {message}"
+        warn(RelocateWarning.STUB, message, location=location(old) if old else None)
 
     def export_bytes() -> Iterator[tuple[str, bytes]]:
         """The exports, made once every stub is written (they follow the stubs in one
