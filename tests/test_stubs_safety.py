@@ -8,16 +8,21 @@ applications, so the warnings are the build's own.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sphinx_relocate import _stubs
+from sphinx_relocate._paths import safe_output_path
 
 CONF = """\
 project = "safety"
@@ -94,6 +99,45 @@ def test_stale_removal_never_follows_a_symlinked_file(tmp_path) -> None:
     _stubs.write_all(out, [], previous, set(), lambda path, message: None)
     assert (outside / "x.html").read_bytes() == b"stub"
     assert (out / "old").is_dir()
+
+
+#: path segments that lead into the links of :func:`_outside_tree`, or out by ``..``
+_SEGMENTS = st.sampled_from(["link", "flink.html", "a", "x", "y.html", "f.html", "..", "."])
+_PATHS = st.lists(_SEGMENTS, min_size=1, max_size=5).map("/".join)
+
+
+def _snapshot(root: Path) -> dict[str, bytes | None]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes() if p.is_file() else None
+        for p in sorted(root.rglob("*"))
+    }
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+@settings(max_examples=150, deadline=None)
+@given(stale=st.lists(_PATHS, max_size=6), new=st.lists(_PATHS, max_size=6))
+def test_writing_and_removal_never_touch_what_a_link_leads_to(
+    stale: list[str], new: list[str]
+) -> None:
+    """Whatever the manifest lists and the build writes (paths made safe as the plan
+    makes them), nothing outside the output folder is written or deleted, even where a
+    folder or a file inside is a link out and the file there holds the listed bytes."""
+    data = b"the same bytes"
+    with tempfile.TemporaryDirectory() as folder:
+        out, outside = Path(folder, "out"), Path(folder, "outside")
+        for name in ("f.html", "y.html", "x/y.html", "a/y.html", "x/x/y.html"):
+            (outside / name).parent.mkdir(parents=True, exist_ok=True)
+            (outside / name).write_bytes(data)
+        out.mkdir()
+        os.symlink(outside, out / "link")
+        os.symlink(outside / "f.html", out / "flink.html")
+        before = _snapshot(outside)
+        safe = [p for p in map(safe_output_path, stale) if p]
+        previous = dict.fromkeys(safe, _stubs.digest(data))
+        files = [(p, data) for p in dict.fromkeys(map(safe_output_path, new)) if p]
+        _stubs.write_all(out, files, previous, set(), lambda path, message: None)
+        assert _snapshot(outside) == before
+        assert (out / "link").is_symlink() and (out / "flink.html").is_symlink()
 
 
 # -- D4: a file the extension did not write is never replaced or deleted --------------------
@@ -241,7 +285,7 @@ def test_a_key_a_thousand_folders_deep(make_app, tmp_path) -> None:
 def test_writer_folders_need_no_recursion(tmp_path) -> None:
     limit = sys.getrecursionlimit()
     writer = _stubs.Writer(tmp_path)
-    sys.setrecursionlimit(max(100, len(__import__("inspect").stack()) + 50))
+    sys.setrecursionlimit(max(100, len(inspect.stack()) + 50))
     try:
         assert writer.folder_ok("/".join(["b"] * 400))
     finally:
