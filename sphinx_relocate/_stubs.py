@@ -15,8 +15,11 @@ How it works:
   ``app.add_message_catalog``), translated once per build (:class:`StubText`); a
   language without a catalog reads English.
 * ``_relocate/stubs.json`` in the output folder lists every file written, with a hash of
-  its content.  A later build deletes a listed file the table no longer produces, and only
-  when its content is still what the extension wrote.
+  its content.  A later build replaces, or deletes when the table no longer produces
+  it, a listed file only while its content is still what the extension wrote; any other
+  file at a stub's path stays (a user's page, Sphinx's own output), except Sphinx's
+  page of a document replaced or removed since.  Neither writing nor deleting goes
+  through a symbolic link, in any part of the path.
 * ``relocate_redirect_exports`` adds server-side rules from the same plan, in each
   format of the registry in ``_exports.py`` (Netlify, nginx, Apache, Vercel, Read the
   Docs, JSON).
