@@ -624,7 +624,7 @@ class Writer:
     def __init__(
         self,
         root: Path,
-        previous: Mapping[str, str] = _NO_ANCHORS,
+        previous: Mapping[str, str] = MappingProxyType({}),
         replaceable: Collection[str] = (),
     ) -> None:
         self.root = str(root)
