@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from ._catalogs import Serving
     from ._check import Report
+    from ._stubs import StubReport
 
 
 @dataclass
@@ -104,6 +105,11 @@ class BuildState:
     #: the stubs manifest the last build left (``_stubs.read_manifest``), read when this
     #: build starts; ``None``: not read yet
     previous_stubs: dict[str, str] | None = None
+    #: the pages the last build wrote for documents removed since, which a stub may
+    #: replace (``_stubs.on_env_get_outdated``)
+    stale_pages: set[str] = field(default_factory=set)
+    #: what this build's stubs did (``_stubs.StubReport``), for the build's summary line
+    stub_report: StubReport | None = None
 
     def forget_files(self) -> None:
         """Before a read phase: files may have come, gone or changed their suffix."""

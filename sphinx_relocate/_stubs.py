@@ -15,8 +15,11 @@ How it works:
   ``app.add_message_catalog``), translated once per build (:class:`StubText`); a
   language without a catalog reads English.
 * ``_relocate/stubs.json`` in the output folder lists every file written, with a hash of
-  its content.  A later build deletes a listed file the table no longer produces, and only
-  when its content is still what the extension wrote.
+  its content.  A later build replaces, or deletes when the table no longer produces
+  it, a listed file only while its content is still what the extension wrote; any other
+  file at a stub's path stays (a user's page, Sphinx's own output), except Sphinx's
+  page of a document replaced or removed since.  Neither writing nor deleting goes
+  through a symbolic link, in any part of the path.
 * ``relocate_redirect_exports`` adds server-side rules from the same plan, in each
   format of the registry in ``_exports.py`` (Netlify, nginx, Apache, Vercel, Read the
   Docs, JSON).
@@ -31,7 +34,8 @@ import json
 import os
 import posixpath
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import stat
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from html import escape
 from json.encoder import encode_basestring_ascii as _json_string
@@ -40,6 +44,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from docutils.nodes import make_id
 from sphinx.errors import ConfigError
 
 from ._exports import EXPORTS, export_files
@@ -64,7 +69,9 @@ if TYPE_CHECKING:
 #: The manifest of every file the extension wrote into the output folder.
 MANIFEST = "_relocate/stubs.json"
 #: First path segments where Sphinx (or this extension) keeps its own files.
-_RESERVED = frozenset({"_relocate", "_static", "_images", "_downloads", "_sources"})
+_RESERVED = frozenset(
+    {"_relocate", "_static", "_images", "_downloads", "_sources", ".doctrees"}
+)
 _SPECIAL = re.compile(r"[&<>\"']")
 #: the ``anchors`` of a stub without any (nearly every one): one shared, read-only
 _NO_ANCHORS: Mapping[str, str] = MappingProxyType({})
@@ -220,12 +227,14 @@ def plan(
     protected: Iterable[str] = (),
     titles: Mapping[str, str] | None = None,
     published: Iterable[str] = (),
+    labels: Mapping[str, tuple[str, str]] | None = None,
 ) -> tuple[list[Redirect], list[Skipped]]:
     """The stubs to write for ``table`` in a site with these ``documents``.
 
     ``protected`` are further output files the build writes (``genindex.html``, extra
-    files); ``published`` the pages of a release (:func:`old_pages`).  Returns the
-    redirects, sorted by stub path, and the old pages left out.
+    files, ``objects.inv``); ``published`` the pages of a release (:func:`old_pages`);
+    ``labels`` every label of the project -> its page and anchor, for ``[labels]``.
+    Returns the redirects, sorted by stub path, and the old pages left out.
     """
     found = set(documents)
     exists = found.__contains__
@@ -238,6 +247,7 @@ def plan(
     # a stub's URLs depend on its folder and target only: worked out once for each pair
     # (thousands of old names merged into one page share it)
     landings: dict[tuple[str, Target], tuple[str, str, str]] = {}
+    moved_labels = label_fragments(table, labels) if table.labels and labels else {}
 
     # an old page with no target page is left out: relocate.target_missing reported it
     for old, target in old_page_landings(table, found, published).items():
@@ -267,7 +277,7 @@ def plan(
                     old,
                     path,
                     RelocateWarning.SHADOWED,
-                    f"no redirect stub for {old!r}: the build writes its own page {path!r}",
+                    f"no redirect stub for {old!r}: the build writes its own file {path!r}",
                 )
             )
             continue
@@ -293,6 +303,11 @@ def plan(
         anchors: Mapping[str, str] = _NO_ANCHORS
         if table.anchors:
             anchors = _old_anchors(table, site, old, path, target, exists)
+        on_page = moved_labels.get(target.path) if moved_labels and not target.url else None
+        if on_page:
+            anchors = dict(anchors)
+            for fragment, place in on_page.items():
+                anchors.setdefault(fragment, site.href(path, place))
         url, canonical, title = landing
         redirects[path] = Redirect(old, path, url, canonical, title, target, anchors)
     return [redirects[p] for p in sorted(redirects)], skipped
@@ -343,6 +358,30 @@ def _old_anchors(
         if moved is not None and (moved.url or exists(moved.path)):
             anchors.setdefault(fragment, site.href(path, moved))
     return anchors
+
+
+def label_fragments(
+    table: RelocationTable, labels: Mapping[str, tuple[str, str]]
+) -> dict[str, dict[str, Target]]:
+    """The page of each label a ``[labels]`` key lands on -> old fragment -> the label's
+    place, so that the stub of a page moved there sends ``#old-label`` to the label.
+
+    An old label's anchor is the id docutils gave it (``Install_Label`` →
+    ``install-label``) or its name as written.  Only the stubs of old pages that land on
+    the label's page get it: where else the old label stood, the table does not say.
+    """
+    found: dict[str, dict[str, Target]] = {}
+    for old in table.labels:
+        new = table.locate_label(old, labels.__contains__)
+        place = labels.get(new) if new is not None else None
+        if place is None:
+            continue
+        docname, anchor = place
+        on_page = found.setdefault(docname, {})
+        for fragment in (make_id(old), old):
+            if fragment:
+                on_page.setdefault(fragment, Target(docname, anchor))
+    return found
 
 
 def _anchors_by_page(table: RelocationTable) -> dict[str, list[str]]:
@@ -510,6 +549,8 @@ def load_template(path: Path, shown: str) -> jinja2.Template:
         return environment.from_string(text)
     except jinja2.TemplateSyntaxError as err:
         raise ConfigError(f"{shown}:{err.lineno}: relocate_stub_template: {err.message}") from None
+    except Exception as err:  # a template nested too deep for the compiler, …
+        raise ConfigError(f"{shown}: relocate_stub_template: {_one_line(err)}") from None
 
 
 def template_context(redirect: Redirect, text: StubText = ENGLISH) -> dict[str, Any]:
@@ -540,55 +581,165 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-class Writer:
-    """Writes files under one folder: each folder created and checked once, no symlinks out."""
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_EVERY_OPEN = _NOFOLLOW | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+#: a file that may be replaced (ours, or Sphinx's page a stub takes the place of)
+_REPLACE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _EVERY_OPEN
+#: a file that must not be there yet: ``O_EXCL`` fails on anything, a link too
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _EVERY_OPEN
+#: reading never waits on a FIFO (checked to be a regular file once open)
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _EVERY_OPEN
 
-    def __init__(self, root: Path) -> None:
+
+def _read_regular(full: str) -> bytes | None:
+    """The bytes of the regular file ``full``, ``None`` when nothing is there.
+
+    Raises ``OSError`` for a symbolic link (never followed), a folder, a FIFO or an
+    unreadable file.
+    """
+    if not _NOFOLLOW and os.path.islink(full):  # pragma: no cover - Windows
+        raise OSError(f"{full} is a symbolic link")
+    try:
+        fd = os.open(full, _READ)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise IsADirectoryError(full)
+        return handle.read()
+
+
+class Writer:
+    """Writes files under one folder and deletes stale ones, never anything outside it
+    and never a file the extension did not write.
+
+    Every folder on the way must be a real folder, not a symbolic link (wherever it
+    leads), for writing and deleting alike; each is created or checked once, in a loop
+    (a key may have thousands of segments).  A file is replaced only when the previous
+    manifest lists it and it still holds the bytes written then, or when it is a page
+    of Sphinx's that a stub takes the place of (``replaceable``); any other file there
+    stays, and its path goes to :attr:`occupied`.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        previous: Mapping[str, str] = MappingProxyType({}),
+        replaceable: Collection[str] = (),
+    ) -> None:
         self.root = str(root)
         os.makedirs(self.root, exist_ok=True)
         self.real_root = os.path.realpath(self.root)
+        self.previous = previous
+        self.replaceable = replaceable
+        #: folder (relative) -> it is a real folder inside
         self.folders: dict[str, bool] = {"": True}
-        self.flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-        self.flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
         #: where a relative path is appended (``os.open`` takes ``/`` on every system)
         self.prefix = os.path.join(self.root, "")
         #: without ``O_NOFOLLOW`` (Windows) a symbolic link is looked for before writing
-        self.check_links = not hasattr(os, "O_NOFOLLOW")
+        self.check_links = not _NOFOLLOW
+        #: paths not written because a file the extension did not write is there
+        self.occupied: set[str] = set()
 
-    def folder_ok(self, folder: str) -> bool:
-        """Create ``folder`` (relative) if needed; false when it is not a real folder inside."""
+    def folder_ok(self, folder: str, *, create: bool = True) -> bool:
+        """Whether ``folder`` (relative) is a real folder inside, each part of it checked
+        (and with ``create`` made) from the top down."""
         known = self.folders.get(folder)
         if known is not None:
             return known
-        ok = self.folder_ok(posixpath.dirname(folder))
-        if ok:
-            full = os.path.join(self.root, folder)
-            try:
-                os.mkdir(full)
-            except FileExistsError:
-                real = os.path.realpath(full)
-                ok = os.path.isdir(full) and (
-                    real == os.path.join(self.real_root, folder)
-                    or real.startswith(self.real_root + os.sep)
-                )
-            except OSError:
+        ok, path = True, ""
+        for part in folder.split("/"):
+            path = f"{path}/{part}" if path else part
+            known = self.folders.get(path)
+            if known is None:
+                known = self._real_folder(path, create)
+                if known or create:  # a folder missing while deleting may come later
+                    self.folders[path] = known
+            if not known:
                 ok = False
-        self.folders[folder] = ok
+                break
+        if create:
+            self.folders[folder] = ok
         return ok
 
-    def write(self, path: str, data: bytes) -> str | None:
+    def _real_folder(self, path: str, create: bool) -> bool:
+        """``path``, whose parent is a real folder inside, is (or now is) one too."""
+        full = self.prefix + path
+        if create:
+            try:
+                os.mkdir(full)
+                return True
+            except FileExistsError:
+                pass
+            except OSError:
+                return False
+        try:
+            mode = os.lstat(full).st_mode
+        except OSError:
+            return False
+        if not stat.S_ISDIR(mode):  # a symbolic link, wherever it leads, or a file
+            return False
+        if self.check_links:  # pragma: no cover - Windows: a junction is no link to lstat
+            inside = os.path.join(self.real_root, path.replace("/", os.sep))
+            return os.path.normcase(os.path.realpath(full)) == os.path.normcase(inside)
+        return True
+
+    def _taken(self, path: str, data: bytes) -> str | None:
+        """Why ``path``, where something already is, is not written; ``None`` when what
+        is there is ``data`` already (the manifest that listed it was lost)."""
+        full = self.prefix + path
+        try:
+            if _read_regular(full) == data:
+                return None
+        except OSError:
+            pass
+        if os.path.islink(full):
+            return f"cannot write {path!r}: it is a symbolic link"
+        self.occupied.add(path)
+        what = "a folder" if os.path.isdir(full) else "a file"
+        return (
+            f"{path!r} is {what} sphinx-relocate did not write; it is left as it is "
+            "(delete it to have it replaced)"
+        )
+
+    def write(self, path: str, data: bytes, *, own: bool = False) -> str | None:
         """Write ``data`` to ``path`` (safe, relative); return an error message or ``None``.
 
-        One ``open``, one ``write`` (more only if the system writes less), one ``close``.
+        ``own``: the path is the extension's alone (its manifest), replaced whatever it
+        holds.  One ``open``, one ``write`` (more only if the system writes less), one
+        ``close``.
         """
         folder = path.rpartition("/")[0]
         if not self.folders.get(folder) and not self.folder_ok(folder):
             return f"{folder!r} is not a folder inside the output folder"
         full = self.prefix + path
         if self.check_links and os.path.islink(full):  # pragma: no cover
-            return f"{path!r} is a symbolic link"
+            return f"cannot write {path!r}: it is a symbolic link"
+        flags = _CREATE
+        expected = self.previous.get(path)
+        if own or path in self.replaceable:
+            flags = _REPLACE
+        elif expected is not None:
+            try:
+                current = _read_regular(full)
+            except OSError as err:
+                return f"cannot write {path!r}: {err.strerror or err}"
+            if current == data:
+                return None  # nothing to do
+            if current is not None and digest(current) != expected:
+                self.occupied.add(path)
+                return (
+                    f"{path!r} was changed since sphinx-relocate wrote it; it is left as it "
+                    "is (delete it to have it replaced)"
+                )
+            flags = _REPLACE
         try:
-            fd = os.open(full, self.flags, 0o666)
+            fd = os.open(full, flags, 0o666)
+        except FileExistsError:
+            return self._taken(path, data)
+        except OSError as err:
+            return f"cannot write {path!r}: {err.strerror or err}"
+        try:
             try:
                 done = os.write(fd, data)
                 if done < len(data):  # pragma: no cover - a full disk, a signal
@@ -597,37 +748,45 @@ class Writer:
                         view = view[os.write(fd, view) :]
             finally:
                 os.close(fd)
-        except OSError as err:
+        except OSError as err:  # pragma: no cover - a full disk
             return f"cannot write {path!r}: {err.strerror or err}"
         return None
 
-    def remove_stale(self, path: str, expected: str) -> None:
-        """Delete ``path`` if it still holds what the extension wrote; then empty folders."""
-        full = os.path.join(self.root, path)
+    def remove_stale(self, path: str, expected: str | None) -> bool:
+        """Delete ``path`` if it still holds what the extension wrote (hash ``expected``;
+        ``None``: whatever it holds), then the folders it leaves empty.
+
+        Only a regular file reached through real folders inside is deleted: the same
+        check as for writing, on every part of the path.
+        """
+        folder = path.rpartition("/")[0]
+        if not self.folder_ok(folder, create=False):
+            return False
+        full = self.prefix + path
         try:
-            if os.path.islink(full):
-                return
-            with open(full, "rb") as handle:
-                if digest(handle.read()) != expected:
-                    return
+            current = _read_regular(full)
+            if current is None or (expected is not None and digest(current) != expected):
+                return False
             os.unlink(full)
         except OSError:
-            return
-        folder = posixpath.dirname(path)
-        while folder:
+            return False
+        while folder:  # each one a real folder inside, checked above
             try:
-                os.rmdir(os.path.join(self.root, folder))
+                os.rmdir(self.prefix + folder)
             except OSError:
-                return
-            folder = posixpath.dirname(folder)
+                break
+            self.folders.pop(folder, None)
+            folder = folder.rpartition("/")[0]
+        return True
 
 
 def read_manifest(outdir: Path) -> dict[str, str]:
     """The files a previous build wrote, with their hashes; empty when unreadable."""
     try:
-        data = json.loads((outdir / MANIFEST).read_text("utf-8"))
+        raw = _read_regular(os.path.join(outdir, MANIFEST))
+        data = json.loads(raw or b"")
         files = data["files"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return {}
     if not isinstance(files, dict):
         return {}
@@ -646,19 +805,33 @@ def rendered(
         yield redirect.path, render(redirect).encode("utf-8")
 
 
+@dataclass
+class Written:
+    """What :func:`write_all` did in the output folder."""
+
+    #: the new manifest: path -> hash of the content written (or found already there)
+    files: dict[str, str]
+    #: the stale files it deleted
+    removed: list[str]
+    #: the paths it left alone because a file the extension did not write is there
+    occupied: set[str]
+
+
 def write_all(
     outdir: Path,
     files: Iterable[tuple[str, bytes]],
     previous: Mapping[str, str],
     protected: set[str],
     on_error: Callable[[str, str], None],
-) -> dict[str, str]:
+    replaceable: Collection[str] = (),
+) -> Written:
     """Write ``files`` (path, bytes) in their order, drop stale ones from ``previous``,
     update the manifest.
 
-    Returns the new manifest (path → hash of the content written).
+    ``protected`` are never deleted; ``replaceable`` are Sphinx's pages that a stub
+    may take the place of (see :class:`Writer`).
     """
-    writer = Writer(outdir)
+    writer = Writer(outdir, previous, replaceable)
     write = writer.write
     written: dict[str, str] = {}
     for path, data in files:
@@ -667,14 +840,17 @@ def write_all(
             written[path] = digest(data)
         else:
             on_error(path, error)
-    for path in sorted(previous.keys() - written.keys() - protected - {MANIFEST}):
-        writer.remove_stale(path, previous[path])
+    removed = [
+        path
+        for path in sorted(previous.keys() - written.keys() - protected - {MANIFEST})
+        if writer.remove_stale(path, previous[path])
+    ]
     if written:
         body = json.dumps({"version": 1, "files": written}, indent=1, sort_keys=True) + "\n"
-        writer.write(MANIFEST, body.encode("utf-8"))
+        writer.write(MANIFEST, body.encode("utf-8"), own=True)
     elif previous:
-        writer.remove_stale(MANIFEST, digest((outdir / MANIFEST).read_bytes()))
-    return written
+        writer.remove_stale(MANIFEST, None)
+    return Written(written, removed, writer.occupied)
 
 
 # -- Sphinx ------------------------------------------------------------------------------
@@ -691,6 +867,7 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
         )
     state = state_of(app)
     state.stub_template, state.stub_template_name, state.rendered_pages = None, "", set()
+    state.stub_report = None
     if config.relocate_stub_template:
         path = Path(app.confdir, config.relocate_stub_template)
         state.stub_template_name = str(path)
@@ -742,7 +919,11 @@ def on_env_get_outdated(
     """
     site = html_site(app.builder)
     previous = read_manifest(Path(app.outdir)) if site is not None else {}
-    state_of(app).previous_stubs = previous if site is not None else None
+    state = state_of(app)
+    state.previous_stubs = previous if site is not None else None
+    # the pages the last build wrote for documents gone since: Sphinx leaves them
+    # behind, and a stub may take their place (a reorganization's own old pages)
+    state.stale_pages = {site.file(d) for d in removed} if site is not None else set()
     if not previous or site is None:
         return []
     from ._config import table_of
@@ -761,17 +942,51 @@ def on_html_page_context(app: Sphinx, pagename: str, *args: Any) -> None:
 
 
 def _extra_files(app: Sphinx) -> set[str]:
-    """Files ``html_extra_path`` copies into the output folder."""
+    """Files ``html_extra_path`` copies into the output folder, walked as Sphinx walks
+    them (``copy_asset``: symbolic links to folders followed, ``exclude_patterns`` left
+    out), each folder once."""
+    from sphinx.util.matching import Matcher
+
+    excluded = Matcher(app.config.exclude_patterns)
     found: set[str] = set()
     for extra in app.config.html_extra_path or ():
-        base = Path(app.confdir, extra)
-        if base.is_file():
-            found.add(base.name)
+        base = os.path.join(app.confdir, extra)
+        if os.path.isfile(base):
+            found.add(os.path.basename(base))
             continue
-        for folder, _, names in os.walk(base):
-            rel = Path(folder).relative_to(base).as_posix()
-            found.update(posixpath.normpath(posixpath.join(rel, n)) for n in names)
+        reals: dict[str, str] = {}  # each folder walked -> where it really is
+        for folder, folders, names in os.walk(base, followlinks=True):
+            real = reals[folder] = os.path.realpath(folder)
+            up = os.path.dirname(folder)
+            while up in reals:  # a link back up: Sphinx would go round; the files are known
+                if reals[up] == real:
+                    folders[:], names = [], []
+                    break
+                up = os.path.dirname(up)
+            rel = os.path.relpath(folder, base).replace(os.sep, "/")
+            rel = "" if rel == "." else rel + "/"
+            folders[:] = [name for name in folders if not excluded(rel + name)]
+            found.update(rel + name for name in names if not excluded(rel + name))
     return found
+
+
+#: What an HTML builder writes into the output folder besides pages and the folders of
+#: :data:`_RESERVED`: with ``html_file_suffix = ""`` an old page may bear these names.
+_BUILDER_FILES = frozenset({"objects.inv", "searchindex.js", ".buildinfo", ".buildinfo.bak"})
+
+
+@dataclass(frozen=True)
+class StubReport:
+    """What the stubs of one build did, for the build's summary line."""
+
+    #: redirect stubs written (or found already in place, unchanged)
+    written: int
+    #: stale stubs of earlier builds deleted
+    removed: int
+    #: export files written (``relocate_redirect_exports``), by path
+    exports: tuple[str, ...]
+    #: stubs and exports not written (each one warned)
+    failed: int
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
@@ -792,12 +1007,16 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
     env = app.env
     documents = env.found_docs
     extra = _extra_files(app)
-    protected = {site.file(p) for p in state.rendered_pages} | extra
+    chosen = app.config.relocate_redirect_exports or []
+    export_names = {EXPORTS[name].path: name for name in chosen}
+    export_paths = set(export_names)
+    # every file the build writes itself: no stub takes its place
+    protected = {site.file(p) for p in state.rendered_pages} | extra | _BUILDER_FILES
     titles = {d: env.titles[d].astext() for d in documents if d in env.titles}
     table = table_of(app)
     redirects, skipped = plan(
-        table, documents, site, protected=protected, titles=titles,
-        published=state.published_pages,
+        table, documents, site, protected=protected | export_paths, titles=titles,
+        published=state.published_pages, labels=_label_places(env),
     )
 
     def location(old: str) -> Location | None:
@@ -816,48 +1035,94 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
         template: jinja2.Template | None = state.stub_template
 
         def render(redirect: Redirect) -> str:
-            """The template's stub; after a template error, the built-in one."""
+            """The template's stub; after any error of the template, the built-in one."""
             nonlocal template
             if template is not None:
-                import jinja2
-
                 try:
                     return template.render(template_context(redirect, words))
-                except jinja2.TemplateError as err:
+                except Exception as err:  # a user's template may raise anything
                     warn(
                         RelocateWarning.STUB,
-                        f"relocate_stub_template: {err}; the built-in stub is used instead",
-                        location=state.stub_template_name,
+                        f"relocate_stub_template: {_one_line(err)}; "
+                        "the built-in stub is used instead",
+                        location=_template_location(state.stub_template_name, err),
                     )
                     template = None
             return built_in(redirect)
 
-    chosen = app.config.relocate_redirect_exports or []
-    exports = export_files(export_rows(redirects, site) if chosen else [], chosen, site.root_path)
-    for path in [path for path in exports if path in extra]:
-        warn(
-            RelocateWarning.STUB,
-            f"html_extra_path provides {path!r}; the {path!r} export is not written",
-        )
-        del exports[path]
-    export_bytes = ((path, text.encode("utf-8")) for path, text in exports.items())
-
+    failed: set[str] = set()  # stubs (and exports) not written
     olds: dict[str, str] = {}  # stub -> old page, for messages: made on the first failure
 
     def on_error(path: str, message: str) -> None:
+        failed.add(path)
         if not olds:
             olds.update((redirect.path, redirect.old) for redirect in redirects)
         old = olds.get(path, "")
-        warn(
-            RelocateWarning.STUB,
-            f"no redirect stub for {old!r}: {message}" if old else message,
-            location=location(old) if old else None,
-        )
+        if old:
+            message = f"no redirect stub for {old!r}: {message}"
+        elif path in export_names:
+            message = f"the {export_names[path]!r} export is not written: {message}"
+        warn(RelocateWarning.STUB, message, location=location(old) if old else None)
+
+    def export_bytes() -> Iterator[tuple[str, bytes]]:
+        """The exports, made once every stub is written (they follow the stubs in one
+        stream): an old URL whose stub was not written gets no server rule either, so
+        a file of the user's there is not redirected away."""
+        if not chosen:
+            return
+        kept = [redirect for redirect in redirects if redirect.path not in failed]
+        exports = export_files(export_rows(kept, site), chosen, site.root_path)
+        for path, text in exports.items():
+            if path in extra:
+                warn(
+                    RelocateWarning.STUB,
+                    f"html_extra_path provides {path!r}; the {path!r} export is not written",
+                )
+                continue
+            yield path, text.encode("utf-8")
 
     pages = {site.file(d) for d in documents} | protected
     previous = state.previous_stubs
     state.previous_stubs = None  # the next build reads what this one writes
     if previous is None:
         previous = read_manifest(Path(app.outdir))
-    files = itertools.chain(rendered(redirects, render), export_bytes)
-    write_all(Path(app.outdir), files, previous, pages, on_error)
+    # a stub may take the place of Sphinx's own page: of a document a [patterns] entry
+    # replaces, or of one removed since the last build (the page it left behind)
+    replaceable = {r.path for r in redirects if r.old in documents} | (
+        state.stale_pages - pages
+    )
+    files = itertools.chain(rendered(redirects, render), export_bytes())
+    done = write_all(Path(app.outdir), files, previous, pages, on_error, replaceable)
+    state.stub_report = StubReport(
+        written=sum(1 for redirect in redirects if redirect.path in done.files),
+        removed=sum(1 for path in done.removed if path not in _EXPORT_PATHS),
+        exports=tuple(sorted(path for path in done.files if path in export_paths)),
+        failed=len(failed),
+    )
+
+
+_EXPORT_PATHS = frozenset(export.path for export in EXPORTS.values())
+
+
+def _one_line(err: BaseException) -> str:
+    """An exception as one line of a warning: its type and message."""
+    text = " ".join(str(err).split()) or "(no message)"
+    return f"{type(err).__name__}: {text}"
+
+
+def _template_location(file: str, err: BaseException) -> Location:
+    """The template file and the line of it that raised ``err`` (when Jinja's traceback
+    names one), as a table :class:`Location` (which a file without a line also fits)."""
+    line = 0
+    trace = err.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code.co_filename == "<template>":
+            line = trace.tb_lineno
+        trace = trace.tb_next
+    return Location(file, line)
+
+
+def _label_places(env: BuildEnvironment) -> dict[str, tuple[str, str]]:
+    """Every label of the project -> its page and anchor (Sphinx's std domain)."""
+    std: Any = env.get_domain("std")
+    return {name: (docname, anchor) for name, (docname, anchor) in std.anonlabels.items()}

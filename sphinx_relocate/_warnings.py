@@ -28,7 +28,8 @@ class RelocateWarning(Enum):
     TARGET_MISSING = "target_missing"
     """A table target is not a document (or file) of the project."""
     SHADOWED = "shadowed"
-    """An old name in the table is still a document, so the table entry is not used."""
+    """An old name in the table is still a document (or a file the build writes), so the
+    table entry is not used."""
     UNREDIRECTED = "unredirected"
     """A page renamed or deleted since ``relocate_since``, or a page or label of the
     ``relocate_published`` inventory that is gone, has no entry (or it cannot be checked)."""
@@ -65,8 +66,9 @@ class RelocateWarning(Enum):
     CASE_RENAME = "case_rename"
     """An old and a new page differ only by letter case, so no stub is written for it."""
     STUB = "stub"
-    """A redirect stub could not be written (template error, an unwritable path), or the
-    old page names could not be added to ``objects.inv``."""
+    """A redirect stub or export could not be written (template error, a refused path, a
+    file there that the extension did not write), or the old page names could not be
+    added to ``objects.inv``."""
 
     # -- the report --
     SUMMARY = "summary"

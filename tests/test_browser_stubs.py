@@ -148,6 +148,13 @@ def sites(tmp_path_factory: pytest.TempPathFactory, server: str) -> dict[str, Pa
     base = tmp_path_factory.mktemp("browser")
     src = base / "src"
     shutil.copytree(ROOT, src)
+    # a renamed label on the page the old pages moved to: its old anchor travels
+    plain = src / "new/plain.rst"
+    text = plain.read_text("utf-8")
+    label = ".. _section-two-label:\n\nSection two\n"
+    plain.write_text(text.replace("Section two\n", label), "utf-8")
+    with (src / "relocations.toml").open("a", encoding="utf-8") as table:
+        table.write('\n[labels]\n"Old_Section" = "section-two-label"\n')
     built = {}
     for builder in ("html", "dirhtml"):
         out = base / builder
@@ -196,6 +203,12 @@ def test_stubs_land_in_chromium(sites: dict[str, Path], server: str, tmp_path: P
         (
             f"{dirhtml}/old/mapped/index.html?q=1#old-id",
             f"{dirhtml}/new/other/index.html?q=1#new-id",
+        ),
+        # an old label's anchor, sent to the label it was renamed to ([labels])
+        (f"{html}/old/plain.html?q=1#old-section", f"{html}/new/plain.html?q=1#section-two-label"),
+        (
+            f"{dirhtml}/old/chain/index.html?q=1#old-section",
+            f"{dirhtml}/new/plain/index.html?q=1#section-two-label",
         ),
         # an anchor renamed on the final page
         (f"{html}/old/mapped.html?q=1#renamed", f"{html}/new/plain.html?q=1#section-two"),

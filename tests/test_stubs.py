@@ -60,7 +60,7 @@ def refresh_url(page: _Tags) -> str:
 
 #: How each warning reads, for Sphinx 7.4, which does not print ``[relocate.<kind>]``.
 SIGNATURES = {
-    "shadowed": ("still exists, so", "the build writes its own page"),
+    "shadowed": ("still exists, so", "the build writes its own file"),
     "case_rename": ("differ only by letter case, so",),
     "stub": (
         "is not a folder inside",
@@ -68,6 +68,8 @@ SIGNATURES = {
         "relocate_stub_template:",
         "is not a place for a page",
         "export is not written",
+        "sphinx-relocate did not write",
+        "was changed since sphinx-relocate wrote it",
     ),
 }
 
