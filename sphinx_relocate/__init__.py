@@ -41,7 +41,13 @@ from typing import TYPE_CHECKING, Any
 from . import _inventory, _published, _record, _stubs
 from ._catalogs import setup_catalogs
 from ._check import setup_checker
-from ._config import CONFIG_VALUES, on_config_inited, on_env_get_outdated, register
+from ._config import (
+    CONFIG_VALUES,
+    check_config,
+    on_config_inited,
+    on_env_get_outdated,
+    register,
+)
 from ._resolve import setup_resolver
 from ._table import Location, Problem, RelocationTable, Target, load_table
 from ._warnings import RelocateWarning
@@ -67,6 +73,9 @@ ENV_VERSION = 4
 
 def setup(app: Sphinx) -> dict[str, Any]:
     register(app)
+    # before anything reads a value (handlers at the default 500) and before Sphinx's
+    # own type warnings (800)
+    app.connect("config-inited", check_config, priority=400)
     # after Sphinx has normalized source_suffix (priority 800)
     app.connect("config-inited", on_config_inited, priority=900)
     app.connect("env-get-outdated", on_env_get_outdated)

@@ -75,6 +75,8 @@ class BuildState:
     table: RelocationTable = field(default_factory=RelocationTable)
     #: the table was read (at ``config-inited``)
     loaded: bool = False
+    #: the peers' options this extension registered (``None``: the config is not checked yet)
+    peer_options: list[str] | None = None
     settings: Settings = field(default_factory=Settings)
     files: FileCache = field(default_factory=lambda: FileCache(Path()))
     #: the project as the rule sees it; made once the documents are known

@@ -62,19 +62,115 @@ def test_sphinx_build_exits_non_zero_without_a_python_traceback(tmp_path) -> Non
 
 
 WRONG_TYPES = {
-    "map-list": ('relocate_map = ["intro"]', "relocate_map must be dict, not list: ['intro']"),
-    "map-str": ('relocate_map = "intro"', "relocate_map must be dict, not str: 'intro'"),
-    "table-int": ("relocate_table = 3", "relocate_table must be str or None, not int: 3"),
+    "map-list": (
+        'relocate_map = ["intro"]',
+        "relocate_map must be a dict of old page → new page, not the list ['intro']",
+    ),
+    "map-str": (
+        'relocate_map = "intro"',
+        "relocate_map must be a dict of old page → new page, not the string 'intro'",
+    ),
+    "table-int": (
+        "relocate_table = 3",
+        "relocate_table must be a file name (a string) or None, not the number 3",
+    ),
     "table-list": (
         'relocate_table = ["a.toml"]',
-        "relocate_table must be str or None, not list: ['a.toml']",
+        "relocate_table must be a file name (a string) or None, not the list ['a.toml']",
+    ),
+}
+#: Each value of issue 23's D13, and its kin: one line at conf.py's line, no traceback.
+BAD_VALUES = {
+    **WRONG_TYPES,
+    "repo-root-int": (
+        "relocate_repo_root = 5",
+        "relocate_repo_root must be a folder name (a string) or None, not the number 5",
+    ),
+    "ignore-int": (
+        "relocate_ignore = 5",
+        "relocate_ignore must be a list of regular expressions, not the number 5",
+    ),
+    "ignore-str": (
+        'relocate_ignore = "abc"',
+        "relocate_ignore must be a list of regular expressions, not the string 'abc' "
+        "(write ['abc'])",
+    ),
+    "ignore-none": (
+        "relocate_ignore = None",
+        "relocate_ignore must be a list of regular expressions, not None",
+    ),
+    "ignore-item": (
+        'relocate_ignore = ["a", 5]',
+        "relocate_ignore: 5 is not a string",
+    ),
+    "ignore-regex": (
+        'relocate_ignore = ["("]',
+        "relocate_ignore: invalid regular expression '(': "
+        "missing ), unterminated subpattern at position 0",
+    ),
+    "template-int": (
+        "relocate_stub_template = 5",
+        "relocate_stub_template must be a file name (a string) or None, not the number 5",
+    ),
+    "exports-int": (
+        "relocate_redirect_exports = 5",
+        "relocate_redirect_exports must be a list of export names, not the number 5",
+    ),
+    "exports-str": (
+        'relocate_redirect_exports = "nginx"',
+        "relocate_redirect_exports must be a list of export names, not the string 'nginx' "
+        "(write ['nginx'])",
+    ),
+    "exports-unknown": (
+        'relocate_redirect_exports = ["no-such-export"]',
+        "relocate_redirect_exports: unknown export 'no-such-export' (expected any of: "
+        "'apache', 'json', 'netlify', 'nginx', 'readthedocs', 'vercel')",
+    ),
+    "fail-on-dangling-str": (
+        'relocate_fail_on_dangling = "no"',
+        "relocate_fail_on_dangling must be True or False, not the string 'no'",
+    ),
+    "aliases-str": (
+        'relocate_inventory_aliases = "no"',
+        "relocate_inventory_aliases must be True or False, not the string 'no'",
+    ),
+    "report-int": (
+        "relocate_report_rewrites = 1",
+        "relocate_report_rewrites must be True or False, not the number 1",
+    ),
+    "repo-url-int": (
+        "relocate_repo_url = 3",
+        "relocate_repo_url must be an http(s) URL or None, not the number 3",
+    ),
+    "repo-url-no-scheme": (
+        'relocate_repo_url = "github.com/org/repo/blob/main/"',
+        "relocate_repo_url must be an http(s) URL or None, "
+        "not the string 'github.com/org/repo/blob/main/'",
+    ),
+    "since-int": (
+        "relocate_since = 5",
+        "relocate_since must be a git revision (a string) or None, not the number 5",
+    ),
+    "published-list": (
+        'relocate_published = ["objects.inv"]',
+        "relocate_published must be a file name or URL (a string) or None, "
+        "not the list ['objects.inv']",
+    ),
+    "redirects-int": (
+        "redirects = 5",
+        "redirects must be a dict of old page → target URL, not the number 5",
+    ),
+    "rediraffe-list": (
+        'rediraffe_redirects = ["a"]',
+        "rediraffe_redirects must be a dict of old → new source paths or a file name, "
+        "not the list ['a']",
     ),
 }
 
 
-@pytest.mark.parametrize("name", sorted(WRONG_TYPES))
-def test_wrong_type_stops_the_build_at_its_conf_py_line(make_app, tmp_path, name) -> None:
-    setting, message = WRONG_TYPES[name]
+@pytest.mark.parametrize("name", sorted(BAD_VALUES))
+def test_bad_value_stops_the_build_at_its_conf_py_line(make_app, tmp_path, name) -> None:
+    setting, message = BAD_VALUES[name]
     docs = make_docs(tmp_path, setting)
     with pytest.raises(ConfigError) as info:
         make_app("html", srcdir=docs)
@@ -83,13 +179,22 @@ def test_wrong_type_stops_the_build_at_its_conf_py_line(make_app, tmp_path, name
 
 CLI_WRONG_TYPES = {
     **WRONG_TYPES,
-    "repo-root": ("relocate_repo_root = 3", "relocate_repo_root must be str or None, not int: 3"),
-    "repo-url": ("relocate_repo_url = 3", "relocate_repo_url must be str or None, not int: 3"),
-    "source-suffix": ("source_suffix = 3", "source_suffix must be str or list or tuple or dict"),
-    "exclude": ("exclude_patterns = 3", "exclude_patterns must be list or tuple, not int: 3"),
+    "repo-root": (
+        "relocate_repo_root = 3",
+        "relocate_repo_root must be a folder name (a string) or None, not the number 3",
+    ),
+    "repo-url": (
+        "relocate_repo_url = 3",
+        "relocate_repo_url must be an http(s) URL or None, not the number 3",
+    ),
+    "source-suffix": (
+        "source_suffix = 3",
+        "source_suffix must be a string or a list or a dict, not the number 3",
+    ),
+    "exclude": ("exclude_patterns = 3", "exclude_patterns must be a list, not the number 3"),
     "heading-anchors": (
         'myst_heading_anchors = "x"',
-        "myst_heading_anchors must be int, not str: 'x'",
+        "myst_heading_anchors must be a number, not the string 'x'",
     ),
 }
 COMMANDS = ("check", "rewrite", "from-git")
