@@ -101,11 +101,17 @@ def stop(problems: Sequence[Problem], what: str = "the configuration") -> NoRetu
     for problem in problems:
         error(problem.message, problem.location)
     if len(problems) == 1:
-        raise ConfigError(str(problems[0]))
+        raise ConfigError(str(problems[0])) from None
     raise ConfigError(
         f"{what} has {len(problems)} problems (listed above):\n"
         + "\n".join(str(p) for p in problems)
-    )
+    ) from None
+
+
+def fatal(message: str) -> NoReturn:
+    """Stop the build on a problem whose ``message`` already says where: its line first."""
+    logger.error(message)
+    raise ConfigError(message) from None
 
 
 def _located(message: str, location: Any) -> tuple[str, Any]:

@@ -232,3 +232,83 @@ def test_unreadable_table_is_one_line_from_every_command(
     else:  # the others cannot work from it: a usage error
         assert (status, out) == (2, "")
         assert err.splitlines() == [f"sphinx-relocate: error: {line}"]
+
+
+# -- every fatal problem opens with its own line (issue 22.6) -----------------------------
+
+#: Fatal problems reachable from conf.py and the files it names: (conf.py line 3, files to
+#: write, the first line sphinx-build must print to stderr, ``{docs}`` standing for the folder)
+FATAL = {
+    "unknown-export": (
+        'relocate_redirect_exports = ["no-such-export"]', {},
+        "{docs}/conf.py:3: ERROR: relocate_redirect_exports: unknown export 'no-such-export'",
+    ),
+    "ignore-string": (
+        'relocate_ignore = "abc"', {},
+        "{docs}/conf.py:3: ERROR: relocate_ignore must be a list of regular expressions",
+    ),
+    "bad-regex": (
+        'relocate_ignore = ["("]', {},
+        "{docs}/conf.py:3: ERROR: relocate_ignore: invalid regular expression '('",
+    ),
+    "template-missing": (
+        'relocate_stub_template = "stub.html"', {},
+        "ERROR: relocate_stub_template: cannot read {docs}/stub.html: No such file or directory",
+    ),
+    "template-syntax": (
+        'relocate_stub_template = "stub.html"', {"stub.html": "<p>\n{% if %}\n"},
+        "{docs}/stub.html:2: ERROR: relocate_stub_template: ",
+    ),
+    "table-entry": (
+        'relocate_map = {"a": "../../x"}', {},
+        "{docs}/conf.py:3: ERROR: [pages] 'a': '..' segments are not allowed",
+    ),
+    "table-file": (
+        "", {"relocations.toml": "[pages]\nold = \n"},
+        "{docs}/relocations.toml:2: ERROR: invalid TOML",
+    ),
+    "table-missing": (
+        'relocate_table = "missing.toml"', {},
+        "ERROR: {docs}/missing.toml: cannot read the relocation table: No such file or directory",
+    ),
+    "rediraffe-file": (
+        'rediraffe_redirects = "missing.txt"', {},
+        "ERROR: {docs}/missing.txt: cannot read the rediraffe_redirects file",
+    ),
+}
+
+
+def sphinx_build(docs: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", str(docs), str(out)],
+        capture_output=True, text=True, check=False,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(FATAL))
+def test_a_fatal_problem_prints_its_own_line_first(tmp_path, name) -> None:
+    setting, files, first = FATAL[name]
+    docs = make_docs(tmp_path, setting)
+    for file, text in files.items():
+        (docs / file).write_text(text, encoding="utf-8")
+    result = sphinx_build(docs, tmp_path / "out")
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == 2
+    assert lines[0].startswith(first.format(docs=docs)), result.stderr
+    # then Sphinx's own report: "Configuration error:" (7.4-8.1) or its crash report (8.2+)
+    assert "Configuration error" in "\n".join(lines[1:])
+    assert "Traceback (most recent call last)" not in result.stderr
+
+
+def test_several_problems_each_print_a_line_before_the_report(tmp_path) -> None:
+    docs = make_docs(tmp_path, 'relocate_ignore = 5\nrelocate_fail_on_dangling = "no"')
+    result = sphinx_build(docs, tmp_path / "out")
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines[:2] == [
+        f"{docs}/conf.py:3: ERROR: relocate_ignore must be a list of regular expressions, "
+        "not the number 5",
+        f"{docs}/conf.py:4: ERROR: relocate_fail_on_dangling must be True or False, "
+        "not the string 'no'",
+    ]
+    # Sphinx's type warnings would come first: the check runs before them
+    assert "The config value" not in result.stderr
