@@ -12,9 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sphinx.errors import ConfigError
 
 from sphinx_relocate._cli import main
+from sphinx_relocate._config import CONFIG_VALUES, validate_settings
 
 CONF = 'project = "x"\nextensions = ["sphinx_relocate"]\n'
 
@@ -312,3 +315,69 @@ def test_several_problems_each_print_a_line_before_the_report(tmp_path) -> None:
     ]
     # Sphinx's type warnings would come first: the check runs before them
     assert "The config value" not in result.stderr
+
+
+# -- the checks themselves --------------------------------------------------------------
+
+
+def test_the_line_is_the_last_assignment_found_in_the_syntax_tree(make_app, tmp_path) -> None:
+    setting = (
+        "import os\n"
+        "relocate_ignore = []\n"
+        "if os.sep:\n"
+        "    relocate_ignore = (\n"
+        '        "abc"\n'
+        "    )\n"
+        '# relocate_ignore = ["never read"]'
+    )
+    docs = make_docs(tmp_path, setting)
+    with pytest.raises(ConfigError) as info:
+        make_app("html", srcdir=docs)
+    assert str(info.value).startswith(f"{docs / 'conf.py'}:6: relocate_ignore must be")
+
+
+def test_a_value_not_set_in_conf_py_names_the_file_without_a_line(make_app, tmp_path) -> None:
+    docs = make_docs(tmp_path, "")
+    with pytest.raises(ConfigError) as info:
+        make_app("html", srcdir=docs, confoverrides={"relocate_since": 5})
+    message = "relocate_since must be a git revision (a string) or None, not the number 5"
+    assert str(info.value) == f"{docs / 'conf.py'}: {message}"
+
+
+def test_every_default_is_accepted() -> None:
+    assert validate_settings({v.name: v.default for v in CONFIG_VALUES}) == []
+
+
+def test_validate_settings_names_conf_py_and_ignores_other_names(tmp_path) -> None:
+    conf = tmp_path / "conf.py"
+    conf.write_text('project = "x"\nrelocate_ignore = "abc"\n', encoding="utf-8")
+    problems = validate_settings(
+        {"project": 5, "relocate_ignore": "abc", "relocate_since": "main"}, conf, "conf.py"
+    )
+    assert [str(p) for p in problems] == [
+        "conf.py:2: relocate_ignore must be a list of regular expressions, "
+        "not the string 'abc' (write ['abc'])"
+    ]
+    assert str(validate_settings({"relocate_table": 1})[0]).startswith("conf.py: relocate_table")
+
+
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.tuples(inner, inner)
+    | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@given(name=st.sampled_from([v.name for v in CONFIG_VALUES]), value=VALUES)
+def test_a_value_is_accepted_only_with_its_types_and_never_raises(name, value) -> None:
+    (option,) = [v for v in CONFIG_VALUES if v.name == name]
+    problems = validate_settings({name: value})
+    assert len(problems) <= 1
+    if not problems:
+        assert isinstance(value, option.types)
+        assert bool in option.types or not isinstance(value, bool)
+    else:
+        assert "\n" not in problems[0].message
+        assert problems[0].message.startswith(name)
