@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _inventory, _published, _record, _stubs
+from . import _inventory, _published, _record, _stubs, _summary
 from ._catalogs import setup_catalogs
 from ._check import setup_checker
 from ._config import (
@@ -90,6 +90,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", _stubs.on_build_finished)
     app.connect("env-updated", _published.on_env_updated)
     app.connect("build-finished", _inventory.on_build_finished)
+    # after the stubs, the inventory and the dangling count (_check, 900)
+    app.connect("build-finished", _summary.on_build_finished, priority=950)
     return {
         "version": __version__,
         "env_version": ENV_VERSION,

@@ -21,6 +21,7 @@ from ._peers import convert as convert_peers
 from ._peers import documents_on_disk
 from ._sphinx import source_suffixes
 from ._state import state_of
+from ._summary import sources_of
 from ._table import (
     Location,
     Problem,
@@ -448,6 +449,8 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
         check_config(app, config)
     peers = state.peer_options or []
     table = read_table(Path(app.confdir), config, srcdir=Path(app.srcdir), peers=peers)
+    options = {name: getattr(config, name, None) for name in ("relocate_map", *peers)}
+    state.sources = sources_of(Path(app.confdir), table, config.relocate_table, options)
     for note in table.notes:  # the file and line in the text: no env to resolve them yet
         logger.info(str(note))
     state_of(app).table = table

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from ._catalogs import Serving
     from ._check import Report
+    from ._summary import Outputs, Sources
 
 
 @dataclass
@@ -77,6 +78,11 @@ class BuildState:
     loaded: bool = False
     #: the peers' options this extension registered (``None``: the config is not checked yet)
     peer_options: list[str] | None = None
+    #: for the summary line (``_summary``): where the table came from, what this build
+    #: wrote (HTML builders) and the (references, documents) that dangle
+    sources: Sources | None = None
+    outputs: Outputs | None = None
+    dangling: tuple[int, int] | None = None
     settings: Settings = field(default_factory=Settings)
     files: FileCache = field(default_factory=lambda: FileCache(Path()))
     #: the project as the rule sees it; made once the documents are known

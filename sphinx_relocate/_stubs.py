@@ -49,6 +49,7 @@ from ._paths import (
     safe_output_path,
 )
 from ._state import state_of
+from ._summary import Outputs
 from ._table import Location, Problem, RelocationTable, Target, collection_paused
 from ._warnings import RelocateWarning, fatal, stop, warn
 
@@ -851,4 +852,5 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
     if previous is None:
         previous = read_manifest(Path(app.outdir))
     files = itertools.chain(rendered(redirects, render), export_bytes)
-    write_all(Path(app.outdir), files, previous, pages, on_error)
+    written = write_all(Path(app.outdir), files, previous, pages, on_error)
+    state.outputs = Outputs.of(Path(app.outdir), written, previous, exports)
