@@ -2,6 +2,9 @@
 
 How it works:
 
+* Every ``relocate_*`` value is checked once, first thing at ``config-inited``, by the
+  check declared with it in ``_config.CONFIG_VALUES``; a wrong one stops the build with
+  one line at its conf.py line.  Every stop prints its own line before Sphinx's report.
 * The user moves pages (and images) and lists the moves in one relocation table:
   ``relocations.toml`` next to conf.py (``[pages]``, ``[prefixes]``, ``[files]``,
   ``[anchors]``, ``[labels]``, ``[patterns]``) and/or a ``relocate_map`` dict in
@@ -30,6 +33,9 @@ How it works:
 * Every internal reference that still does not land is a ``relocate.*`` warning at its
   file and line, on every build (the findings live in the environment), so
   ``sphinx-build -W`` fails until the docs are whole.
+* Every build ends with one INFO line (``_summary.py``): the table read with its entry
+  count (or every place looked in), references rewritten, redirect pages written and
+  removed, exports, dangling references.
 * The ``sphinx-relocate`` command checks a table, rewrites sources from it and derives
   it from git renames.
 """

@@ -26,8 +26,8 @@ How it works:
   is known: it lands on the new label unless the old one still exists, and
   :class:`RenamedLabels` sends its node there before MyST and Sphinx resolve it.  One
   that names a label that is neither a label nor a table key is Sphinx's to report.
-* At ``build-finished`` a summary line counts the findings;
-  ``relocate_fail_on_dangling`` makes it a warning and the exit status 1.
+* At ``build-finished`` the findings are counted for the summary line (``_summary``);
+  ``relocate_fail_on_dangling`` also warns the count and sets the exit status 1.
 """
 
 from __future__ import annotations
