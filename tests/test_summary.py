@@ -146,3 +146,17 @@ def test_summary_line_parts() -> None:
         "sphinx-relocate: no relocation table (looked for nothing: relocate_table = None); "
         "0 redirect pages written, 3 removed"
     )
+
+
+@pytest.mark.parametrize("root", ["reorg", "labels", "resolve-ambiguity"])
+def test_references_rewritten_are_those_reported_as_outdated(make_app, tmp_path, root) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / f"test-{root}", src)
+    app = make_app("html", srcdir=src, confoverrides={"relocate_report_rewrites": True})
+    app.build()
+    outdated = [w for w in app.warning.getvalue().splitlines() if "[relocate.outdated]" in w]
+    documents = {w.split(":")[0] for w in outdated}
+    (line,) = lines_of(app.status.getvalue())
+    assert outdated
+    assert f"; {len(outdated)} reference{'s' if len(outdated) > 1 else ''} rewritten in " \
+        f"{len(documents)} document{'s' if len(documents) > 1 else ''};" in line
