@@ -2,6 +2,9 @@
 
 How it works:
 
+* Every ``relocate_*`` value is checked once, first thing at ``config-inited``, by the
+  check declared with it in ``_config.CONFIG_VALUES``; a wrong one stops the build with
+  one line at its conf.py line.  Every stop prints its own line before Sphinx's report.
 * The user moves pages (and images) and lists the moves in one relocation table:
   ``relocations.toml`` next to conf.py (``[pages]``, ``[prefixes]``, ``[files]``,
   ``[anchors]``, ``[labels]``, ``[patterns]``) and/or a ``relocate_map`` dict in
@@ -30,6 +33,9 @@ How it works:
 * Every internal reference that still does not land is a ``relocate.*`` warning at its
   file and line, on every build (the findings live in the environment), so
   ``sphinx-build -W`` fails until the docs are whole.
+* Every build ends with one INFO line (``_summary.py``): the table read with its entry
+  count (or every place looked in), references rewritten, redirect pages written and
+  removed, exports, dangling references.
 * The ``sphinx-relocate`` command checks a table, rewrites sources from it and derives
   it from git renames.
 """
@@ -38,10 +44,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _inventory, _published, _record, _stubs
+from . import _inventory, _published, _record, _stubs, _summary
 from ._catalogs import setup_catalogs
 from ._check import setup_checker
-from ._config import CONFIG_VALUES, on_config_inited, on_env_get_outdated, register
+from ._config import (
+    CONFIG_VALUES,
+    check_config,
+    on_config_inited,
+    on_env_get_outdated,
+    register,
+)
 from ._resolve import setup_resolver
 from ._table import Location, Problem, RelocationTable, Target, load_table
 from ._warnings import RelocateWarning
@@ -67,6 +79,9 @@ ENV_VERSION = 5
 
 def setup(app: Sphinx) -> dict[str, Any]:
     register(app)
+    # before anything reads a value (handlers at the default 500) and before Sphinx's
+    # own type warnings (800)
+    app.connect("config-inited", check_config, priority=400)
     # after Sphinx has normalized source_suffix (priority 800)
     app.connect("config-inited", on_config_inited, priority=900)
     app.connect("env-get-outdated", on_env_get_outdated)
@@ -81,6 +96,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", _stubs.on_build_finished)
     app.connect("env-updated", _published.on_env_updated)
     app.connect("build-finished", _inventory.on_build_finished)
+    # after the stubs, the inventory and the dangling count (_check, 900)
+    app.connect("build-finished", _summary.on_build_finished, priority=950)
     return {
         "version": __version__,
         "env_version": ENV_VERSION,

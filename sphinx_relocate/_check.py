@@ -30,8 +30,8 @@ How it works:
   is known: it lands on the new label unless the old one still exists, and
   :class:`RenamedLabels` sends its node there before MyST and Sphinx resolve it.  One
   that names a label that is neither a label nor a table key is Sphinx's to report.
-* At ``build-finished`` a summary line counts the findings;
-  ``relocate_fail_on_dangling`` makes it a warning and the exit status 1.
+* At ``build-finished`` the findings are counted for the summary line (``_summary``);
+  ``relocate_fail_on_dangling`` also warns the count and sets the exit status 1.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ from ._record import PerDocument, Reference
 from ._sphinx import app_of, current_docname, elements, label_xref, repo_root, source_suffixes
 from ._state import Settings, state_of
 from ._table import check_against_project, check_labels
-from ._warnings import RelocateWarning, logger, warn
+from ._warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -1023,20 +1023,17 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
             )
         in_table += [str(p.location) for p in problems if p.subtype == "target_missing"]
     total = len(findings) + len(in_table)
-    if not total:
-        return
     documents = len({f.reference.docname for f in findings}) + len(
         {where.rpartition(":")[0] or where for where in in_table}
     )
-    summary = (
-        f"{total} dangling reference{'s' if total != 1 else ''} in "
-        f"{documents} document{'s' if documents != 1 else ''}"
-    )
-    if app.config.relocate_fail_on_dangling:
+    state_of(app).dangling = (total, documents)  # for the summary line (_summary)
+    if total and app.config.relocate_fail_on_dangling:
+        summary = (
+            f"{total} dangling reference{'s' if total != 1 else ''} in "
+            f"{documents} document{'s' if documents != 1 else ''}"
+        )
         warn(RelocateWarning.SUMMARY, summary)
         app.statuscode = 1
-    else:
-        logger.info(summary)
 
 
 def setup_checker(app: Sphinx) -> None:

@@ -1,23 +1,27 @@
 """Every ``relocate_*`` config value in one place, and reading the table inside Sphinx.
 
-:data:`CONFIG_VALUES` is the single source of truth: ``setup()`` registers from it and
-the docs' configuration page is checked against it by a test.
+:data:`CONFIG_VALUES` is the single source of truth: ``setup()`` registers from it, each
+value carries the check of what it accepts (:func:`validate_settings`, run once at
+``config-inited`` and by the command line), and the docs' configuration page is
+generated from it.
 """
 
 from __future__ import annotations
 
+import ast
+import re
 import reprlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from sphinx.errors import ConfigError
-
+from ._exports import EXPORTS
 from ._peers import convert as convert_peers
 from ._peers import documents_on_disk
 from ._sphinx import source_suffixes
 from ._state import state_of
+from ._summary import sources_of
 from ._table import (
     Location,
     Problem,
@@ -25,17 +29,60 @@ from ._table import (
     check_against_project,
     load_table,
 )
-from ._warnings import RelocateWarning, error, logger, warn
+from ._warnings import RelocateWarning, logger, stop, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
 
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 80
+
+
+def described(value: object) -> str:
+    """A value as an error message names it: ``the string 'abc'``, ``the number 5``, ``True``."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    kind = {str: "string", int: "number", float: "number"}.get(type(value), type(value).__name__)
+    return f"the {kind} {_REPR.repr(value)}"
+
+
+def _phrase(types: tuple[type, ...]) -> str:
+    """``(str, type(None))`` as ``a string or None``: what a value of these types is."""
+    words = {
+        str: "a string", list: "a list", tuple: "a list", dict: "a dict", int: "a number",
+        bool: "True or False", type(None): "None",
+    }
+    return " or ".join(dict.fromkeys(words.get(t, f"a {t.__name__}") for t in types))
+
+
+def _pattern(item: object) -> str | None:
+    """Why a ``relocate_ignore`` item is not a regular expression, or ``None``."""
+    if not isinstance(item, str):
+        return f"{_REPR.repr(item)} is not a string"
+    try:
+        re.compile(item)
+    except re.error as err:
+        return f"invalid regular expression {item!r}: {err}"
+    return None
+
+
+def _export(item: object) -> str | None:
+    """Why a ``relocate_redirect_exports`` item names no export, or ``None``."""
+    if isinstance(item, str) and item in EXPORTS:
+        return None
+    known = ", ".join(map(repr, sorted(EXPORTS)))
+    return f"unknown export {_REPR.repr(item)} (expected any of: {known})"
+
+
+def _is_url(value: object) -> bool:
+    return isinstance(value, str) and re.match(r"https?://[^/\s]", value) is not None
+
 
 @dataclass(frozen=True)
 class ConfigValue:
-    """One ``relocate_*`` option: its default, accepted types, rebuild scope and help."""
+    """One ``relocate_*`` option: its default, what it accepts, rebuild scope and help."""
 
     name: str
     default: Any
@@ -47,6 +94,34 @@ class ConfigValue:
     #: the extension whose option this is: registered (and read) only when that one, or
     #: another extension, has not registered it (see :mod:`sphinx_relocate._peers`)
     owner: str = ""
+    #: what a value must be, in the words of the error and the docs (default: its types)
+    expects: str = ""
+    #: for a list: why an item is not acceptable, or ``None``
+    item: Callable[[object], str | None] | None = None
+    #: for a non-empty value of the right type: whether it is acceptable
+    valid: Callable[[object], bool] | None = None
+
+    @property
+    def accepts(self) -> str:
+        return self.expects or _phrase(self.types)
+
+    def problem(self, value: object) -> str | None:
+        """Why ``value`` cannot be this option's, in one line; ``None`` when it can.
+
+        A ``bool`` is accepted only where ``bool`` is (Python takes it for an ``int``).
+        """
+        right_type = isinstance(value, self.types) and (
+            bool in self.types or not isinstance(value, bool)
+        )
+        if right_type and self.item is not None and isinstance(value, (list, tuple)):
+            reasons = (reason for one in value if (reason := self.item(one)) is not None)
+            return next((f"{self.name}: {reason}" for reason in reasons), None)
+        if right_type and (self.valid is None or not value or self.valid(value)):
+            return None
+        wrong = f"{self.name} must be {self.accepts}, not {described(value)}"
+        if isinstance(value, str) and value and list in self.types:
+            wrong += f" (write [{value!r}])"
+        return wrong
 
 
 CONFIG_VALUES: tuple[ConfigValue, ...] = (
@@ -56,6 +131,7 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         (str, type(None)),
         "Path of the TOML relocation table, relative to the conf dir. The default file is "
         "used only when it exists; set ``None`` to use none.",
+        expects="a file name (a string) or None",
     ),
     ConfigValue(
         "relocate_map",
@@ -63,6 +139,7 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         (dict,),
         "Old → new page entries written in conf.py, with the meaning of ``[pages]``. An "
         "entry also in the table file with another target is an error.",
+        expects="a dict of old page → new page",
     ),
     ConfigValue(
         "relocate_report_rewrites",
@@ -83,6 +160,8 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         [],
         (list, tuple),
         "Regular expressions of link targets never checked or reported, like ``linkcheck_ignore``.",
+        expects="a list of regular expressions",
+        item=_pattern,
     ),
     ConfigValue(
         "relocate_repo_root",
@@ -91,6 +170,7 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "The repository root, for links that leave the docs folder. Default: the git top "
         "level above the conf dir, else the conf dir.",
         rebuild="env",
+        expects="a folder name (a string) or None",
     ),
     ConfigValue(
         "relocate_repo_url",
@@ -102,6 +182,8 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "are rewritten to the page's new source when the table moved it, and checked "
         "against the tree.",
         rebuild="env",
+        expects="an http(s) URL or None",
+        valid=_is_url,
     ),
     ConfigValue(
         "relocate_stub_template",
@@ -110,6 +192,7 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "Path of a Jinja2 template for redirect stubs, relative to the conf dir, compiled "
         "once per build; put ``{{ head }}`` in its ``<head>`` (the stubs page lists every "
         "variable). Default: a built-in page that needs no theme.",
+        expects="a file name (a string) or None",
     ),
     ConfigValue(
         "relocate_redirect_exports",
@@ -124,6 +207,8 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         '``"json"`` (``_relocate/redirects.json``, a sorted list of ``{"from": …, "to": …}``). '
         "Paths start with the path of ``html_baseurl`` (or ``READTHEDOCS_CANONICAL_URL``); "
         "Read the Docs' are relative to the version. The stubs page shows each format.",
+        expects="a list of export names",
+        item=_export,
     ),
     ConfigValue(
         "relocate_since",
@@ -133,6 +218,7 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "``relocate.unredirected`` at the table for each page renamed or deleted since "
         "then, in commits or in the working tree, that no entry redirects; the check of "
         "``sphinx-relocate from-git --check``.",
+        expects="a git revision (a string) or None",
     ),
     ConfigValue(
         "relocate_inventory_aliases",
@@ -152,6 +238,7 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "that the table does not move, and every label of it that is no longer a label, "
         "is a ``relocate.unredirected`` warning naming its published URL; pages the "
         "table moves get stubs and inventory entries even when only a pattern names them.",
+        expects="a file name or URL (a string) or None",
     ),
     ConfigValue(
         "redirects",
@@ -163,6 +250,7 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "a key with ``*``, ``?`` or ``[…]`` is a ``[patterns]`` entry. ``sphinx-relocate "
         "import`` writes it as ``relocations.toml``.",
         owner="sphinx-reredirects",
+        expects="a dict of old page → target URL",
     ),
     ConfigValue(
         "rediraffe_redirects",
@@ -173,8 +261,13 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "lines, relative to the source folder. ``sphinx-relocate import`` writes it as "
         "``relocations.toml``.",
         owner="sphinxext-rediraffe",
+        expects="a dict of old → new source paths or a file name",
     ),
 )
+
+#: Each option by its name.
+_BY_NAME: dict[str, ConfigValue] = {value.name: value for value in CONFIG_VALUES}
+
 
 def register(app: Sphinx) -> None:
     """Add every config value to Sphinx with its types (peers' ones come at ``config-inited``)."""
@@ -213,22 +306,69 @@ def setting_problem(
     value: object,
     types: tuple[type, ...] | None = None,
 ) -> Problem | None:
-    """A conf.py value of the wrong type as one problem at its line, else ``None``.
+    """A conf.py value that is not acceptable, as one problem at its line, else ``None``.
 
-    Code that reads the value can then trust its type.  ``types`` defaults to the ones
-    :data:`CONFIG_VALUES` gives ``name``.  An empty value (``None``, ``""``, ``[]``) passes:
-    every reader takes it as "none".
+    Code that reads the value can then trust it.  Without ``types`` the check is the one
+    :data:`CONFIG_VALUES` gives ``name``; with them (another extension's option), a check
+    of the types.
     """
-    if types is None:
-        types = next(v.types for v in CONFIG_VALUES if v.name == name)
-    if not value or isinstance(value, types):
+    option = _BY_NAME[name] if types is None else ConfigValue(name, None, types, "")
+    reason = option.problem(value)
+    if reason is None:
         return None
-    expected = " or ".join("None" if t is type(None) else t.__name__ for t in types)
-    line = _line_of(conf_py, lambda text: text.split("=")[0].split(":")[0].strip() == name)
-    return Problem(
-        Location(shown, line),
-        f"{name} must be {expected}, not {type(value).__name__}: {reprlib.repr(value)}",
-    )
+    return Problem(Location(shown, setting_line(conf_py, name)), reason)
+
+
+def validate_settings(
+    values: Mapping[str, object], conf_py: Path | None = None, shown: str | None = None
+) -> list[Problem]:
+    """Every value of ``values`` (name → value, as conf.py set it) that its
+    :data:`CONFIG_VALUES` entry does not accept, as one problem each at its conf.py line.
+
+    Names that are not in :data:`CONFIG_VALUES` are not looked at.  ``shown`` is how
+    conf.py is named in the lines (default: ``conf_py``, else ``conf.py``).
+    """
+    name_of = shown or (str(conf_py) if conf_py is not None else "conf.py")
+    lines = _assignment_lines(conf_py) if conf_py is not None else {}
+    problems = []
+    for name, value in values.items():
+        known = _BY_NAME.get(name)
+        reason = known.problem(value) if known is not None else None
+        if reason is not None:
+            problems.append(Problem(Location(name_of, lines.get(name, 0)), reason))
+    return sorted(problems, key=lambda problem: problem.location.line)
+
+
+def setting_line(conf_py: Path, name: str) -> int:
+    """The line of conf.py that assigns ``name`` last (0 when none does or it cannot be read)."""
+    return _assignment_lines(conf_py).get(name, 0)
+
+
+def _assignment_lines(conf_py: Path) -> dict[str, int]:
+    """Name → line of its last assignment in conf.py, read from its syntax tree."""
+    try:
+        tree = ast.parse(conf_py.read_bytes(), str(conf_py))
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    lines: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            targets = [t for target in node.targets for t in _names(target)]
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = _names(node.target)
+        else:
+            continue
+        for target in targets:
+            lines[target] = max(lines.get(target, 0), node.lineno)
+    return lines
+
+
+def _names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for element in target.elts for n in _names(element)]
+    return []
 
 
 def table_file(confdir: Path, setting: str | None) -> Path | None:
@@ -257,13 +397,6 @@ def read_table(
     setting = get("relocate_table", "relocations.toml")
     mapping = get("relocate_map", {}) or {}
     conf_py = confdir / "conf.py"
-    wrong = [
-        problem
-        for name, value in (("relocate_table", setting), ("relocate_map", mapping))
-        if (problem := setting_problem(conf_py, str(conf_py), name, value)) is not None
-    ]
-    if wrong:
-        _stop(wrong)
     path = table_file(confdir, setting)
     peer_values = {name: value for name in peers if (value := get(name, None))}
     conf_text = (
@@ -293,26 +426,31 @@ def read_table(
     )
     fatal = [p for p in problems if p.fatal]
     if fatal:
-        _stop(fatal)
+        stop(fatal, "the relocation table")
     return table
 
 
-def _stop(fatal: list[Problem]) -> NoReturn:
-    """Stop the build: one clean line per problem, then Sphinx's configuration error."""
-    for problem in fatal:
-        error(problem.message, problem.location)
-    if len(fatal) == 1:
-        raise ConfigError(str(fatal[0]))
-    raise ConfigError(
-        f"the relocation table has {len(fatal)} problems (listed above):\n"
-        + "\n".join(str(p) for p in fatal)
-    )
+def check_config(app: Sphinx, config: Config) -> None:
+    """Validate every option once, before anything reads one (and before Sphinx's own
+    type warnings): a wrong value stops the build with one line at its conf.py line."""
+    state = state_of(app)
+    state.peer_options = register_peer_values(app)
+    names = [v.name for v in CONFIG_VALUES if not v.owner] + state.peer_options
+    values = {name: getattr(config, name, None) for name in names}
+    problems = validate_settings(values, Path(app.confdir, "conf.py"))
+    if problems:
+        stop(problems)
 
 
 def on_config_inited(app: Sphinx, config: Config) -> None:
-    """Validate the table once per build, before any document is read."""
-    peers = register_peer_values(app)
+    """Read and validate the table once per build, before any document is read."""
+    state = state_of(app)
+    if state.peer_options is None:  # before check_config (a lookup ahead of the event)
+        check_config(app, config)
+    peers = state.peer_options or []
     table = read_table(Path(app.confdir), config, srcdir=Path(app.srcdir), peers=peers)
+    options = {name: getattr(config, name, None) for name in ("relocate_map", *peers)}
+    state.sources = sources_of(Path(app.confdir), table, config.relocate_table, options)
     for note in table.notes:  # the file and line in the text: no env to resolve them yet
         logger.info(str(note))
     state_of(app).table = table
@@ -368,8 +506,7 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
 def setting_location(confdir: Path, name: str) -> Location:
     """The line of conf.py that sets ``name`` (line 1 when no line does)."""
     conf_py = confdir / "conf.py"
-    line = _line_of(conf_py, lambda text: text.split("=")[0].strip() == name)
-    return Location(str(conf_py), line)
+    return Location(str(conf_py), setting_line(conf_py, name) or 1)
 
 
 def entries_location(

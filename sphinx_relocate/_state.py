@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ._catalogs import Serving
     from ._check import Report
     from ._stubs import StubReport
+    from ._summary import Sources
 
 
 @dataclass
@@ -76,6 +77,12 @@ class BuildState:
     table: RelocationTable = field(default_factory=RelocationTable)
     #: the table was read (at ``config-inited``)
     loaded: bool = False
+    #: the peers' options this extension registered (``None``: the config is not checked yet)
+    peer_options: list[str] | None = None
+    #: for the summary line (``_summary``): where the table came from, what this build
+    #: wrote (HTML builders) and the (references, documents) that dangle
+    sources: Sources | None = None
+    dangling: tuple[int, int] | None = None
     settings: Settings = field(default_factory=Settings)
     files: FileCache = field(default_factory=lambda: FileCache(Path()))
     #: the project as the rule sees it; made once the documents are known
@@ -108,7 +115,7 @@ class BuildState:
     #: the pages the last build wrote for documents removed since, which a stub may
     #: replace (``_stubs.on_env_get_outdated``)
     stale_pages: set[str] = field(default_factory=set)
-    #: what this build's stubs did (``_stubs.StubReport``), for the build's summary line
+    #: what this build's stubs and exports did (``_stubs.StubReport``), for the build's summary line
     stub_report: StubReport | None = None
 
     def forget_files(self) -> None:

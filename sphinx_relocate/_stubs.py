@@ -45,7 +45,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from docutils.nodes import make_id
-from sphinx.errors import ConfigError
 
 from ._exports import EXPORTS, export_files
 from ._paths import (
@@ -56,8 +55,8 @@ from ._paths import (
     safe_output_path,
 )
 from ._state import state_of
-from ._table import Location, RelocationTable, Target, collection_paused
-from ._warnings import RelocateWarning, warn
+from ._table import Location, Problem, RelocationTable, Target, collection_paused
+from ._warnings import RelocateWarning, fatal, stop, warn
 
 if TYPE_CHECKING:
     import jinja2
@@ -534,23 +533,23 @@ def render_default(redirect: Redirect, text: StubText = ENGLISH) -> str:
 
 
 def load_template(path: Path, shown: str) -> jinja2.Template:
-    """Compile a ``relocate_stub_template`` once; a bad one is a one-line ``ConfigError``."""
+    """Compile a ``relocate_stub_template`` once; a bad one stops the build with one line."""
     import jinja2
 
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else err
-        raise ConfigError(f"relocate_stub_template: cannot read {shown}: {reason}") from None
+        fatal(f"relocate_stub_template: cannot read {shown}: {reason}")
     environment = jinja2.Environment(
         autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
     )
     try:
         return environment.from_string(text)
     except jinja2.TemplateSyntaxError as err:
-        raise ConfigError(f"{shown}:{err.lineno}: relocate_stub_template: {err.message}") from None
+        stop([Problem(Location(shown, err.lineno), f"relocate_stub_template: {err.message}")])
     except Exception as err:  # a template nested too deep for the compiler, …
-        raise ConfigError(f"{shown}: relocate_stub_template: {_one_line(err)}") from None
+        fatal(f"{shown}: relocate_stub_template: {_one_line(err)}")
 
 
 def template_context(redirect: Redirect, text: StubText = ENGLISH) -> dict[str, Any]:
@@ -857,14 +856,7 @@ def write_all(
 
 
 def on_config_inited(app: Sphinx, config: Config) -> None:
-    """Check ``relocate_redirect_exports`` and compile ``relocate_stub_template`` once."""
-    exports = config.relocate_redirect_exports or []
-    unknown = sorted({str(e) for e in exports} - EXPORTS.keys())
-    if unknown:
-        raise ConfigError(
-            f"relocate_redirect_exports: unknown export {', '.join(map(repr, unknown))} "
-            f"(expected any of: {', '.join(map(repr, sorted(EXPORTS)))})"
-        )
+    """Compile ``relocate_stub_template`` once (``_config.check_config`` checked the values)."""
     state = state_of(app)
     state.stub_template, state.stub_template_name, state.rendered_pages = None, "", set()
     state.stub_report = None

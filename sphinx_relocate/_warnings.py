@@ -7,12 +7,14 @@ one kind with ``suppress_warnings = ["relocate.<value>"]``.  The docs list every
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
-from typing import Any
+from typing import Any, NoReturn
 
+from sphinx.errors import ConfigError
 from sphinx.util import logging
 
-from ._table import Location
+from ._table import Location, Problem
 
 logger = logging.getLogger("sphinx_relocate")
 
@@ -89,6 +91,29 @@ def error(message: str, location: Location) -> None:
     """Log an error at a table location, before a ``ConfigError`` stops the build."""
     message, where = _located(message, location)
     logger.error(message, location=where)
+
+
+def stop(problems: Sequence[Problem], what: str = "the configuration") -> NoReturn:
+    """Stop the build: first one clean error line per problem, then ``ConfigError``.
+
+    Sphinx 8.2+ follows any exception with its crash report (versions, a traceback, "please
+    open an issue"); the lines logged here come first, so the user reads the cause before
+    it.  Every fatal problem of a build goes through here.
+    """
+    for problem in problems:
+        error(problem.message, problem.location)
+    if len(problems) == 1:
+        raise ConfigError(str(problems[0])) from None
+    raise ConfigError(
+        f"{what} has {len(problems)} problems (listed above):\n"
+        + "\n".join(str(p) for p in problems)
+    ) from None
+
+
+def fatal(message: str) -> NoReturn:
+    """Stop the build on a problem whose ``message`` already says where: its line first."""
+    logger.error(message)
+    raise ConfigError(message) from None
 
 
 def _located(message: str, location: Any) -> tuple[str, Any]:

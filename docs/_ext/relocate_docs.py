@@ -27,7 +27,7 @@ class ConfigTable(SphinxDirective):
         for value in CONFIG_VALUES:
             lines += [
                 f"```{{confval}} {value.name}",
-                f":type: ``{_type_name(value.types)}``",
+                f":type: {value.accepts} (``{_type_name(value.types)}``)",
                 f":default: ``{value.default!r}``",
                 "",
                 value.help,
