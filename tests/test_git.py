@@ -115,6 +115,7 @@ def test_usage_errors(
     assert main(["from-git", "docs/zh", "--similarity", "150"]) == 2
     plain = tmp_path / "plain"
     plain.mkdir()
+    (plain / "conf.py").write_text("", "utf-8")
     assert main(["from-git", str(plain)]) == 2
     err = capsys.readouterr().err
     assert "not inside a git work tree" in err and "Traceback" not in err
