@@ -251,7 +251,7 @@ def find_docs(path: Path) -> Path:
     usual = [path / name for name in DOCS_FOLDERS if (path / name / "conf.py").is_file()]
     if len(usual) > 1:
         raise UsageError(_several(path, usual))
-    found, bare = usual, []
+    found, bare = usual, list[Path]()
     if not found:
         found, bare = _search_conf_py(path)
         if len(found) > 1:
@@ -949,8 +949,10 @@ def _add_command(
     parser: argparse.ArgumentParser = commands.add_parser(
         name, help=summary, description=description
     )
-    parser.add_argument("docs_dir", type=Path, metavar="DOCS_DIR", help="folder with conf.py (or a folder above it: "
-                        "the one conf.py below it is used)")
+    parser.add_argument(
+        "docs_dir", type=Path, metavar="DOCS_DIR",
+        help="folder with conf.py (or a folder above it: the one conf.py below it is used)",
+    )
     parser.add_argument("--table", type=Path, metavar="FILE", help=table_help)
     parser.set_defaults(run=run)
     return parser

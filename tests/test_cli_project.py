@@ -177,12 +177,12 @@ def test_every_command_reads_a_conf_py_that_imports_an_uninstalled_package(
     )
     for command in (["check"], ["rewrite", "--check"], ["rewrite"], ["from-git", "--check"],
                     ["from-git"], ["import"]):
-        status, out, err = run(capsys, command[0], "docs/source", *command[1:])
+        status, _, err = run(capsys, command[0], "docs/source", *command[1:])
         assert note in err.splitlines(), (command, err)
         assert "Traceback" not in err
         assert status == {"check": 0, "from-git": 1 if "--check" in command else 0,
                           "rewrite": 1 if "--check" in command else 0, "import": 0}[command[0]]
-    status, out, _ = run(capsys, "rewrite", "docs/source", "--write")
+    status, _, _ = run(capsys, "rewrite", "docs/source", "--write")
     assert status == 0
     assert ":doc:`guide/setup`" in (tmp_path / "docs/source/index.rst").read_text("utf-8")
 
