@@ -318,3 +318,62 @@ def test_pre_commit_hooks_refuse_a_project_without_conf_py(hooks: Path, tmp_path
     assert [verdict for _, verdict in verdicts(out)] == ["Failed"] * 3, out
     assert out.count("sphinx-relocate: error: .: no conf.py in it or below it") == 3, out
     assert out.count("- exit code: 2") == 3, out
+
+
+# -- reading files: FIFOs (D17), dot-folders outside git -------------------------------------
+
+
+def run_command(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command in a process of its own, so that a read that blocks fails the test."""
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx_relocate", *args], cwd=cwd, capture_output=True,
+        text=True, check=False, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_is_never_read(tmp_path: Path) -> None:
+    """Outside a git work tree ``rewrite`` lists files itself, and ``check`` reads the
+    labels of the sources: a FIFO named like a page is skipped, not read (it would block
+    until something writes to it)."""
+    write_tree(tmp_path, {
+        "docs/conf.py": "",
+        "docs/relocations.toml": '[pages]\n"setup" = "guide/setup"\n\n[labels]\n"old" = "new"\n',
+        "docs/index.rst": page("Index", "\n.. _new:\n\nSee :doc:`setup`.\n"),
+        "docs/guide/setup.rst": page("Setup"),
+    }, {})
+    os.mkfifo(tmp_path / "docs/pipe.rst")
+    os.mkfifo(tmp_path / "docs/guide/notes.md")
+    done = run_command(tmp_path, "rewrite", "docs", "--check")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.startswith("index.rst:")
+    done = run_command(tmp_path, "check", "docs")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_rewrite_outside_git_reads_dot_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An agent's skill file in ``.agents/`` that names a moved page is rewritten; the
+    folders of tools (``.tox``, ``.venv``, caches) and build output are not read."""
+    link = "[setup](../../../docs/setup.md)\n"
+    write_tree(tmp_path, {
+        "docs/conf.py": 'extensions = ["myst_parser"]\n',
+        "docs/relocations.toml": '[pages]\n"setup" = "guide/setup"\n',
+        "docs/index.md": "# Index\n",
+        "docs/guide/setup.md": "# Setup\n",
+        ".agents/skills/docs/SKILL.md": link,
+        ".tox/py/lib/README.md": link,
+        ".mypy_cache/x/README.md": link,
+        "out/html/.buildinfo": "",
+        "out/html/_sources/x/y/README.md": link,
+    }, {})
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, "rewrite", "docs", "--check", "--repo-root", ".")
+    assert status == 1, err
+    assert len(out) == 1 and out[0].startswith(".agents/skills/docs/SKILL.md:"), out
+    assert run(capsys, "rewrite", "docs", "--write", "--repo-root", ".")[0] == 0
+    assert (tmp_path / ".agents/skills/docs/SKILL.md").read_text("utf-8") == (
+        "[setup](../../../docs/guide/setup.md)\n"
+    )
+    assert (tmp_path / ".tox/py/lib/README.md").read_text("utf-8") == link
