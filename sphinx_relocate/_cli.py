@@ -779,7 +779,9 @@ def command_from_git(args: argparse.Namespace) -> int:
     table = _table_or_exit(project, args.table)
     project.say_read(args.table, table)
     try:
-        prefix, changes = docs_changes(project.srcdir, args.since, args.similarity)
+        prefix, changes = docs_changes(
+            project.srcdir, args.since, args.similarity, project.exclude_patterns
+        )
     except GitError as err:
         raise UsageError(str(err)) from None
     if args.check:
