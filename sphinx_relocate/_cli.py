@@ -771,9 +771,8 @@ def _move_catalogs(
 
 def command_from_git(args: argparse.Namespace) -> int:
     """Derive table entries from git renames; print them or merge them into the table."""
-    from ._config import table_file
     from ._git import GitError, derive, docs_changes, merge_into, render, without_known
-    from ._rewrite import SourceFile, read_source, walk_repository, write_atomically
+    from ._rewrite import walk_repository
 
     project = read_project(args.docs_dir)
     table = _table_or_exit(project, args.table)
@@ -802,22 +801,8 @@ def command_from_git(args: argparse.Namespace) -> int:
         sys.stdout.write(render(derived))
         print(f"{entries} entr{'ies' if entries != 1 else 'y'} derived{already}", file=sys.stderr)
         return 0
-    setting = project.settings.get("relocate_table", "relocations.toml")
-    path = args.table or table_file(project.confdir, setting)
-    if path is None:
-        if not setting:
-            raise UsageError("conf.py sets relocate_table = None; pass --table FILE")
-        path = project.confdir / setting
-    source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
-    try:
-        merged = merge_into(source.text, derived)
-    except ValueError as err:  # tomllib.TOMLDecodeError
-        raise UsageError(f"{_shown(path)}: cannot merge the entries: {err}") from None
-    if merged.strip() != source.text.strip():
-        if path.exists():
-            write_atomically(path, source, merged)
-        else:
-            path.write_text(merged, encoding="utf-8")
+    path = _table_path(project, args.table)
+    _write_merged(path, lambda text: merge_into(text, derived))
     print(
         f"{_shown(path)}: added {entries} entr{'ies' if entries != 1 else 'y'}{already}",
         file=sys.stderr,
@@ -917,9 +902,14 @@ def _table_path(project: DocsProject, option: Path | None) -> Path:
 
 
 def _write_merged(path: Path, merge: Callable[[str], str]) -> None:
-    """Write ``merge(text)`` of the table file (created when missing), keeping its encoding."""
+    """Write ``merge(text)`` of the table file (created when missing), keeping its encoding.
+
+    A table that is a symlink (one table shared by several docs folders) is written
+    through to its target, atomically there: the link stays a link.
+    """
     from ._rewrite import SourceFile, read_source, write_atomically
 
+    path = Path(os.path.realpath(path))
     source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
     try:
         merged = merge(source.text)

@@ -377,3 +377,27 @@ def test_rewrite_outside_git_reads_dot_folders(
         "[setup](../../../docs/guide/setup.md)\n"
     )
     assert (tmp_path / ".tox/py/lib/README.md").read_text("utf-8") == link
+
+
+# -- a symlinked table (D9) ---------------------------------------------------------------
+
+
+def test_write_goes_through_a_symlinked_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table shared through a symlink stays a link: ``from-git --write`` and
+    ``import --write`` update the file it points to."""
+    make_source_repo(tmp_path, 'redirects = {"faq": "index.html"}\n')
+    docs = tmp_path / "docs/source"
+    shared = tmp_path / "shared.toml"
+    (docs / "relocations.toml").rename(shared)
+    (docs / "relocations.toml").symlink_to("../../shared.toml")
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "from-git", "docs/source", "--write")[0] == 0
+    assert run(capsys, "import", "docs/source", "--write")[0] == 0
+    assert (docs / "relocations.toml").is_symlink()
+    assert os.readlink(docs / "relocations.toml") == "../../shared.toml"
+    assert shared.read_text("utf-8") == (
+        '[pages]\n"setup" = "guide/setup"\n"other" = "other2"\n'
+        '"faq" = "index"  # docs/source/conf.py:1: redirects "faq": "index.html"\n'
+    )
