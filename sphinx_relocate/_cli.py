@@ -783,6 +783,7 @@ def command_from_git(args: argparse.Namespace) -> int:
         )
     except GitError as err:
         raise UsageError(str(err)) from None
+    _say_unpaired(args, project, table, prefix, changes)
     if args.check:
         return _check_unredirected(args, project, table, prefix, changes)
     present, _ = walk_repository(project.srcdir)
@@ -808,6 +809,25 @@ def command_from_git(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _say_unpaired(
+    args: argparse.Namespace, project: DocsProject, table: RelocationTable, prefix: str,
+    changes: Changes,
+) -> None:
+    """Name the deleted and added pages of the same name that git did not pair: a page
+    rewritten as it moved is under git's similarity threshold and looks deleted."""
+    from ._git import unpaired
+
+    for old, new in unpaired(changes, prefix, project.source_suffixes):
+        if table.locate_page(old) is not None:
+            continue
+        print(
+            f"{prefix}{old}: deleted, and {prefix}{new} added: git did not pair them (less "
+            f"than {args.similarity}% alike); if the page moved, its entry is "
+            f'"{old}" = "{new}"',
+            file=sys.stderr,
+        )
 
 
 def _check_unredirected(

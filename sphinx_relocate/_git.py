@@ -86,6 +86,8 @@ class Changes:
 
     renames: list[tuple[str, str]] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    #: files new since the revision (not the new side of a rename)
+    added: list[str] = field(default_factory=list)
 
 
 def changes_since(
@@ -221,6 +223,8 @@ def _parse_name_status(out: bytes) -> Changes:
         else:
             if status[0] == "D":
                 changes.deleted.append(fields[index + 1])
+            elif status[0] == "A":
+                changes.added.append(fields[index + 1])
             index += 2
     return changes
 
@@ -370,6 +374,32 @@ def docs_changes(
     folder = srcdir.resolve().relative_to(root).as_posix()
     prefix = "" if folder == "." else folder + "/"
     return prefix, changes_since(root, prefix.rstrip("/"), since, similarity, exclude_patterns)
+
+
+def unpaired(
+    changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]
+) -> list[tuple[str, str]]:
+    """Pages deleted and pages added with the same name in another folder (or another
+    source suffix): ``(old, new)`` docnames git did not pair because their texts differ
+    too much (a page edited as it moved, such as by ``rewrite``), candidates for an entry."""
+    def pages(paths: Iterable[str]) -> list[str]:
+        found = []
+        for path in paths:
+            if path.startswith(docs_prefix):
+                docname, is_page = strip_source_suffix(path[len(docs_prefix):], suffixes)
+                if is_page:
+                    found.append(docname)
+        return found
+
+    added: dict[str, list[str]] = {}
+    for docname in pages(changes.added):
+        added.setdefault(posixpath.basename(docname), []).append(docname)
+    return sorted(
+        (old, new)
+        for old in pages(changes.deleted)
+        for new in added.get(posixpath.basename(old), ())
+        if new != old
+    )
 
 
 def unredirected(

@@ -401,3 +401,42 @@ def test_write_goes_through_a_symlinked_table(
         '[pages]\n"setup" = "guide/setup"\n"other" = "other2"\n'
         '"faq" = "index"  # docs/source/conf.py:1: redirects "faq": "index.html"\n'
     )
+
+
+# -- renames git cannot see ----------------------------------------------------------------
+
+
+def test_from_git_names_deleted_and_added_pages_it_could_not_pair(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A short page moved and rewritten in the same commit (``rewrite --write`` after the
+    move) is below git's similarity: it shows as deleted, and the page of the same name
+    that was added is named as its candidate."""
+    write_tree(tmp_path, {
+        "docs/conf.py": "",
+        "docs/index.rst": page("Index", "\n:doc:`guide/faq`\n"),
+        "docs/guide/faq.rst": "FAQ\n===\n\nAsk.\n",
+        "docs/guide/other.rst": page("Other"),
+    }, {})
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "docs")
+    base = git(tmp_path, "rev-parse", "HEAD").strip()
+    git(tmp_path, "rm", "-q", "docs/guide/faq.rst")
+    write_tree(tmp_path, {"docs/help/faq.rst": "Questions\n=========\n\nSee :doc:`../index`.\n"},
+               {})
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "moved and rewritten")
+    monkeypatch.chdir(tmp_path)
+    hint = ('docs/guide/faq: deleted, and docs/help/faq added: git did not pair them (less '
+            'than 50% alike); if the page moved, its entry is "guide/faq" = "help/faq"')
+    status, out, err = run(capsys, "from-git", "docs", "--since", base)
+    assert status == 0
+    assert hint in err.splitlines()
+    assert '# "guide/faq" = ""  # deleted: needs a target' in out
+    status, out, err = run(capsys, "from-git", "docs", "--since", base, "--check")
+    assert status == 1
+    assert hint in err.splitlines()
+    (tmp_path / "docs/relocations.toml").write_text('[pages]\n"guide/faq" = "help/faq"\n')
+    status, _, err = run(capsys, "from-git", "docs", "--since", base, "--check")
+    assert status == 0 and "did not pair" not in err
