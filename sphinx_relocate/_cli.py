@@ -496,7 +496,8 @@ def command_check(args: argparse.Namespace) -> int:
         print(finding(args.format, problem.location.file, problem.location.line, problem.message))
     if problems:
         count = len(problems)
-        print(f"{count} problem{'s' if count > 1 else ''} found", file=sys.stderr)
+        print(f"{count} problem{'s' if count > 1 else ''} found in {sources.read(table)}",
+              file=sys.stderr)
         return 1
     print(f"relocation table OK: {sources.read(table)}", file=sys.stderr)
     return 0
