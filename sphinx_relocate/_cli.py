@@ -377,11 +377,9 @@ def _literal_settings(conf_py: Path, err: Exception) -> dict[str, Any]:
     read = ", ".join(found.read_names()) or "none of the settings the commands need"
     unread = ", ".join(f"{name} (line {line}: {why})" for name, line, why in found.unread)
     unread = f"; not read: {unread}" if unread else ""
-    print(
-        f"note: {failure.split(': cannot be read: ')[0]}: cannot run it here "
-        f"({failure.split(': cannot be read: ', 1)[-1]}); read as literals: {read}{unread}",
-        file=sys.stderr,
-    )
+    where, why = _conf_failure(conf_py, err)
+    print(f"note: {where}: cannot run it here ({why}); read as literals: {read}{unread}",
+          file=sys.stderr)
     return found.values
 
 
@@ -433,14 +431,20 @@ def _check_settings(conf_py: Path, settings: dict[str, Any]) -> None:
 
 def _conf_error(conf_py: Path, err: Exception) -> str:
     """One line for a conf.py that fails: its file, line and the Python error."""
+    where, why = _conf_failure(conf_py, err)
+    return f"{where}: cannot be read: {why}"
+
+
+def _conf_failure(conf_py: Path, err: Exception) -> tuple[str, str]:
+    """``file:line`` of a conf.py that fails (the line that raised), and why."""
     cause = err.__cause__ or err
     if isinstance(cause, SyntaxError):
-        return f"{_shown(conf_py)}:{cause.lineno or 0}: cannot be read: {cause.msg}"
+        return f"{_shown(conf_py)}:{cause.lineno or 0}", str(cause.msg)
     line = 0
     for frame in traceback.extract_tb(cause.__traceback__):
         if Path(frame.filename).resolve() == conf_py.resolve():
             line = frame.lineno or 0
-    return f"{_shown(conf_py)}:{line}: cannot be read: {type(cause).__name__}: {cause}"
+    return f"{_shown(conf_py)}:{line}", f"{type(cause).__name__}: {cause}"
 
 
 def _conf_path_arg(conf_py: Path) -> Any:
