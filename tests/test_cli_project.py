@@ -309,7 +309,9 @@ def test_pre_commit_hooks_find_docs_source_in_a_project_that_imports_itself(
     assert "docs/source/index.rst:" in out
 
 
-def test_pre_commit_hooks_refuse_a_project_without_conf_py(hooks: Path, tmp_path: Path) -> None:
+def test_pre_commit_hooks_refuse_a_project_without_conf_py_or_with_two(
+    hooks: Path, tmp_path: Path
+) -> None:
     write_tree(tmp_path, {"README.md": "# x\n"}, {})
     git(tmp_path, "init", "-q")
     git(tmp_path, "add", "-A")
@@ -317,6 +319,17 @@ def test_pre_commit_hooks_refuse_a_project_without_conf_py(hooks: Path, tmp_path
     assert status == 1, out
     assert [verdict for _, verdict in verdicts(out)] == ["Failed"] * 3, out
     assert out.count("sphinx-relocate: error: .: no conf.py in it or below it") == 3, out
+    assert out.count("- exit code: 2") == 3, out
+    write_tree(tmp_path, {
+        f"docs/{lang}/{name}": text
+        for lang in ("en", "zh")
+        for name, text in (("conf.py", ""), ("index.rst", page("Index")))
+    }, {})
+    git(tmp_path, "add", "-A")
+    status, out = try_repo(hooks, tmp_path)
+    assert status == 1, out
+    assert out.count("sphinx-relocate: error: .: no conf.py in it, 2 below it "
+                     "(docs/en/conf.py, docs/zh/conf.py): give one folder") == 3, out
     assert out.count("- exit code: 2") == 3, out
 
 
