@@ -8,6 +8,8 @@ Exit status: 0 clean, 1 findings (or, for ``rewrite --check``, changes to make),
 from __future__ import annotations
 
 import argparse
+import os
+import reprlib
 import sys
 import traceback
 from collections import Counter
@@ -97,6 +99,41 @@ class DocsProject:
             is_document=documents_on_disk(self.srcdir, self.source_suffixes),
         )
 
+    def table_sources(self, table_option: Path | None) -> TableSources:
+        """Where the table is read from (as :meth:`load_table` reads it)."""
+        from ._config import table_file
+        from ._peers import PEERS
+
+        setting = self.settings.get("relocate_table", "relocations.toml")
+        path = table_option or (self.confdir / setting if setting else None)
+        extensions = set(self.settings.get("extensions") or ())
+        names = [
+            name for name in ("relocate_map", *PEERS)
+            if self.settings.get(name) and (name not in PEERS or PEERS[name][1] not in extensions)
+        ]
+        return TableSources(
+            conf_py=_shown(self.confdir / "conf.py"),
+            file=_shown(path) if path is not None else None,
+            # a table named other than by default counts even when missing: its reader
+            # says what is wrong with it
+            file_found=table_option is not None or table_file(self.confdir, setting) is not None,
+            settings=tuple(names),
+            peers_loaded=tuple(
+                name for name in PEERS
+                if self.settings.get(name) and PEERS[name][1] in extensions
+            ),
+        )
+
+    def say_read(self, table_option: Path | None, table: RelocationTable) -> TableSources:
+        """One line on stderr: the folder, its conf.py and the table read (or where the
+        command looked for one)."""
+        sources = self.table_sources(table_option)
+        what = f"table {sources.read(table)}" if sources else (
+            f"no relocation table (looked for {sources.looked()})"
+        )
+        print(f"read {sources.conf_py}; {what}", file=sys.stderr)
+        return sources
+
     def load_table(
         self, table_option: Path | None, *, peers: Converted | None = None
     ) -> tuple[RelocationTable, list[Problem]]:
@@ -127,6 +164,56 @@ class DocsProject:
         )
 
 
+@dataclass(frozen=True)
+class TableSources:
+    """Where a command looked for the table and what it found there, to say so."""
+
+    conf_py: str
+    file: str | None
+    file_found: bool
+    settings: tuple[str, ...]
+    #: peers' tables in conf.py left to the peer, which conf.py still loads
+    peers_loaded: tuple[str, ...] = ()
+
+    def looked(self) -> str:
+        """``docs/relocations.toml, relocate_map, redirects, rediraffe_redirects``."""
+        names = [self.file or "relocate_table = None", "relocate_map", *_peer_names()]
+        looked = f"{', '.join(names[:-1])} or {names[-1]} in {self.conf_py}"
+        for name in self.peers_loaded:
+            looked += f"; {name} is left to {_peer_names()[name]}, which conf.py loads"
+        return looked
+
+    def names(self) -> str:
+        """``docs/relocations.toml and relocate_map in docs/conf.py``."""
+        parts = [self.file] if self.file and self.file_found else []
+        if self.settings:
+            parts.append(f"{', '.join(self.settings)} in {self.conf_py}")
+        return " and ".join(parts)
+
+    def read(self, table: RelocationTable) -> str:
+        """``docs/relocations.toml and relocate_map in docs/conf.py: 3 entries``."""
+        count = len(table.entries)
+        return f"{self.names()}: {count} entr{'y' if count == 1 else 'ies'}"
+
+    def require(self, table: RelocationTable | None, doing: str) -> None:
+        """Stop (exit 2) when there is no table, or one without entries: a gate that
+        checks nothing must not pass."""
+        if not self:
+            raise UsageError(f"no relocation table (looked for {self.looked()}): {doing}")
+        if table is not None and not table.entries:
+            raise UsageError(f"no relocation entries in {self.names()}: {doing}")
+
+    def __bool__(self) -> bool:
+        return self.file_found or bool(self.settings)
+
+
+def _peer_names() -> dict[str, str]:
+    """The peers' table settings, and the extension each belongs to."""
+    from ._peers import PEERS
+
+    return {name: module for name, (_, module) in PEERS.items()}
+
+
 def _shown(path: Path) -> str:
     """A path as the user would type it: relative to the current folder when below it."""
     try:
@@ -135,20 +222,113 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def read_project(docs_dir: Path) -> DocsProject:
-    """Read conf.py the way sphinx-build does (it runs the file)."""
-    if not docs_dir.is_dir():
-        raise UsageError(f"{docs_dir}: not a folder")
-    conf_py = docs_dir / "conf.py"
-    settings: dict[str, Any] = {}
-    if conf_py.exists():
-        from sphinx.config import eval_config_file
+#: Where a docs folder usually is, looked at first when DOCS_DIR has no conf.py.
+DOCS_FOLDERS = (
+    "docs", "doc", "docs/source", "doc/source", "docs/src", "doc/src", "documentation",
+    "Documentation", "source", "sphinx", "docs/sphinx",
+)
+#: How many folder levels below DOCS_DIR the search for conf.py goes, and how many
+#: folders it looks into at most.
+SEARCH_DEPTH = 3
+SEARCH_FOLDERS = 5000
+#: Folders the search never enters (besides dot-folders, virtual environments and
+#: build output): tools' folders, which hold no docs of the project's own.
+SEARCH_SKIPPED = frozenset(
+    {"_build", "build", "dist", "node_modules", "site-packages", "__pycache__", "venv",
+     "env"}
+)
+#: Files that make a folder with conf.py a Sphinx source folder to the search.
+_PAGE_SUFFIXES = (".rst", ".md", ".txt", ".ipynb", ".myst")
 
-        try:
-            settings = eval_config_file(_conf_path_arg(conf_py.resolve()), tags=_empty_tags())
-        except Exception as err:  # a broken conf.py is the user's, not ours
-            raise UsageError(_conf_error(conf_py, err)) from None
-        _check_settings(conf_py, settings)
+
+def find_docs(path: Path) -> Path:
+    """The Sphinx source folder DOCS_DIR names: itself when it has conf.py, else the one
+    folder below it that does (said on stderr); none or several is a usage error."""
+    if not path.is_dir():
+        raise UsageError(f"{path}: not a folder")
+    if (path / "conf.py").is_file():
+        return path
+    usual = [path / name for name in DOCS_FOLDERS if (path / name / "conf.py").is_file()]
+    if len(usual) > 1:
+        raise UsageError(_several(path, usual))
+    found, bare = usual, list[Path]()
+    if not found:
+        found, bare = _search_conf_py(path)
+        if len(found) > 1:
+            raise UsageError(_several(path, found))
+    if not found:
+        without = ""
+        if bare:
+            names = ", ".join(_shown(folder / "conf.py") for folder in bare[:3])
+            without = f"; {names} ha{'s' if len(bare) == 1 else 've'} no pages next to it"
+        raise UsageError(
+            f"{path}: no conf.py in it or below it (looked in {', '.join(DOCS_FOLDERS[:4])}, "
+            f"…, {SEARCH_DEPTH} levels down){without}: give the folder with conf.py"
+        )
+    print(f"no conf.py in {path}: using {_shown(found[0] / 'conf.py')}", file=sys.stderr)
+    return found[0]
+
+
+def _several(path: Path, found: list[Path]) -> str:
+    names = ", ".join(_shown(folder / "conf.py") for folder in found[:5])
+    more = f" and {len(found) - 5} more" if len(found) > 5 else ""
+    return f"{path}: no conf.py in it, {len(found)} below it ({names}{more}): give one folder"
+
+
+def _search_conf_py(root: Path) -> tuple[list[Path], list[Path]]:
+    """Folders below ``root`` (breadth first, bounded) with conf.py and pages next to it,
+    and those with a conf.py but no pages (a package's settings module, not Sphinx's)."""
+    found: list[Path] = []
+    bare: list[Path] = []
+    level = [root]
+    visited = 0
+    for _ in range(SEARCH_DEPTH):
+        below: list[Path] = []
+        for folder in level:
+            try:
+                entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if not entry.is_dir(follow_symlinks=False) or _not_searched(entry.name):
+                    continue
+                visited += 1
+                if visited > SEARCH_FOLDERS:
+                    return found, bare
+                child = Path(entry.path)
+                if (child / "pyvenv.cfg").exists() or (child / ".buildinfo").exists():
+                    continue
+                if (child / "conf.py").is_file():
+                    (found if _has_pages(child) else bare).append(child)
+                below.append(child)
+        level = below
+    return found, bare
+
+
+def _not_searched(name: str) -> bool:
+    return name.startswith(".") or name in SEARCH_SKIPPED
+
+
+def _has_pages(folder: Path) -> bool:
+    try:
+        return any(entry.name.endswith(_PAGE_SUFFIXES) for entry in os.scandir(folder))
+    except OSError:
+        return False
+
+
+def read_project(docs_dir: Path) -> DocsProject:
+    """Read conf.py the way sphinx-build does (it runs the file); when running it fails
+    (an import of the project's own package, not installed here), read its literal
+    settings instead (:mod:`sphinx_relocate._confpy`)."""
+    docs_dir = find_docs(docs_dir)
+    conf_py = docs_dir / "conf.py"
+    from sphinx.config import eval_config_file
+
+    try:
+        settings = eval_config_file(_conf_path_arg(conf_py.resolve()), tags=_empty_tags())
+    except Exception as err:  # a broken conf.py is the user's, not ours
+        settings = _literal_settings(conf_py, err)
+    _check_settings(conf_py, settings)
     suffix = settings.get("source_suffix")
     suffixes: tuple[str, ...]
     if isinstance(suffix, str):
@@ -169,6 +349,40 @@ def read_project(docs_dir: Path) -> DocsProject:
     )
 
 
+#: Settings that make up the table: read from a conf.py that cannot run only as literals.
+_TABLE_SETTINGS = ("relocate_table", "relocate_map", "redirects", "rediraffe_redirects")
+
+
+def _literal_settings(conf_py: Path, err: Exception) -> dict[str, Any]:
+    """The settings of a conf.py that fails to run, read as literals, with one line
+    saying so; a setting of the table that is no literal stops the command."""
+    from ._confpy import read_literals
+
+    failure = _conf_error(conf_py, err)
+    cause = err.__cause__ or err
+    if isinstance(cause, SyntaxError):
+        raise UsageError(failure)
+    try:
+        text = conf_py.read_text("utf-8")
+        found = read_literals(text, str(conf_py))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+        raise UsageError(failure) from None
+    blocking = [(name, line, why) for name, line, why in found.unread if name in _TABLE_SETTINGS]
+    if blocking:
+        name, line, why = blocking[0]
+        raise UsageError(
+            f"{failure}; its {name} (line {line}) is {why}, so the table cannot be read "
+            "without running it"
+        )
+    read = ", ".join(found.read_names()) or "none of the settings the commands need"
+    unread = ", ".join(f"{name} (line {line}: {why})" for name, line, why in found.unread)
+    unread = f"; not read: {unread}" if unread else ""
+    where, why = _conf_failure(conf_py, err)
+    print(f"note: {where}: cannot run it here ({why}); read as literals: {read}{unread}",
+          file=sys.stderr)
+    return found.values
+
+
 #: The settings of Sphinx and myst-parser that the commands read, and the types they take.
 _OTHER_SETTINGS: dict[str, tuple[type, ...]] = {
     "extensions": (list, tuple),
@@ -179,6 +393,8 @@ _OTHER_SETTINGS: dict[str, tuple[type, ...]] = {
     "locale_dirs": (list, tuple),
     "gettext_compact": (bool, str),
 }
+#: Settings whose items (or keys) must be strings: the commands use each as a path.
+_STRING_ITEMS = ("extensions", "source_suffix", "exclude_patterns", "locale_dirs")
 #: The ``relocate_*`` settings the commands read (their types are in ``CONFIG_VALUES``).
 _RELOCATE_SETTINGS = (
     "relocate_table", "relocate_map", "relocate_repo_root", "relocate_repo_url",
@@ -188,31 +404,47 @@ _RELOCATE_SETTINGS = (
 
 def _check_settings(conf_py: Path, settings: dict[str, Any]) -> None:
     """Refuse a value of the wrong type that a command reads: one line each, exit 2."""
-    from ._config import setting_problem
+    from ._config import setting_location, setting_problem
 
     wanted = {**dict.fromkeys(_RELOCATE_SETTINGS), **_OTHER_SETTINGS}
-    problems = [
-        problem
-        for name, types in wanted.items()
-        if name in settings
-        and (problem := setting_problem(conf_py, _shown(conf_py), name, settings[name], types))
-    ]
-    if problems:
-        for problem in problems[:-1]:
-            print(f"sphinx-relocate: error: {problem}", file=sys.stderr)
-        raise UsageError(str(problems[-1]))
+    problems: dict[str, str] = {}
+    for name, types in wanted.items():
+        if name in settings and (
+            problem := setting_problem(conf_py, _shown(conf_py), name, settings[name], types)
+        ):
+            problems[name] = str(problem)
+    for name in _STRING_ITEMS:
+        value = settings.get(name)
+        if name in problems or not isinstance(value, (list, tuple, dict)):
+            continue
+        bad = [item for item in value if not isinstance(item, str)]
+        if isinstance(value, dict) and name == "source_suffix":
+            bad += [kind for kind in value.values() if not isinstance(kind, (str, type(None)))]
+        if bad:
+            where = setting_location(conf_py.parent, name)
+            problems[name] = (
+                f"{_shown(conf_py)}:{where.line}: {name} must hold strings only, not "
+                f"{type(bad[0]).__name__} {reprlib.repr(bad[0])}: {reprlib.repr(value)}"
+            )
+    _stop(list(problems.values()))
 
 
 def _conf_error(conf_py: Path, err: Exception) -> str:
     """One line for a conf.py that fails: its file, line and the Python error."""
+    where, why = _conf_failure(conf_py, err)
+    return f"{where}: cannot be read: {why}"
+
+
+def _conf_failure(conf_py: Path, err: Exception) -> tuple[str, str]:
+    """``file:line`` of a conf.py that fails (the line that raised), and why."""
     cause = err.__cause__ or err
     if isinstance(cause, SyntaxError):
-        return f"{_shown(conf_py)}:{cause.lineno or 0}: cannot be read: {cause.msg}"
+        return f"{_shown(conf_py)}:{cause.lineno or 0}", str(cause.msg)
     line = 0
     for frame in traceback.extract_tb(cause.__traceback__):
         if Path(frame.filename).resolve() == conf_py.resolve():
             line = frame.lineno or 0
-    return f"{_shown(conf_py)}:{line}: cannot be read: {type(cause).__name__}: {cause}"
+    return f"{_shown(conf_py)}:{line}", f"{type(cause).__name__}: {cause}"
 
 
 def _conf_path_arg(conf_py: Path) -> Any:
@@ -251,7 +483,11 @@ def _escape(text: str, *, in_property: bool = False) -> str:
 def command_check(args: argparse.Namespace) -> int:
     """Validate the table against the docs folder without building."""
     project = read_project(args.docs_dir)
+    sources = project.table_sources(args.table)
+    sources.require(None, "nothing to check")
     table, problems = project.load_table(args.table)
+    if not problems:
+        sources.require(table, "nothing to check")
     if not any(p.fatal for p in problems):
         srcdir = project.srcdir
         documents = project.docnames()
@@ -266,9 +502,10 @@ def command_check(args: argparse.Namespace) -> int:
         print(finding(args.format, problem.location.file, problem.location.line, problem.message))
     if problems:
         count = len(problems)
-        print(f"{count} problem{'s' if count > 1 else ''} found", file=sys.stderr)
+        print(f"{count} problem{'s' if count > 1 else ''} found in {sources.read(table)}",
+              file=sys.stderr)
         return 1
-    print(f"relocation table OK: {len(table.entries)} entries", file=sys.stderr)
+    print(f"relocation table OK: {sources.read(table)}", file=sys.stderr)
     return 0
 
 
@@ -383,6 +620,7 @@ def command_rewrite(args: argparse.Namespace) -> int:
 
     project = read_project(args.docs_dir)
     table = _table_or_exit(project, args.table)
+    project.say_read(args.table, table).require(table, "nothing to rewrite")
     root = _repo_root(project, args.repo_root)
     prefix = _docs_prefix(root, project.srcdir)
     files, folders = list_repository(root)
@@ -573,16 +811,19 @@ def _move_catalogs(
 
 def command_from_git(args: argparse.Namespace) -> int:
     """Derive table entries from git renames; print them or merge them into the table."""
-    from ._config import table_file
     from ._git import GitError, derive, docs_changes, merge_into, render, without_known
-    from ._rewrite import SourceFile, read_source, walk_repository, write_atomically
+    from ._rewrite import walk_repository
 
     project = read_project(args.docs_dir)
     table = _table_or_exit(project, args.table)
+    project.say_read(args.table, table)
     try:
-        prefix, changes = docs_changes(project.srcdir, args.since, args.similarity)
+        prefix, changes = docs_changes(
+            project.srcdir, args.since, args.similarity, project.exclude_patterns
+        )
     except GitError as err:
         raise UsageError(str(err)) from None
+    _say_unpaired(args, project, table, prefix, changes)
     if args.check:
         return _check_unredirected(args, project, table, prefix, changes)
     present, _ = walk_repository(project.srcdir)
@@ -601,27 +842,32 @@ def command_from_git(args: argparse.Namespace) -> int:
         sys.stdout.write(render(derived))
         print(f"{entries} entr{'ies' if entries != 1 else 'y'} derived{already}", file=sys.stderr)
         return 0
-    setting = project.settings.get("relocate_table", "relocations.toml")
-    path = args.table or table_file(project.confdir, setting)
-    if path is None:
-        if not setting:
-            raise UsageError("conf.py sets relocate_table = None; pass --table FILE")
-        path = project.confdir / setting
-    source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
-    try:
-        merged = merge_into(source.text, derived)
-    except ValueError as err:  # tomllib.TOMLDecodeError
-        raise UsageError(f"{_shown(path)}: cannot merge the entries: {err}") from None
-    if merged.strip() != source.text.strip():
-        if path.exists():
-            write_atomically(path, source, merged)
-        else:
-            path.write_text(merged, encoding="utf-8")
+    path = _table_path(project, args.table)
+    _write_merged(path, lambda text: merge_into(text, derived))
     print(
         f"{_shown(path)}: added {entries} entr{'ies' if entries != 1 else 'y'}{already}",
         file=sys.stderr,
     )
     return 0
+
+
+def _say_unpaired(
+    args: argparse.Namespace, project: DocsProject, table: RelocationTable, prefix: str,
+    changes: Changes,
+) -> None:
+    """Name the deleted and added pages of the same name that git did not pair: a page
+    rewritten as it moved is under git's similarity threshold and looks deleted."""
+    from ._git import unpaired
+
+    for old, new in unpaired(changes, prefix, project.source_suffixes):
+        if table.locate_page(old) is not None:
+            continue
+        print(
+            f"{prefix}{old}: deleted, and {prefix}{new} added: git did not pair them (less "
+            f"than {args.similarity}% alike); if the page moved, its entry is "
+            f'"{old}" = "{new}"',
+            file=sys.stderr,
+        )
 
 
 def _check_unredirected(
@@ -643,7 +889,13 @@ def _check_unredirected(
         print(f"{count} page{'s' if count > 1 else ''} renamed or deleted since {since} "
               "without an entry", file=sys.stderr)
         return 1
-    print(f"every page renamed or deleted since {since} has an entry", file=sys.stderr)
+    pages = len(unredirected(changes, prefix, project.source_suffixes, RelocationTable()))
+    folder = _shown(project.srcdir)
+    if not pages:
+        print(f"no page renamed or deleted since {since} in {folder}", file=sys.stderr)
+        return 0
+    print(f"every page renamed or deleted since {since} has an entry ({pages} in {folder})",
+          file=sys.stderr)
     return 0
 
 
@@ -710,9 +962,14 @@ def _table_path(project: DocsProject, option: Path | None) -> Path:
 
 
 def _write_merged(path: Path, merge: Callable[[str], str]) -> None:
-    """Write ``merge(text)`` of the table file (created when missing), keeping its encoding."""
+    """Write ``merge(text)`` of the table file (created when missing), keeping its encoding.
+
+    A table that is a symlink (one table shared by several docs folders) is written
+    through to its target, atomically there: the link stays a link.
+    """
     from ._rewrite import SourceFile, read_source, write_atomically
 
+    path = Path(os.path.realpath(path))
     source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
     try:
         merged = merge(source.text)
@@ -744,7 +1001,10 @@ def _add_command(
     parser: argparse.ArgumentParser = commands.add_parser(
         name, help=summary, description=description
     )
-    parser.add_argument("docs_dir", type=Path, metavar="DOCS_DIR", help="folder with conf.py")
+    parser.add_argument(
+        "docs_dir", type=Path, metavar="DOCS_DIR",
+        help="folder with conf.py (or a folder above it: the one conf.py below it is used)",
+    )
     parser.add_argument("--table", type=Path, metavar="FILE", help=table_help)
     parser.set_defaults(run=run)
     return parser
@@ -761,11 +1021,18 @@ def _add_format(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _version() -> str:
+    from . import __version__
+
+    return f"sphinx-relocate {__version__}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sphinx-relocate",
         description="Check a relocation table, rewrite sources from it, derive it from git.",
     )
+    parser.add_argument("-V", "--version", action="version", version=_version())
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     check = _add_command(

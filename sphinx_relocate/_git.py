@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import shutil
 import subprocess
 import sys
@@ -85,10 +86,19 @@ class Changes:
 
     renames: list[tuple[str, str]] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    #: files new since the revision (not the new side of a rename)
+    added: list[str] = field(default_factory=list)
 
 
-def changes_since(root: Path, folder: str, since: str | None, similarity: int) -> Changes:
-    """Renames and deletions under ``folder`` (repo-relative) from ``since`` to the worktree."""
+def changes_since(
+    root: Path, folder: str, since: str | None, similarity: int,
+    exclude_patterns: Iterable[str] = (),
+) -> Changes:
+    """Renames and deletions under ``folder`` (repo-relative) from ``since`` to the worktree.
+
+    Build output and the docs' ``exclude_patterns`` are left out on both sides, so a
+    renamed page is never paired with its copy in ``_build/html/_sources/``.
+    """
     try:
         out = git(["rev-parse", "--verify", "--quiet", f"{since or 'HEAD'}^{{commit}}"], root)
         revision = out.decode().strip()
@@ -96,7 +106,7 @@ def changes_since(root: Path, folder: str, since: str | None, similarity: int) -
         if since is not None:
             raise GitError(f"{since!r} is not a commit in {root}") from None
         revision = EMPTY_TREE  # no commit yet: everything is new
-    spec = ["--", folder or "."]
+    spec = ["--", folder or ".", *_excluded_pathspecs(root, folder, revision, exclude_patterns)]
     with tempfile.TemporaryDirectory(prefix="sphinx-relocate-") as temp:
         index = Path(temp, "index")
         real_index = Path(os.fsdecode(git(["rev-parse", "--git-path", "index"], root).strip()))
@@ -117,6 +127,88 @@ def changes_since(root: Path, folder: str, since: str | None, similarity: int) -
     return _parse_name_status(out)
 
 
+#: Files that mark a folder as Sphinx's output: an HTML build, a doctree cache.
+BUILD_MARKS = (".buildinfo", "environment.pickle")
+
+
+def _excluded_pathspecs(
+    root: Path, folder: str, revision: str, exclude_patterns: Iterable[str]
+) -> list[str]:
+    """``:(exclude)`` pathspecs for the build output and the excluded files under
+    ``folder``, found among the paths of ``revision``, the index and the work tree."""
+    spec = ["--", folder or "."]
+    listed = git(["ls-files", "-z", "--cached", "--others", "--exclude-standard", *spec], root)
+    if revision != EMPTY_TREE:
+        listed += b"\0" + git(["ls-tree", "-r", "-z", "--name-only", revision, *spec], root)
+    prefix = f"{folder}/" if folder else ""
+    paths = {os.fsdecode(raw)[len(prefix):] for raw in listed.split(b"\0") if raw}
+    excluded = excluded_paths(paths, exclude_patterns)
+    return [f":(exclude,literal){prefix}{path}" for path in sorted(excluded)]
+
+
+def excluded_paths(paths: Iterable[str], exclude_patterns: Iterable[str] = ()) -> set[str]:
+    """The outermost folders and files among ``paths`` (relative to the docs folder) that
+    are build output (a ``_build`` folder, a folder holding a :data:`BUILD_MARKS` file)
+    or that ``exclude_patterns`` exclude, as Sphinx reads them: ``**`` matches across
+    ``/``, ``*`` and ``?`` do not, ``**/x`` matches ``x`` too, and a folder that matches
+    excludes all below it."""
+    patterns = [*exclude_patterns]
+    patterns += [pattern[3:] for pattern in patterns if pattern.startswith("**/")]
+    matches = [re.compile(_translate(pattern)).match for pattern in patterns]
+    paths = set(paths)
+    builds = {
+        posixpath.dirname(path) for path in paths if posixpath.basename(path) in BUILD_MARKS
+    }
+    excluded: set[str] = set()
+    for path in paths:
+        parts = path.split("/")
+        for end in range(1, len(parts) + 1):
+            head = "/".join(parts[:end])
+            if (end < len(parts) and (parts[end - 1] == "_build" or head in builds)) or any(
+                match(head) for match in matches
+            ):
+                excluded.add(head)
+                break
+    return excluded
+
+
+def _translate(pattern: str) -> str:
+    """A Sphinx exclude pattern as a regular expression (``sphinx.util.matching``)."""
+    out = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        index += 1
+        if char == "*":
+            if pattern[index : index + 1] == "*":
+                index += 1
+                out.append(".*")
+            else:
+                out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[":
+            end = index
+            if pattern[end : end + 1] == "!":
+                end += 1
+            if pattern[end : end + 1] == "]":
+                end += 1
+            end = pattern.find("]", end)
+            if end < 0:
+                out.append("\\[")
+                continue
+            body = pattern[index:end].replace("\\", "\\\\")
+            index = end + 1
+            if body.startswith("!"):
+                body = "^/" + body[1:]  # a negated set never matches "/" either
+            elif body.startswith("^"):
+                body = "\\" + body
+            out.append(f"[{body}]")
+        else:
+            out.append(re.escape(char))
+    return "".join(out) + "$"
+
+
 def _parse_name_status(out: bytes) -> Changes:
     fields = [os.fsdecode(f) for f in out.split(b"\0")]
     changes = Changes()
@@ -131,6 +223,8 @@ def _parse_name_status(out: bytes) -> Changes:
         else:
             if status[0] == "D":
                 changes.deleted.append(fields[index + 1])
+            elif status[0] == "A":
+                changes.added.append(fields[index + 1])
             index += 2
     return changes
 
@@ -272,12 +366,40 @@ def without_known(derived: Derived, table: RelocationTable) -> tuple[Derived, in
     return kept, dropped
 
 
-def docs_changes(srcdir: Path, since: str | None, similarity: int) -> tuple[str, Changes]:
+def docs_changes(
+    srcdir: Path, since: str | None, similarity: int, exclude_patterns: Iterable[str] = ()
+) -> tuple[str, Changes]:
     """The changes under the docs folder, with its path in the repository (``"docs/"``)."""
     root = top_level(srcdir).resolve()
     folder = srcdir.resolve().relative_to(root).as_posix()
     prefix = "" if folder == "." else folder + "/"
-    return prefix, changes_since(root, prefix.rstrip("/"), since, similarity)
+    return prefix, changes_since(root, prefix.rstrip("/"), since, similarity, exclude_patterns)
+
+
+def unpaired(
+    changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]
+) -> list[tuple[str, str]]:
+    """Pages deleted and pages added with the same name in another folder (or another
+    source suffix): ``(old, new)`` docnames git did not pair because their texts differ
+    too much (a page edited as it moved, such as by ``rewrite``), candidates for an entry."""
+    def pages(paths: Iterable[str]) -> list[str]:
+        found = []
+        for path in paths:
+            if path.startswith(docs_prefix):
+                docname, is_page = strip_source_suffix(path[len(docs_prefix):], suffixes)
+                if is_page:
+                    found.append(docname)
+        return found
+
+    added: dict[str, list[str]] = {}
+    for docname in pages(changes.added):
+        added.setdefault(posixpath.basename(docname), []).append(docname)
+    return sorted(
+        (old, new)
+        for old in pages(changes.deleted)
+        for new in added.get(posixpath.basename(old), ())
+        if new != old
+    )
 
 
 def unredirected(

@@ -373,6 +373,8 @@ def table_lines(
                 f"# {pattern.peer} replaced {_some(matched)} with redirects; they stay pages "
                 f"unless this is {{ to = {value}, replace = true }}"
             )
+            # the build says so too, as it does reading conf.py: same table, same warnings
+            value = f"{{ to = {value}, peer = {toml_string(pattern.peer)} }}"
         lines.append(f"{toml_string(entry.old)} = {value}  # {entry.location}: {written}")
         imported.added += 1
     return imported

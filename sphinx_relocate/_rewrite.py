@@ -20,7 +20,8 @@ outside the docs folder (READMEs) are never built.  This module fixes the source
   (``_landing.land_label``), against the labels written in the sources
   (:func:`project_labels`).
 * :func:`list_repository` lists what git tracks (else :func:`walk_repository` walks the
-  tree, skipping VCS and build folders, virtual environments and symlinks);
+  tree, skipping VCS and build folders, tools' caches, virtual environments, symlinks
+  and anything but regular files);
   :func:`write_atomically` applies a change with a temp file and ``os.replace``, keeping
   the file's mode, encoding, BOM and newlines.
 
@@ -79,12 +80,13 @@ from ._paths import (
 from ._table import RelocationTable, normalize_label
 from ._textedit import adds_parse_errors, apply_edits_checked
 
-#: Folders never entered: build output, virtual environments, caches (and dot-folders).
-SKIPPED_FOLDERS = frozenset(
-    {"_build", "build", "node_modules", "venv", "site-packages", "__pycache__"}
-)
-#: Dot-folders that hold documents people read on a forge.
-KEPT_DOT_FOLDERS = frozenset({".github", ".gitlab", ".gitee"})
+#: Folders never entered: build output, virtual environments, version control, tools'
+#: caches.  Other dot-folders are read (``.github/``, ``.agents/skills/…/SKILL.md``).
+SKIPPED_FOLDERS = frozenset({
+    "_build", "build", "node_modules", "venv", "site-packages", "__pycache__",
+    ".git", ".hg", ".svn", ".tox", ".nox", ".venv", ".mypy_cache", ".pytest_cache",
+    ".ruff_cache", ".hypothesis", ".eggs", ".cache", ".ipynb_checkpoints", ".direnv",
+})
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -532,8 +534,13 @@ class SourceFile:
 
 
 def read_source(path: Path) -> SourceFile | None:
-    """Read a text file; ``None`` for binary or undecodable files."""
-    data = path.read_bytes()
+    """Read a text file; ``None`` for binary or undecodable files, and for anything but a
+    regular file (opened without blocking, so a FIFO named ``*.md`` cannot hang us)."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(handle, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            return None
+        data = stream.read()
     for bom, encoding in (
         (codecs.BOM_UTF8, "utf-8"),
         (codecs.BOM_UTF16_LE, "utf-16-le"),
@@ -658,9 +665,10 @@ def list_repository(root: Path) -> tuple[list[str], set[str]]:
 def walk_repository(root: Path) -> tuple[list[str], set[str]]:
     """Every regular file (repository-relative, sorted) and folder under ``root``.
 
-    Skips dot-folders (``.git``, ``.tox``, ``.venv``; not ``.github``), build folders,
-    virtual environments and symlinks, so nothing outside the root is read and nothing
-    is read twice.
+    Skips :data:`SKIPPED_FOLDERS` (version control, tools' caches), build output (a
+    folder with Sphinx's ``.buildinfo``), virtual environments, symlinks and anything
+    but regular files (a FIFO would block the read), so nothing outside the root is read,
+    nothing is read twice and nothing hangs.
     """
     files: list[str] = []
     folders: set[str] = set()
@@ -673,15 +681,18 @@ def walk_repository(root: Path) -> tuple[list[str], set[str]]:
             full = os.path.join(current, name)
             if name in SKIPPED_FOLDERS or os.path.islink(full):
                 continue
-            if name.startswith(".") and name not in KEPT_DOT_FOLDERS:
-                continue
-            if os.path.exists(os.path.join(full, "pyvenv.cfg")):
+            if any(os.path.exists(os.path.join(full, mark))
+                   for mark in ("pyvenv.cfg", ".buildinfo")):
                 continue
             kept.append(name)
             folders.add(rel + name)
         dirnames[:] = sorted(kept)
         for name in filenames:
-            if not os.path.islink(os.path.join(current, name)):
+            try:
+                mode = os.lstat(os.path.join(current, name)).st_mode
+            except OSError:
+                continue
+            if stat.S_ISREG(mode):
                 files.append(rel + name)
     files.sort()
     return files, folders

@@ -919,14 +919,20 @@ class _Builder:
         if isinstance(value, PatternValue):
             replace, peer, value = value.replace, value.peer, value.to
         elif isinstance(value, dict):
-            unknown = sorted(str(k) for k in value if k not in ("to", "replace"))
+            unknown = sorted(str(k) for k in value if k not in ("to", "replace", "peer"))
             if unknown:
                 self.error(location, f"{label}: unknown key {unknown[0]!r} (a pattern's table "
-                           "has 'to', the target, and 'replace')")
+                           "has 'to', the target, 'replace' and 'peer')")
                 return
             replace = value.get("replace", False)
             if not isinstance(replace, bool):
                 self.error(location, f"{label}: 'replace' must be true or false")
+                return
+            # the extension a glob was written for (``sphinx-relocate import`` keeps it):
+            # the check says which documents it matched stay pages, as for conf.py's
+            peer = value.get("peer", "")
+            if not isinstance(peer, str):
+                self.error(location, f"{label}: 'peer' must be the name of an extension")
                 return
             value = value.get("to")
         if not isinstance(key, str) or not isinstance(value, str):

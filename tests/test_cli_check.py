@@ -121,13 +121,23 @@ def test_broken_conf_py_is_a_usage_error(tmp_path, capsys, monkeypatch) -> None:
     assert len(err.strip().splitlines()) == 1
 
 
-def test_conf_py_that_raises_names_its_line(tmp_path, capsys, monkeypatch) -> None:
-    make_docs(tmp_path, "", conf="x = 1\nraise ValueError('bad setting')\n")
+def test_conf_py_that_raises_is_read_as_literals(tmp_path, capsys, monkeypatch) -> None:
+    """A conf.py that fails to run is read from its syntax tree, said in one line naming
+    its failing line; a table setting that only running it could give stops the command."""
+    make_docs(tmp_path, "", conf="relocate_map = {'a': 'index'}\nraise ValueError('bad')\n")
     monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, "check", "docs")
+    assert (status, out) == (0, [])
+    assert err.splitlines()[0] == (
+        "note: docs/conf.py:2: cannot run it here (ValueError: bad); read as literals: "
+        "relocate_map"
+    )
+    (tmp_path / "docs/conf.py").write_text("relocate_map = dict(a='index')\nraise ValueError\n")
     status, _, err = run(capsys, "check", "docs")
     assert status == 2
     assert err.strip() == (
-        "sphinx-relocate: error: docs/conf.py:2: cannot be read: ValueError: bad setting"
+        "sphinx-relocate: error: docs/conf.py:2: cannot be read: ValueError: ; its "
+        "relocate_map (line 1) is not a literal, so the table cannot be read without running it"
     )
 
 

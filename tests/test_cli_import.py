@@ -51,13 +51,16 @@ def test_prints_the_equivalent_table(reredirects: Path, capsys) -> None:
         "[patterns]",
         "# sphinx-reredirects replaced 'install' with redirects; they stay pages unless this "
         'is { to = "go-to-${source}", replace = true }',
-        '"*all" = "go-to-${source}"  # docs/conf.py:13: redirects "*all": "go-to-${source}"',
+        '"*all" = { to = "go-to-${source}", peer = "sphinx-reredirects" }  # docs/conf.py:13: '
+        'redirects "*all": "go-to-${source}"',
         "# sphinx-reredirects replaced 'faq/one', 'faq/two' with redirects; they stay pages "
         'unless this is { to = "https://new.com/$source.html", replace = true }',
-        '"faq/*" = "https://new.com/$source.html"  # docs/conf.py:12: redirects "faq/*": '
-        '"https://new.com/$source.html"',
+        '"faq/*" = { to = "https://new.com/$source.html", peer = "sphinx-reredirects" }  '
+        '# docs/conf.py:12: redirects "faq/*": "https://new.com/$source.html"',
     ]
-    assert tomllib.loads(out)["patterns"]["faq/*"] == "https://new.com/$source.html"
+    assert tomllib.loads(out)["patterns"]["faq/*"] == {
+        "to": "https://new.com/$source.html", "peer": "sphinx-reredirects"
+    }
     assert "7 entries imported" in err
     assert not (reredirects / "relocations.toml").exists()
 
@@ -79,7 +82,12 @@ def test_write_merges_into_the_table_and_keeps_what_is_there(reredirects: Path, 
     status, _, err = run(capsys, "import", "docs", "--write")
     assert (status, table.read_text("utf-8")) == (0, text)
     assert "added 0 entries (7 already in the table)" in err
-    assert run(capsys, "check", "docs")[0] == 0
+    # the same findings as from conf.py's redirects alone: the pages the globs kept
+    status, out, _ = run(capsys, "check", "docs")
+    assert status == 1
+    assert [line.split(": ", 1)[1].split(" matches ")[0] for line in out.splitlines()] == [
+        "[patterns] '*all'", "[patterns] 'faq/*'"
+    ]
 
 
 def test_an_entry_with_another_target_is_never_overwritten(reredirects: Path, capsys) -> None:
@@ -120,8 +128,14 @@ def test_rediraffe_dict_with_a_peer_still_loaded(tmp_path: Path, monkeypatch, ca
     conf = docs / "conf.py"
     conf.write_text(conf.read_text("utf-8").replace('"sphinx_relocate"', '"sphinxext.rediraffe"'))
     monkeypatch.chdir(tmp_path)
-    # check leaves a loaded peer's table alone; import reads it, to replace the peer
-    assert run(capsys, "check", "docs")[0] == 0
+    # check leaves a loaded peer's table alone (and says it checked nothing); import
+    # reads it, to replace the peer
+    status, _, err = run(capsys, "check", "docs")
+    assert status == 2
+    assert err.strip().endswith(
+        "rediraffe_redirects is left to sphinxext.rediraffe, which conf.py loads): "
+        "nothing to check"
+    )
     status, out, _ = run(capsys, "import", "docs")
     assert status == 0
     line = '"F1/1" = "F1/2"  # docs/conf.py:18: rediraffe_redirects "F1\\\\1.rst": "F1/2.rst"'
@@ -187,3 +201,42 @@ def test_the_docs_show_what_import_prints(tmp_path: Path, monkeypatch, capsys) -
         status, out, _ = run(capsys, "import", "docs")
         assert status == 0
         assert out == expected
+
+
+def test_an_imported_whole_site_pattern_warns_as_conf_py_does(
+    tmp_path: Path, monkeypatch, capsys, make_app
+) -> None:
+    """sphinx-reredirects' ``"*"`` replaced every page; read from conf.py the pattern
+    keeps the pages and the build says so.  Imported, it says the same: the import keeps
+    the peer the glob was written for (``peer = …``), so the table is the same table."""
+    from sphinx.util.console import strip_colors
+
+    docs = tmp_path / "docs"
+    conf = ('extensions = ["sphinx_relocate"]\nhtml_theme = "basic"\n'
+            'redirects = {"*": "https://new.example/docs/$source.html"}\n')
+    (docs / "guide").mkdir(parents=True)
+    (docs / "conf.py").write_text(conf, "utf-8")
+    (docs / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   guide/intro\n", "utf-8")
+    (docs / "guide/intro.rst").write_text("Intro\n=====\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+
+    def relocate_warnings() -> list[str]:
+        app = make_app("html", srcdir=docs, freshenv=True)
+        app.build()
+        lines = strip_colors(app._warning.getvalue()).splitlines()
+        return [line.split("WARNING: ", 1)[1] for line in lines
+                if "WARNING: " in line and "[relocate." in line]
+
+    from_conf = relocate_warnings()
+    assert any("'*' matches 'guide/intro', 'index', which sphinx-reredirects replaced" in w
+               for w in from_conf), from_conf
+    assert run(capsys, "import", "docs", "--write")[0] == 0
+    status, _, err = run(capsys, "import", "docs")  # a second import finds it there
+    assert status == 0 and "(1 already in the table)" in err
+    (docs / "conf.py").write_text(conf.split("redirects =")[0], "utf-8")
+    assert relocate_warnings() == from_conf
+    assert run(capsys, "check", "docs")[1].splitlines() == [
+        "docs/relocations.toml:3: [patterns] '*' matches 'guide/intro', 'index', which "
+        "sphinx-reredirects replaced with redirects; here they stay pages (a pattern "
+        "replaces documents only with replace = true, in relocations.toml)"
+    ]

@@ -129,7 +129,7 @@ def test_from_git_check_usage(
     monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
     assert main(["from-git", "docs", "--check"]) == 2
     err = capsys.readouterr().err
-    assert err == "sphinx-relocate: error: git is not installed (or not on PATH)\n"
+    assert err.splitlines()[-1] == "sphinx-relocate: error: git is not installed (or not on PATH)"
 
 
 # -- relocate_since in the build -------------------------------------------------------
@@ -272,7 +272,7 @@ def test_format_github_names_files_from_the_current_folder(
     assert (status, out) == (
         1, ["::error file=docs/other.rst,line=4,col=11::setup → guide/setup"]
     )
-    assert err.startswith(
+    assert err.splitlines()[1].startswith(
         "::error file=docs/index.rst::left as it is: rewriting it would add a parse error ("
     )
 

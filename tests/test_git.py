@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reorg_fixture import (
     EXPECTED_DELETED,
     EXPECTED_FILES,
@@ -115,6 +117,7 @@ def test_usage_errors(
     assert main(["from-git", "docs/zh", "--similarity", "150"]) == 2
     plain = tmp_path / "plain"
     plain.mkdir()
+    (plain / "conf.py").write_text("", "utf-8")
     assert main(["from-git", str(plain)]) == 2
     err = capsys.readouterr().err
     assert "not inside a git work tree" in err and "Traceback" not in err
@@ -184,3 +187,76 @@ def test_folders_that_did_not_move_as_a_whole_keep_their_entries() -> None:
     assert fold_folders(nested, ["x/a.md", "x/g/b.md", "x/g/i.png", "m.md"]) == Derived(
         pages=[("k", "m")], prefixes=[("f/", "x/")]
     )
+
+
+# -- build output and exclude_patterns (D8) ---------------------------------------------
+
+
+def test_build_output_and_excluded_files_are_never_paired(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With no ``.gitignore``, a build in ``docs/_build`` (and one in ``docs/out``) holds
+    copies of the renamed page; git must pair the page with its new name, not with a
+    copy, in ``from-git`` and in the build's ``relocate_since``; files that
+    ``exclude_patterns`` exclude are left out too.  The user's index is not changed."""
+    from sphinx.cmd.build import build_main
+
+    root = tmp_path / "repo"
+    text = "Moved\n=====\n\n" + " ".join(["A page that moves."] * 20) + "\n"
+    conf = ('extensions = ["sphinx_relocate"]\nhtml_sourcelink_suffix = ""\n'
+            'exclude_patterns = ["_build", "out", "drafts/*"]\nrelocate_since = "HEAD"\n')
+    write_tree(root, {"docs/conf.py": conf, "docs/index.rst": "Index\n=====\n",
+                      "docs/moved.rst": text}, {})
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "docs")
+    (root / "docs/moved.rst").rename(root / "docs/moved2.rst")
+    (root / "docs/drafts").mkdir()
+    (root / "docs/drafts/moved2.rst").write_text(text, "utf-8")
+    for out in ("_build/html", "out"):
+        assert build_main(["-q", "-b", "html", str(root / "docs"), str(root / "docs" / out)]) in (
+            0, 1
+        )
+    assert (root / "docs/_build/html/_sources/moved2.rst").read_text("utf-8") == text
+    index = (root / ".git/index").read_bytes()
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs"]) == 0
+    assert capsys.readouterr().out == '[pages]\n"moved" = "moved2"\n'
+    assert main(["from-git", "docs", "--check"]) == 1
+    assert capsys.readouterr().out == (
+        "docs/conf.py: moved was renamed to moved2 since HEAD and has no entry\n"
+    )
+    assert (root / ".git/index").read_bytes() == index
+    # the build's relocate_since reads the same changes
+    status = build_main(["-q", "-b", "html", "-w", str(tmp_path / "warnings.txt"),
+                         str(root / "docs"), str(tmp_path / "html")])
+    warnings = (tmp_path / "warnings.txt").read_text("utf-8")
+    assert status == 0
+    relocate = [line.split(": WARNING: ")[1] for line in warnings.splitlines()
+                if "[relocate." in line]
+    assert relocate == [
+        "moved was renamed to moved2 since HEAD and has no entry [relocate.unredirected]"
+    ], warnings
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab*?[]!^/\\.", max_size=12))
+def test_exclude_patterns_match_as_sphinx_matches_them(pattern: str) -> None:
+    """``_git`` may not import Sphinx: its reading of ``exclude_patterns`` is Sphinx's."""
+    from sphinx.util.matching import _translate_pattern
+
+    from sphinx_relocate._git import _translate
+
+    assert _translate(pattern) == _translate_pattern(pattern)
+
+
+def test_excluded_paths() -> None:
+    from sphinx_relocate._git import excluded_paths
+
+    paths = ["a.rst", "_build/html/x.txt", "out/html/.buildinfo", "out/html/_sources/a.txt",
+             "out/doctrees/environment.pickle", "drafts/a/b.rst", "drafts/c.rst",
+             "x/.ipynb_checkpoints/y.md", "Thumbs.db", "guide/_build.rst"]
+    assert excluded_paths(paths, ["drafts/*", "**.ipynb_checkpoints", "**/Thumbs.db"]) == {
+        "_build", "out/html", "out/doctrees", "drafts/a", "drafts/c.rst",
+        "x/.ipynb_checkpoints", "Thumbs.db",
+    }

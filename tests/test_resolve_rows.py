@@ -92,6 +92,7 @@ def test_rewrite_then_a_plain_build_lands_every_link_where_the_build_did(
 
     assert main(["rewrite", str(docs), "--write"]) == 0
     assert "rewrote" in capsys.readouterr().err
+    table = (docs / "relocations.toml").read_bytes()
     (docs / "relocations.toml").unlink()
     plain = build(docs, "html", tmp_path / "plain", extensions=["myst_parser"])
     assert plain == ""
@@ -102,5 +103,7 @@ def test_rewrite_then_a_plain_build_lands_every_link_where_the_build_did(
     assert "docs/zh/features/parallel/x.md" in readme
     assert FORGE + "guide/setup.md" in readme
     assert FORGE + "features/parallel/x.md for FSDP2" in (docs / "links.md").read_text("utf-8")
-    # and a second rewrite has nothing left to do
+    # and a second rewrite has nothing left to do (with no table it checks nothing: exit 2)
+    assert main(["rewrite", str(docs), "--check"]) == 2
+    (docs / "relocations.toml").write_bytes(table)
     assert main(["rewrite", str(docs), "--check"]) == 0
