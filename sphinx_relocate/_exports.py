@@ -14,6 +14,11 @@ How it works:
 * Each format says "permanent" its own way, and matches the exact old URL, never the
   pages below it.  nginx and Apache match the decoded path, so their old paths are
   written decoded and quoted.
+* Every field is untrusted text (a table key, a page name a release listed): a field
+  written percent-encoded has every byte that is not visible ASCII encoded once more
+  (:func:`_encoded`), so no white space or line break can end it; a decoded old path
+  with a control character cannot be written safely and becomes a comment that says
+  so, in its encoded form.  One row is one rule, or one such comment.
 """
 
 from __future__ import annotations
@@ -22,12 +27,38 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 #: ``(old URL path, new URL path or absolute URL)``
 Row = tuple[str, str]
 
 _HEADER = "# Redirects of moved pages, written by sphinx-relocate.\n"
+
+#: visible ASCII: what a percent-encoded field keeps (``%`` included, so that
+#: encoding an encoded field again changes nothing)
+_VISIBLE = "".join(map(chr, range(0x21, 0x7F)))
+#: what no decoded old path may hold in a server's configuration: controls, DEL, C1,
+#: the Unicode line and paragraph separators and the bidirectional controls
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+
+
+#: what a target never holds raw in a configuration file: the quote and the escape
+_QUOTES = '"\\'
+
+
+def _encoded(text: str, also: str = "") -> str:
+    """``text`` with every character that is not visible ASCII, and those of ``also``,
+    percent-encoded; a URL the plan encoded already comes back as it is."""
+    return quote(
+        text, safe="".join(c for c in _VISIBLE if c not in also), errors="surrogatepass"
+    )
+
+
+def _refused(old: str) -> str:
+    """The comment that stands for a row whose decoded old path has a control character."""
+    return f"# not written: the old URL {_encoded(old)} decodes to a control character\n"
 
 
 @dataclass(frozen=True)
@@ -43,39 +74,77 @@ class Export:
 
 def _json(rows: Sequence[Row]) -> str:
     """``[{"from": …, "to": …}]``, sorted by ``from``: to generate any other format."""
-    data = [{"from": old, "to": new} for old, new in rows]
+    data = [{"from": _encoded(old), "to": _encoded(new)} for old, new in rows]
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
 def _netlify(rows: Sequence[Row]) -> str:
     """``_redirects`` of Netlify and Cloudflare Pages.
 
-    Forced (``!``), because the stubs themselves exist at the old paths.
+    Forced (``!``), because the stubs themselves exist at the old paths.  ``*`` (a
+    splat) and ``:`` (a placeholder) are syntax in the old path, so they are encoded.
     """
-    return _HEADER + "".join(f"{old} {new} 301!\n" for old, new in rows)
+    return _HEADER + "".join(
+        f"{_encoded(old, '*:')} {_encoded(new, _QUOTES)} 301!\n" for old, new in rows
+    )
 
 
 def _nginx_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+#: nginx's hash element for a key of ``n`` bytes takes a pointer, two bytes of length
+#: and the key, aligned to a pointer (``NGX_HASH_ELT_SIZE``); a bucket holds at least
+#: one element and a closing pointer
+def _bucket_need(length: int) -> int:
+    return 8 + (length + 2 + 7) // 8 * 8 + 8
+
+
 def _nginx(rows: Sequence[Row]) -> str:
     """A ``map`` for the ``http`` block; the server block returns 301 where it is set.
 
-    ``$uri`` is decoded, so the keys are; ``$`` in a value would name a variable, so it
-    is percent-encoded there.
+    ``$uri`` is decoded, so the keys are.  nginx compares string keys without ASCII
+    letter case, so keys that differ only by it are written as anchored regular
+    expressions, which keep it.  The map's hash sizes are set from the keys (the
+    default bucket holds keys up to 46 bytes, and about 2,000 of them).  The value keeps
+    the query (``$is_args$args``) before the fragment; a ``$`` of the target itself is
+    percent-encoded, so it names no variable.
     """
+    decoded = [(unquote(old), old, _encoded(new, "$" + _QUOTES)) for old, new in rows]
+    folded: dict[bytes, int] = {}
+    for path, _, _ in decoded:
+        key = path.encode("utf-8", "surrogatepass").lower()
+        folded[key] = folded.get(key, 0) + 1
+    body: list[str] = []
+    bucket, strings = 64, 0
+    for path, old, new in decoded:
+        if _CONTROL.search(path) or not path.startswith("/"):
+            body.append("    " + _refused(old))
+            continue
+        target, hash_, fragment = new.partition("#")
+        value = _nginx_string(f"{target}$is_args$args{hash_}{fragment}")
+        raw = path.encode("utf-8", "surrogatepass")
+        if folded[raw.lower()] > 1:
+            key = "~^" + re.escape(path) + "$"
+        else:
+            key, strings = path, strings + 1
+            while bucket < _bucket_need(len(raw)):
+                bucket *= 2
+        body.append(f"    {_nginx_string(key)} {value};\n")
+    size = 2048
+    while size < 2 * strings:
+        size *= 2
     lines = [
         _HEADER,
         "# In the http block:   include /path/to/_relocate/nginx.conf;\n",
         "# In the server block: if ($relocate_target) { return 301 $relocate_target; }\n",
+        "# (If your http block sets map_hash_bucket_size or map_hash_max_size, keep the\n",
+        "# larger of the values, once.)\n",
+        f"map_hash_bucket_size {bucket};\n",
+        f"map_hash_max_size {size};\n",
         "map $uri $relocate_target {\n",
     ]
-    lines += [
-        f"    {_nginx_string(unquote(old))} {_nginx_string(new.replace('$', '%24'))};\n"
-        for old, new in rows
-    ]
-    return "".join([*lines, "}\n"])
+    return "".join([*lines, *body, "}\n"])
 
 
 def _apache_string(text: str) -> str:
@@ -87,7 +156,10 @@ def _apache(rows: Sequence[Row]) -> str:
 
     ``Redirect`` matches the decoded path and every path below it, which is right for
     ``old.html`` but would also move the pages below a dirhtml folder ``/old/``: those
-    get an anchored ``RedirectMatch``, whose target escapes ``$`` and ``&``.
+    get an anchored ``RedirectMatch``, whose target escapes ``$`` and ``&``.  Apache
+    reads ``\\"`` as a quote and any other backslash as itself, so a path with a
+    backslash (which could stand before the closing quote) is a ``RedirectMatch`` too,
+    whose pattern ends with ``$``.
     """
     lines = [
         _HEADER,
@@ -95,8 +167,10 @@ def _apache(rows: Sequence[Row]) -> str:
         "# or add its lines to the .htaccess at the root of the site.\n",
     ]
     for old, new in rows:
-        path = unquote(old)
-        if path.endswith("/"):
+        path, new = unquote(old), _encoded(new, _QUOTES)
+        if _CONTROL.search(path) or not path.startswith("/"):
+            lines.append(_refused(old))
+        elif path.endswith("/") or "\\" in path:
             target = new.replace("\\", "\\\\").replace("$", "\\$").replace("&", "\\&")
             pattern = "^" + re.escape(path) + "$"
             lines.append(
@@ -117,8 +191,8 @@ def _vercel(rows: Sequence[Row]) -> str:
     data = {
         "redirects": [
             {
-                "source": _VERCEL_SYNTAX.sub(lambda m: "\\" + m.group(), old),
-                "destination": new,
+                "source": _VERCEL_SYNTAX.sub(lambda m: "\\" + m.group(), _encoded(old, ":?{}\\")),
+                "destination": _encoded(new),
                 "permanent": True,
             }
             for old, new in rows
@@ -130,7 +204,8 @@ def _vercel(rows: Sequence[Row]) -> str:
 def _readthedocs(rows: Sequence[Row]) -> str:
     """A JSON list of page redirects, each the body of a POST to Read the Docs' API v3."""
     data = [
-        {"type": "page", "from_url": old, "to_url": new, "http_status": 301}
+        {"type": "page", "from_url": _encoded(old, "*"), "to_url": _encoded(new),
+         "http_status": 301}
         for old, new in rows
     ]
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

@@ -63,10 +63,26 @@ _DRIVE = re.compile(r"[A-Za-z]:[/\\]")
 #: empty, ``.`` or ``..`` segment (the shape of nearly every entry)
 _CLEAN_PATH = re.compile(r"(?![A-Za-z]:)(?:(?!\.\.?(?:/|$))[^/\\]+/)*(?!\.\.?$)[^/\\]+")
 #: a page name :meth:`_Builder.add` keeps as it is written: a :data:`_CLEAN_PATH` with no
-#: ``:`` (URL, drive), ``#``, wildcard or white space
-_PLAIN_PAGE = re.compile(
-    r"(?:(?!\.\.?(?:/|$))[^/\\:#*?\[\]\s]+/)*(?!\.\.?$)[^/\\:#*?\[\]\s]+"
+#: ``:`` (URL, drive), ``#``, wildcard, white space or control character
+_NAME_CHAR = r"[^/\\:#*?\[\]\s\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+_PLAIN_PAGE = re.compile(rf"(?:(?!\.\.?(?:/|$)){_NAME_CHAR}+/)*(?!\.\.?$){_NAME_CHAR}+")
+#: Characters no key may hold (:func:`control_character`): C0 and C1 controls and DEL,
+#: the Unicode line and paragraph separators, the bidirectional controls that make text
+#: read other than it runs, and lone surrogates.  A key is written as it is into server
+#: rules and inventory lines, where each of these ends a line or a field, and no page
+#: name needs one.
+CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 )
+#: Characters no value may hold: the controls (a value is percent-encoded wherever it is
+#: written, so a line separator in an anchor is only odd, not harmful)
+_VALUE_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def control_character(text: str, pattern: re.Pattern[str] = CONTROL) -> str | None:
+    """``U+000A`` for the first ``pattern`` (:data:`CONTROL`) character of ``text``."""
+    found = pattern.search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
@@ -852,6 +868,15 @@ class _Builder:
 
     def add(self, section: str, key: object, value: object, location: Location) -> None:
         label = f"[{section}] {key!r}"
+        for what, text in (("key", key), ("value", value)):
+            if isinstance(value, (dict, PatternValue)) and what == "value":
+                text = value.get("to") if isinstance(value, dict) else value.to
+            pattern = CONTROL if what == "key" else _VALUE_CONTROL
+            char = control_character(text, pattern) if isinstance(text, str) else None
+            if char is not None:
+                self.error(location, f"{label}: the {what} holds the control character "
+                           f"{char}; names and targets are one line of visible text")
+                return
         if section == "patterns":
             self._add_pattern(key, value, location, label)
             return

@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 
 from sphinx_relocate._config import CONFIG_VALUES
-from sphinx_relocate._exports import EXPORTS
+from sphinx_relocate._exports import EXPORTS, export_files
 
 ROOT = Path(__file__).parent / "roots" / "test-stubs"
 DOCS = Path(__file__).parent.parent / "docs"
@@ -76,11 +76,18 @@ def parse_nginx(text: str) -> dict[str, str]:
     assert body, text
     found = {}
     for line in body.group(1).splitlines():
+        if line.startswith("    # not written: "):
+            continue
         match = re.fullmatch(rf"    {_QUOTED} {_QUOTED};", line)
         assert match, line
         old, new = (_unescape(group) for group in match.groups())
-        assert "$" not in new  # a variable there would be expanded
-        found[quote(old, safe="/!$&'()*+,;=-._~@")] = new
+        if old.startswith("~"):  # a key that differs from another only by letter case
+            assert old.startswith("~^") and old.endswith("$")
+            old = _unescape(old[2:-1])
+        # the query goes on before the fragment; no other variable is named
+        path, _, fragment = new.partition("$is_args$args")
+        assert "$" not in path + fragment
+        found[quote(old, safe="/!$&'()*+,;=-._~@")] = path + fragment
     return found
 
 
@@ -183,3 +190,39 @@ def test_export_names_are_documented() -> None:
     for name, export in EXPORTS.items():
         assert f'"{name}"' in help_text and export.path in help_text, name
         assert f'"{name}"' in page and export.path in page, name
+
+
+# -- untrusted fields (D2) -------------------------------------------------------------------
+
+#: rows as the plan could hand them over from names it did not check (a release's
+#: inventory): the old path encodes a line break, the targets hold raw text
+HOSTILE_ROWS = [
+    ("/a%0ARequire%20all%20denied%0ASetEnv%20X.html", "/new.html"),
+    ("/b%E2%80%A8c.html", "/new.html"),
+    ("/back\\slash\\", "/new.html"),
+    ("/q%22uote.html", '/new.html#"\nRequire all denied'),
+    ("/d.html", "https://x.example/a b\r\nc$d\\"),
+]
+
+
+@pytest.mark.parametrize("name", sorted(EXPORTS))
+def test_no_field_writes_a_second_rule(name: str) -> None:
+    """Each row is one rule or one comment that says it was not written; no line of
+    any format holds a control character or starts a directive of its own."""
+    text = export_files(HOSTILE_ROWS, [name])[EXPORTS[name].path]
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]", text)
+    assert "\nRequire" not in text and "\nSetEnv" not in text
+    if name in ("netlify", "nginx", "apache"):
+        lines = [line for line in text.splitlines() if not line.startswith("#")]
+        rules = [line for line in lines if not line.startswith(("map", "}", "    # not"))]
+        refused = text.count("# not written: ")
+        assert len(rules) + refused == len(HOSTILE_ROWS), text
+        assert name == "netlify" or refused == 2  # the decoded line breaks
+    else:
+        data = json.loads(text)
+        assert len(data["redirects"] if name == "vercel" else data) == len(HOSTILE_ROWS)
+    if name == "apache":  # each rule is three words as Apache reads them: \" is a quote,
+        # any other backslash itself, so none may stand before the closing quote
+        word = r'"(?:[^"\\]|\\"|\\(?!"))*"'
+        for line in rules:
+            assert re.fullmatch(rf"(Redirect|RedirectMatch) permanent {word} {word}", line), line
