@@ -93,6 +93,10 @@ def _nginx_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+#: what the server block of nginx needs, once (docs/stubs.md)
+NGINX_SERVER_LINE = "if ($relocate_key = $uri) { return 301 $relocate_target; }"
+
+
 #: nginx's hash element for a key of ``n`` bytes takes a pointer, two bytes of length
 #: and the key, aligned to a pointer (``NGX_HASH_ELT_SIZE``); a bucket holds at least
 #: one element and a closing pointer
@@ -100,55 +104,67 @@ def _bucket_need(length: int) -> int:
     return 8 + (length + 2 + 7) // 8 * 8 + 8
 
 
-def _nginx(rows: Sequence[Row]) -> str:
-    """A ``map`` for the ``http`` block; the server block returns 301 where it is set.
+#: nginx refuses a bucket past 64 kB: a longer key (no page name is) is a regex
+_LONGEST_STRING_KEY = 4000
 
-    ``$uri`` is decoded, so the keys are.  nginx compares string keys without ASCII
-    letter case, so keys that differ only by it are written as anchored regular
-    expressions, which keep it.  The map's hash sizes are set from the keys (the
-    default bucket holds keys up to 46 bytes, and about 2,000 of them).  The value keeps
-    the query (``$is_args$args``) before the fragment; a ``$`` of the target itself is
-    percent-encoded, so it names no variable.
+
+def _nginx(rows: Sequence[Row]) -> str:
+    """Two ``map`` blocks for the ``http`` block; the server block returns 301 where the
+    old path matches with its letter case.
+
+    ``$uri`` is decoded, so the keys are.  nginx compares a map's string keys without
+    ASCII letter case, so ``$relocate_key`` gives the key as written and the server
+    block compares it with ``$uri``; keys that differ from another only by case, and
+    keys with a ``$`` (a map's value would read it as a variable), are anchored regular
+    expressions instead, which keep the case themselves.  The hash sizes are set from
+    the keys (the default bucket holds keys up to 46 bytes, and about 2,000 of them).
+    The target keeps the query (``$is_args$args``) before the fragment; a ``$`` of its
+    own is percent-encoded, so it names no variable.
     """
     decoded = [(unquote(old), old, _encoded(new, "$" + _QUOTES)) for old, new in rows]
     folded: dict[bytes, int] = {}
     for path, _, _ in decoded:
-        key = path.encode("utf-8", "surrogatepass").lower()
-        folded[key] = folded.get(key, 0) + 1
-    body: list[str] = []
+        lowered = path.encode("utf-8", "surrogatepass").lower()
+        folded[lowered] = folded.get(lowered, 0) + 1
+    keys: list[str] = []
+    targets: list[str] = []
     bucket, strings = 64, 0
     for path, old, new in decoded:
         if _CONTROL.search(path) or not path.startswith("/"):
-            body.append("    " + _refused(old))
+            keys.append("    " + _refused(old))
+            targets.append("    " + _refused(old))
             continue
         target, hash_, fragment = new.partition("#")
-        value = _nginx_string(f"{target}$is_args$args{hash_}{fragment}")
+        query = "" if "?" in target else "$is_args$args"  # a target's own query wins
+        value = _nginx_string(f"{target}{query}{hash_}{fragment}")
         raw = path.encode("utf-8", "surrogatepass")
-        if folded[raw.lower()] > 1:
-            key = "~^" + re.escape(path) + "$"
+        if folded[raw.lower()] > 1 or "$" in path or len(raw) > _LONGEST_STRING_KEY:
+            key, written = _nginx_string("~^" + re.escape(path) + "$"), "$uri"
         else:
-            key, strings = path, strings + 1
-            while bucket < _bucket_need(len(raw)):
+            key, written, strings = _nginx_string(path), _nginx_string(path), strings + 1
+            while bucket < 4 * _bucket_need(len(raw)):  # room for a few keys a bucket
                 bucket *= 2
-        body.append(f"    {_nginx_string(key)} {value};\n")
+        keys.append(f"    {key} {written};\n")
+        targets.append(f"    {key} {value};\n")
     size = 2048
     while size < 2 * strings:
         size *= 2
-    lines = [
+    return "".join([
         _HEADER,
         "# In the http block:   include /path/to/_relocate/nginx.conf;\n",
-        "# In the server block: if ($relocate_target) { return 301 $relocate_target; }\n",
+        f"# In the server block: {NGINX_SERVER_LINE}\n",
         "# (If your http block sets map_hash_bucket_size or map_hash_max_size, keep the\n",
         "# larger of the values, once.)\n",
         f"map_hash_bucket_size {bucket};\n",
         f"map_hash_max_size {size};\n",
-        "map $uri $relocate_target {\n",
-    ]
-    return "".join([*lines, *body, "}\n"])
+        "map $uri $relocate_key {\n", *keys, "}\n",
+        "map $uri $relocate_target {\n", *targets, "}\n",
+    ])
 
 
 def _apache_string(text: str) -> str:
-    return '"' + text.replace('"', '\\"') + '"'
+    """A quoted argument: Apache reads ``\\\\`` and ``\\"`` in one as ``\\`` and ``"``."""
+    return _nginx_string(text)
 
 
 def _apache(rows: Sequence[Row]) -> str:
@@ -156,10 +172,7 @@ def _apache(rows: Sequence[Row]) -> str:
 
     ``Redirect`` matches the decoded path and every path below it, which is right for
     ``old.html`` but would also move the pages below a dirhtml folder ``/old/``: those
-    get an anchored ``RedirectMatch``, whose target escapes ``$`` and ``&``.  Apache
-    reads ``\\"`` as a quote and any other backslash as itself, so a path with a
-    backslash (which could stand before the closing quote) is a ``RedirectMatch`` too,
-    whose pattern ends with ``$``.
+    get an anchored ``RedirectMatch``, whose target escapes ``$`` and ``&``.
     """
     lines = [
         _HEADER,
@@ -170,7 +183,7 @@ def _apache(rows: Sequence[Row]) -> str:
         path, new = unquote(old), _encoded(new, _QUOTES)
         if _CONTROL.search(path) or not path.startswith("/"):
             lines.append(_refused(old))
-        elif path.endswith("/") or "\\" in path:
+        elif path.endswith("/"):
             target = new.replace("\\", "\\\\").replace("$", "\\$").replace("&", "\\&")
             pattern = "^" + re.escape(path) + "$"
             lines.append(
