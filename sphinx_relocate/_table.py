@@ -38,6 +38,7 @@ import operator
 import re
 import string
 import sys
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -1123,7 +1124,10 @@ class _Builder:
                 moved = pages[start]
                 if moved.url or moved.path not in pages:
                     continue  # a chain of one step (most entries) has no cycle
-            if section in ("anchors", "patterns"):
+            if section == "anchors":
+                self._anchor_cycle(table, start, members, settled)
+                continue
+            if section == "patterns":
                 continue
             kind = "labels" if section == "labels" else ""
             section = "pages" if section == "prefixes" else section  # one walk for both
@@ -1162,6 +1166,29 @@ class _Builder:
                     break
         return members
 
+    def _anchor_cycle(
+        self,
+        table: RelocationTable,
+        start: str,
+        members: set[tuple[str, str]],
+        settled: set[tuple[str, str]],
+    ) -> None:
+        """Report a cycle of ``[anchors]`` entries from ``page#id`` ``start``: each
+        target that is itself an anchor key is one more step."""
+        key = tuple(start.split("#", 1))
+        chain: list[tuple[str, str]] = []
+        while key in table.anchors and ("anchors", "#".join(key)) not in settled:
+            if key in chain:
+                cycle = chain[chain.index(key) :]
+                self._report_cycle(table, ["#".join(k) for k in cycle], "", members)
+                break
+            chain.append(key)  # type: ignore[arg-type]
+            step = table.anchors[key]  # type: ignore[index]
+            if step.url:
+                break
+            key = (step.path, step.anchor)
+        settled.update(("anchors", "#".join(k)) for k in chain)
+
     def _report_cycle(
         self, table: RelocationTable, names: list[str], kind: str, members: set[tuple[str, str]]
     ) -> None:
@@ -1190,25 +1217,41 @@ class _Builder:
         return path
 
     def _case_collisions(self, table: RelocationTable) -> None:
+        """Old names that differ only by letter case or Unicode normalization (NFC and
+        NFD ``café``): one file on macOS and Windows disks, and alike to the eye."""
         old_names = [*table.pages, *table.files]
-        if len(set(map(str.casefold, old_names))) == len(old_names):
+        if len(set(map(_fold, old_names))) == len(old_names):
             return  # the usual table: no two names collide
         paths = [e for e in table.entries if e.section in ("pages", "files")]
         groups: dict[str, list[Entry]] = {}
         for entry in paths:
-            groups.setdefault(entry.old.casefold(), []).append(entry)
+            groups.setdefault(_fold(entry.old), []).append(entry)
         for group in groups.values():
             if len(group) > 1:
-                names = ", ".join(f"{e.old!r} ({e.location})" for e in group)
+                if len({_nfc(e.old) for e in group}) == len(group):
+                    names = ", ".join(f"{e.old!r} ({e.location})" for e in group)
+                    how, where = "letter case", "case-insensitive file systems"
+                else:  # shown escaped: the names look the same
+                    names = ", ".join(f"{e.old!a} ({e.location})" for e in group)
+                    how = "Unicode normalization (NFC and NFD) or letter case"
+                    where = "normalizing or case-insensitive file systems (macOS)"
                 self.problems.append(
                     Problem(
                         group[-1].location,
-                        f"old names differ only by letter case: {names}; they collide on "
-                        "case-insensitive file systems",
+                        f"old names differ only by {how}: {names}; they collide on {where}",
                         fatal=False,
                         subtype="case_collision",
                     )
                 )
+
+
+def _nfc(name: str) -> str:
+    return name if name.isascii() else unicodedata.normalize("NFC", name)
+
+
+def _fold(name: str) -> str:
+    """A name as a case-insensitive, normalizing file system compares it."""
+    return _nfc(name).casefold()
 
 
 def check_against_project(
@@ -1228,7 +1271,17 @@ def check_against_project(
     documents = set(docnames)
     problems: list[Problem] = []
 
-    def missing(entry: Entry, what: str) -> None:
+    by_nfc: dict[str, str] | None = None
+
+    def missing(entry: Entry, what: str, page: str = "") -> None:
+        nonlocal by_nfc
+        if page and not page.isascii():  # a document written with another normalization?
+            if by_nfc is None:
+                by_nfc = {_nfc(d): d for d in documents if not d.isascii()}
+            found = by_nfc.get(_nfc(page))
+            if found is not None and found != page:
+                what += (f"; the document {found!a} differs from {page!a} only by "
+                         "Unicode normalization (NFC and NFD): write the name as it is on disk")
         problems.append(Problem(entry.location, what, fatal=False, subtype="target_missing"))
 
     for entry in table.entries:
@@ -1250,7 +1303,8 @@ def check_against_project(
                 continue  # a chain stops at the first page that exists: this one
             final = table.locate_page(entry.old, documents.__contains__) or entry.new
             if not final.url and final.path not in documents:
-                missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a document")
+                missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a document",
+                        final.path)
         elif entry.section == "anchors":
             final = table.anchors[tuple(entry.old.split("#", 1))]  # type: ignore[index]
             settled = table._settle_anchor_target(final, documents.__contains__)
