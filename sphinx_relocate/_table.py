@@ -473,24 +473,89 @@ class RelocationTable:
         *,
         patterns: bool = False,
     ) -> Target | None:
-        path, anchor, url = start, "", ""
-        seen = {start}
+        """Follow the chain from ``start``; ``None`` if it does not move (or cycles).
+
+        Every path a walk passes is remembered with where the rest of the chain ends
+        (path compression), so following each entry of an n-step chain is linear in the
+        table, not quadratic.  The memory is kept per ``exists``: callers pass the
+        answers of one build (a set's ``__contains__``), which do not change under it.
+        """
+        memo = self._memo(exact, exists)
         patterned = not (patterns and self.patterns)  # one pattern step per chain at most
+        ends = self._walk(start, patterned, exact, exists, memo)
+        if ends is None:
+            return None
+        path, anchor, url = ends
+        if path == start and not anchor and not url:
+            return None
+        return Target(path, anchor, url)
+
+    def _memo(
+        self, exact: Mapping[str, Target], exists: Callable[[str], bool] | None
+    ) -> dict[tuple[str, bool], tuple[str, str, str] | None] | None:
+        """The remembered chain ends for ``[pages]`` or ``[files]`` under ``exists``."""
+        kind = "pages" if exact is self.pages else "files" if exact is self.files else ""
+        if not kind:
+            return None
+        owner = getattr(exists, "__self__", None)
+        # a set that grew or shrank is other answers (a cheap guard; callers do not)
+        key = (kind, exists, len(owner) if isinstance(owner, Collection) else -1)
+        memos: dict[object, dict[tuple[str, bool], tuple[str, str, str] | None]] = (
+            self.__dict__.setdefault("_follow_memos", {})
+        )
+        try:
+            memo = memos.get(key)
+        except TypeError:  # an exists that cannot be a key: no memory
+            return None
+        if memo is None:
+            if len(memos) >= 8:  # each lambda a caller makes is another key
+                memos.clear()
+            memo = memos[key] = {}
+        return memo
+
+    def _walk(
+        self,
+        start: str,
+        patterned: bool,
+        exact: Mapping[str, Target],
+        exists: Callable[[str], bool] | None,
+        memo: dict[tuple[str, bool], tuple[str, str, str] | None] | None,
+    ) -> tuple[str, str, str] | None:
+        """Where the chain from ``start`` ends: ``(path, anchor, url)``, the anchor the
+        last one a step gave; ``None`` for a cycle."""
+        path = start
+        seen = {start}
+        #: the paths passed, each with whether a pattern step was still allowed there
+        #: and the anchor of the step that reached it
+        passed: list[tuple[str, bool, str]] = [(start, patterned, "")]
+        ends: tuple[str, str, str] | None = None  # where the last path passed ends
         while True:
+            if memo is not None and (path, patterned) in memo:
+                ends = memo[path, patterned]
+                break
             step = exact.get(path) or self._prefix_step(path)
             if step is None and not patterned:
                 step, patterned = self._pattern_step(path, exists), True
             if step is None:
+                ends = (path, "", "")
                 break
-            path, anchor, url = step.path, step.anchor or anchor, step.url
-            if url or (exists is not None and exists(path)):
+            path = step.path
+            if step.url or (exists is not None and exists(path)):
+                ends = (path, step.anchor, step.url)
                 break
             if path in seen or len(seen) > len(self.entries):  # a cycle; load_table
-                return None  # refuses these, those of folders that grow at every turn too
+                break  # refuses these, those of folders that grow at every turn too
             seen.add(path)
-        if path == start and not anchor and not url:
-            return None
-        return Target(path, anchor, url)
+            passed.append((path, patterned, step.anchor))
+        # back from the end: each path passed ends where the next one does, with the
+        # last anchor a step gave after it
+        for index in range(len(passed) - 1, -1, -1):
+            name, allowed, reached_by = passed[index]
+            if memo is not None:
+                memo[name, allowed] = ends
+            if ends is not None and index:
+                ends = (ends[0], ends[1] or reached_by, ends[2])
+        return ends
 
     def _settle_anchor_target(self, target: Target, exists: Callable[[str], bool] | None) -> Target:
         if target.url or (exists is not None and exists(target.path)):
@@ -1136,6 +1201,7 @@ class _Builder:
             probe = start + "\0" if section == "prefixes" else start
             exact = table.files if section == "files" else table.pages
             path, chain = probe, [probe]
+            in_chain = {probe}  # for the test of each step: the list is for the message
             while True:
                 if kind:
                     new = table.labels.get(path)
@@ -1146,12 +1212,13 @@ class _Builder:
                     settled.update((section, p) for p in chain)
                     break
                 path = step.path
-                if path in chain:
+                if path in in_chain:
                     cycle = chain[chain.index(path) :]
                     names = [path if kind else self._entry_name(table, path) for path in cycle]
                     self._report_cycle(table, names, kind, members)
                     break
                 chain.append(path)
+                in_chain.add(path)
                 if len(chain) > len(table.entries) + 1:
                     # more steps than entries, and no path twice: folders that move into
                     # each other ("a/" → "b/", "b/" → "a/x/"), the path longer at every
