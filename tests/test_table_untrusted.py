@@ -34,10 +34,10 @@ from sphinx_relocate._paths import (
 from sphinx_relocate._table import CONTROL, RelocationTable, Target, load_table
 
 #: one character of a name: plain, separators of the formats, controls, lookalikes
-CHAR = st.sampled_from(
-    list("ab/._-~ \t\n\r\x00\x1b\x7f\x85\u2028\u2029\u202e\ufeff;{}#$\"'\\%?&=:*()+,[]<>|^`@!")
-    + ["安", "é", "e\u0301", "ﬁ", "Ä"]
-)
+CHAR = st.sampled_from([
+    *"ab/._-~ \t\n\r\x00\x1b\x7f\x85\u2028\u2029\u202e\ufeff;{}#$\"'\\%?&=:*()+,[]<>|^`@!",
+    "安", "é", "e\u0301", "ﬁ", "Ä",
+])
 SEGMENT = st.lists(CHAR, min_size=1, max_size=8).map("".join)
 NAME = st.one_of(
     st.lists(SEGMENT, min_size=1, max_size=4).map("/".join),
@@ -65,8 +65,10 @@ def toml_string(text: str) -> str:
 
 
 def load(entries: dict[str, str], labels: dict[str, str]) -> tuple[RelocationTable, list[str]]:
-    text = "[pages]\n" + "".join(f"{toml_string(k)} = {toml_string(v)}\n" for k, v in entries.items())
-    text += "[labels]\n" + "".join(f"{toml_string(k)} = {toml_string(v)}\n" for k, v in labels.items())
+    text = "".join(
+        f"[{section}]\n" + "".join(f"{toml_string(k)} = {toml_string(v)}\n" for k, v in rows.items())
+        for section, rows in (("pages", entries), ("labels", labels))
+    )
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "relocations.toml"
         path.write_text(text, encoding="utf-8", newline="\n")
