@@ -66,7 +66,8 @@ def toml_string(text: str) -> str:
 
 def load(entries: dict[str, str], labels: dict[str, str]) -> tuple[RelocationTable, list[str]]:
     text = "".join(
-        f"[{section}]\n" + "".join(f"{toml_string(k)} = {toml_string(v)}\n" for k, v in rows.items())
+        f"[{section}]\n" + "".join(f"{toml_string(k)} = {toml_string(v)}\n"
+                                    for k, v in rows.items())
         for section, rows in (("pages", entries), ("labels", labels))
     )
     with tempfile.TemporaryDirectory() as folder:
