@@ -343,15 +343,30 @@ class RelocationTable:
         start = label = normalize_label(name)
         if exists is not None and exists(label):
             return None
+        memo = self._memo("labels", exists)  # a chain is walked once (see _follow)
         seen = {label}
-        while (new := self.labels.get(label)) is not None:
+        end: str | None = None
+        while True:
+            if memo is not None and (label, True) in memo:
+                remembered = memo[label, True]
+                end = None if remembered is None else remembered[0]
+                break
+            new = self.labels.get(label)
+            if new is None:
+                end = label
+                break
             label = new
             if exists is not None and exists(label):
+                end = label
                 break
             if label in seen:  # a cycle; load_table refuses these
-                return None
+                break
             seen.add(label)
-        return None if label == start else label
+        if memo is not None:
+            ends = None if end is None else (end, "", "")
+            for passed in seen:
+                memo[passed, True] = ends
+        return None if end is None or end == start else end
 
     def old_names(self, docname: str) -> tuple[str, ...]:
         """Every old docname that the table sends to ``docname`` (for old-folder resolution)."""
@@ -480,7 +495,8 @@ class RelocationTable:
         table, not quadratic.  The memory is kept per ``exists``: callers pass the
         answers of one build (a set's ``__contains__``), which do not change under it.
         """
-        memo = self._memo(exact, exists)
+        kind = "pages" if exact is self.pages else "files" if exact is self.files else ""
+        memo = self._memo(kind, exists) if kind else None
         patterned = not (patterns and self.patterns)  # one pattern step per chain at most
         ends = self._walk(start, patterned, exact, exists, memo)
         if ends is None:
@@ -491,12 +507,10 @@ class RelocationTable:
         return Target(path, anchor, url)
 
     def _memo(
-        self, exact: Mapping[str, Target], exists: Callable[[str], bool] | None
+        self, kind: str, exists: Callable[[str], bool] | None
     ) -> dict[tuple[str, bool], tuple[str, str, str] | None] | None:
-        """The remembered chain ends for ``[pages]`` or ``[files]`` under ``exists``."""
-        kind = "pages" if exact is self.pages else "files" if exact is self.files else ""
-        if not kind:
-            return None
+        """The remembered chain ends of one section (``pages``, ``files``, ``labels``)
+        under ``exists``."""
         owner = getattr(exists, "__self__", None)
         # a set that grew or shrank is other answers (a cheap guard; callers do not)
         key = (kind, exists, len(owner) if isinstance(owner, Collection) else -1)

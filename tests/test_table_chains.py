@@ -110,3 +110,45 @@ def test_anchor_chains_without_a_cycle_load(tmp_path: Path) -> None:
     path = tmp_path / "relocations.toml"
     path.write_text('[anchors]\n"new#a" = "new#b"\n"new#b" = "new#c"\n', "utf-8")
     assert load_table(path)[1] == []
+
+
+class CountingLabels(dict[str, str]):
+    gets = 0
+
+    def get(self, key: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        CountingLabels.gets += 1
+        return super().get(key, default)
+
+
+def test_a_long_label_chain_is_followed_in_linear_steps(tmp_path: Path) -> None:
+    from sphinx_relocate._table import check_labels
+
+    path = tmp_path / "relocations.toml"
+    path.write_text("[labels]\n" + "".join(f'"l{i}" = "l{i + 1}"\n' for i in range(STEPS)))
+    table, problems = load_table(path)
+    assert problems == []
+    table.labels = CountingLabels(table.labels)
+    CountingLabels.gets = 0
+    assert check_labels(table, {f"l{STEPS}"}) == []
+    assert table.locate_label("l0", {"l7"}.__contains__) == "l7"  # other answers: walked anew
+    assert table.locate_label("l0") == f"l{STEPS}"
+    assert CountingLabels.gets < 4 * STEPS
+
+
+@given(st.dictionaries(_NAME, _NAME, max_size=6), st.sets(_NAME), st.lists(_NAME, max_size=6))
+def test_remembered_label_walks_answer_as_fresh_ones(
+    moves: dict[str, str], labels: set[str], order: list[str]
+) -> None:
+    from sphinx_relocate._table import Entry, Location
+
+    def fresh() -> RelocationTable:
+        return RelocationTable.of_entries(
+            Entry("labels", old, Target(new), Location("t", 1)) for old, new in moves.items()
+        )
+
+    remembered = fresh()
+    for name in [*order, *moves]:
+        assert remembered.locate_label(name, labels.__contains__) == fresh().locate_label(
+            name, labels.__contains__
+        ), name
+        assert remembered.locate_label(name) == fresh().locate_label(name), name
