@@ -10,7 +10,6 @@ failure: a gate that checked nothing must not pass.
 from __future__ import annotations
 
 import getpass
-import grp
 import http.client
 import os
 import shutil
@@ -241,6 +240,8 @@ APACHE_MODULE_NAMES = ["mpm_event", "authz_core", "alias", "dir", "mime", "unixd
 
 def apache_conf(prefix: Path, include: Path, port: int, docroot: Path) -> Path:
     """The export included in the server configuration, and a ``.htaccess`` allowed."""
+    import grp  # POSIX only, like the servers
+
     user = getpass.getuser()
     group = grp.getgrgid(os.getgid()).gr_name
     if os.geteuid() == 0:  # Apache refuses to serve as root
