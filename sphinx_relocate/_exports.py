@@ -27,7 +27,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlsplit
 
 #: ``(old URL path, new URL path or absolute URL)``
 Row = tuple[str, str]
@@ -56,9 +56,9 @@ def _encoded(text: str, also: str = "") -> str:
     )
 
 
-def _refused(old: str) -> str:
-    """The comment that stands for a row whose decoded old path has a control character."""
-    return f"# not written: the old URL {_encoded(old)} decodes to a control character\n"
+def _refused(old: str, why: str = "it decodes to a control character") -> str:
+    """The comment that stands for a row that cannot be written safely."""
+    return f"# not written: the old URL {_encoded(old)}: {why}\n"
 
 
 @dataclass(frozen=True)
@@ -167,12 +167,29 @@ def _apache_string(text: str) -> str:
     return _nginx_string(text)
 
 
+def _apache_match_target(url: str) -> str | None:
+    """A ``RedirectMatch`` target: mod_alias percent-encodes its path itself (not its
+    query or fragment), so the path is written decoded; ``None`` when the decoded path
+    would read as something else (a ``?``, ``#`` or control character)."""
+    parts = urlsplit(url)
+    path = unquote(parts.path)
+    if _CONTROL.search(path) or "?" in path or "#" in path:
+        return None
+    return (
+        (f"{parts.scheme}://{parts.netloc}" if parts.scheme else "")
+        + path
+        + (f"?{parts.query}" if parts.query else "")
+        + (f"#{parts.fragment}" if parts.fragment else "")
+    )
+
+
 def _apache(rows: Sequence[Row]) -> str:
     """``Redirect permanent`` lines (``RedirectMatch`` for folder URLs) for mod_alias.
 
     ``Redirect`` matches the decoded path and every path below it, which is right for
     ``old.html`` but would also move the pages below a dirhtml folder ``/old/``: those
-    get an anchored ``RedirectMatch``, whose target escapes ``$`` and ``&``.
+    get an anchored ``RedirectMatch``, whose target escapes ``$`` and ``&`` and has its
+    path decoded (:func:`_apache_match_target`).
     """
     lines = [
         _HEADER,
@@ -184,7 +201,11 @@ def _apache(rows: Sequence[Row]) -> str:
         if _CONTROL.search(path) or not path.startswith("/"):
             lines.append(_refused(old))
         elif path.endswith("/"):
-            target = new.replace("\\", "\\\\").replace("$", "\\$").replace("&", "\\&")
+            target = _apache_match_target(new)
+            if target is None:
+                lines.append(_refused(old, "its target cannot be written for RedirectMatch"))
+                continue
+            target = target.replace("\\", "\\\\").replace("$", "\\$").replace("&", "\\&")
             pattern = "^" + re.escape(path) + "$"
             lines.append(
                 f"RedirectMatch permanent {_apache_string(pattern)} {_apache_string(target)}\n"

@@ -12,7 +12,7 @@ import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import pytest
 
@@ -119,7 +119,16 @@ def parse_apache(text: str) -> dict[str, str]:
             assert old.startswith("^") and old.endswith("$")
             path = _unescape(old[1:-1])
             assert re.fullmatch(old, path) and not re.fullmatch(old, path + "page/")
-            old, new = path, _unescape(new)
+            # mod_alias percent-encodes a RedirectMatch target's path itself
+            parts = urlsplit(_unescape(new))
+            assert "%" not in parts.path
+            new = "".join([
+                f"{parts.scheme}://{parts.netloc}" if parts.scheme else "",
+                quote(parts.path, safe="/!$&'()*+,;=-._~@:"),
+                f"?{parts.query}" if parts.query else "",
+                f"#{parts.fragment}" if parts.fragment else "",
+            ])
+            old = path
         else:  # Redirect moves every path below too: never a folder URL
             assert not old.endswith("/")
         found[quote(old, safe="/!$&'()*+,;=-._~@")] = new

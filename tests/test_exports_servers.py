@@ -12,6 +12,7 @@ from __future__ import annotations
 import getpass
 import http.client
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -66,6 +67,19 @@ CURRENT = ["/", "/index.html", "/new/plain.html", "/new/%E7%89%B9%E6%80%A7.html"
            "/genindex.html", "/search.html"]
 
 
+def folder(url: str) -> str:
+    """The dirhtml URL of an html one: ``/a/b.html?x#y`` → ``/a/b/?x#y``."""
+    return url if url.startswith("https:") else re.sub(r"\.html(?=[?#]|$)", "/", url)
+
+
+def urls(builder: str) -> tuple[dict[str, str], list[str]]:
+    """The old URLs with their ``Location``, and the current pages, under ``builder``."""
+    if builder == "html":
+        return EXPECTED, CURRENT
+    current = [folder(url) for url in CURRENT if url != "/index.html"]
+    return {folder(old): folder(new) for old, new in EXPECTED.items()}, current
+
+
 def binary(path: str) -> str:
     """The server's binary; skipped without it, unless under CI."""
     if not os.access(path, os.X_OK):
@@ -81,7 +95,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def request(port: int, path: str) -> tuple[int, str]:
+def get(port: int, path: str) -> tuple[int, str]:
     """``(status, Location)`` of one GET, not following redirects."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
@@ -93,32 +107,40 @@ def request(port: int, path: str) -> tuple[int, str]:
         connection.close()
 
 
+def folder_if(site: Path, url: str) -> str:
+    return folder(url) if site.name == "dirhtml" else url
+
+
 def relative(location: str) -> str:
-    """A ``Location`` without this server's scheme and host (absolute_redirect)."""
+    """A ``Location`` without this server's scheme and host (absolute_redirect), its
+    percent escapes in capitals (Apache writes ``%e7``, the same URL)."""
+    location = re.sub(r"%[0-9a-fA-F]{2}", lambda m: m.group().upper(), location)
     parts = urlsplit(location)
     if parts.hostname == "127.0.0.1":
         return location[len(f"{parts.scheme}://{parts.netloc}") :]
     return location
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+@pytest.fixture(scope="module", params=["html", "dirhtml"])
+def site(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Path]:
     """The built test root, in a folder a server's worker user may read."""
     src = tmp_path_factory.mktemp("servers") / "src"
     shutil.copytree(ROOT, src)
-    app = SphinxTestApp("html", srcdir=src, status=StringIO(), warning=StringIO())
+    app = SphinxTestApp(request.param, srcdir=src, status=StringIO(), warning=StringIO())
     try:
         app.build()
     finally:
         app.cleanup()
     docroot = Path(tempfile.mkdtemp(prefix="relocate-site-"))
     try:
-        shutil.copytree(app.outdir, docroot / "html")
+        shutil.copytree(app.outdir, docroot / request.param)
         for folder, _, files in os.walk(docroot):
             os.chmod(folder, 0o755)
             for name in files:
                 os.chmod(Path(folder, name), 0o644)
-        yield docroot / "html"
+        yield docroot / request.param
     finally:
         shutil.rmtree(docroot)
 
@@ -201,16 +223,19 @@ def test_nginx_redirects_every_old_url(site: Path, tmp_path: Path) -> None:
     stop = serve([binary(NGINX), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"],
                  port, tmp_path / "logs/error.log")
     try:
-        for old, new in EXPECTED.items():
-            status, location = request(port, old)
+        expected, current = urls(site.name)
+        for old, new in expected.items():
+            status, location = get(port, old)
             assert (status, relative(location)) == (301, new), old
         # nginx keeps the query before the fragment
-        status, location = request(port, QUERY_AFTER_FRAGMENT)
-        assert (status, relative(location)) == (301, "/new/plain.html?x=1#section-two")
-        for page in CURRENT:
-            assert request(port, page)[0] == 200, page
+        status, location = get(port, folder_if(site, QUERY_AFTER_FRAGMENT))
+        assert (status, relative(location)) == (
+            301, folder_if(site, "/new/plain.html?x=1#section-two")
+        )
+        for page in current:
+            assert get(port, page)[0] == 200, page
         # a string key of a map matches any letter case: the server line checks it
-        assert request(port, "/OLD/PLAIN.html")[0] == 404
+        assert get(port, folder_if(site, "/OLD/PLAIN.html"))[0] == 404
     finally:
         stop()
 
@@ -289,18 +314,19 @@ def test_apache_redirects_every_old_url(site: Path, tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stderr
     stop = serve(command, port, tmp_path / "error.log")
     try:
-        for old, new in EXPECTED.items():
-            status, location = request(port, old)
+        expected, current = urls(site.name)
+        for old, new in expected.items():
+            status, location = get(port, old)
             assert (status, relative(location)) == (301, new), old
-        for page in CURRENT:
-            assert request(port, page)[0] == 200, page
+        for page in current:
+            assert get(port, page)[0] == 200, page
         # the rows of the .htaccess that could be written are there, one rule each
-        assert relative(request(port, "/d.html")[1]) == "https://x.example/a%20b%0D%0Ac$d%5C"
-        assert relative(request(port, "/back%5Cslash%5C")[1]) == "/new/plain.html"
-        assert relative(request(port, "/q%22uote.html")[1]) == (
+        assert relative(get(port, "/d.html")[1]) == "https://x.example/a%20b%0D%0Ac$d%5C"
+        assert relative(get(port, "/back%5Cslash%5C")[1]) == "/new/plain.html"
+        assert relative(get(port, "/q%22uote.html")[1]) == (
             "/new/plain.html#%22%0ARequire%20all%20denied"
         )
-        assert request(port, "/" + quote(INJECTION) + ".html")[0] == 404
+        assert get(port, "/" + quote(INJECTION) + ".html")[0] == 404
     finally:
         stop()
         htaccess.unlink()
