@@ -84,6 +84,8 @@ def control_character(text: str, pattern: re.Pattern[str] = CONTROL) -> str | No
     """``U+000A`` for the first ``pattern`` (:data:`CONTROL`) character of ``text``."""
     found = pattern.search(text)
     return None if found is None else f"U+{ord(found.group()):04X}"
+
+
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
