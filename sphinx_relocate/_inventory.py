@@ -33,6 +33,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from ._paths import quote_fragment
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
@@ -141,18 +143,17 @@ def aliases(
 ) -> list[Entry]:
     """An entry of ``role`` for each old name → ``(new name, anchor)``, sorted by name.
 
-    It lands where the new name's entry does (with ``#anchor`` when one is given) and
-    shows its title.  An old name the inventory lists already, a new name it lacks, and a
-    name with a line break (it would end the line) get none.  Labels use this too, with
-    ``std:label`` and the new label.
+    It lands where the new name's entry does (with ``#anchor`` when one is given,
+    percent-encoded) and shows its title.  An old name the inventory lists already, a new
+    name it lacks, and a name that would not read back as one entry (:func:`listable`)
+    get none.  Labels use this too, with ``std:label`` and the new label.
     """
     known = inventory.of_role(role)
     # thousands of old names often land on one page: its entry is looked up once
     landings: dict[tuple[str, str], tuple[str, str, str] | None] = {}
-    breaks = _LINE_BREAK.search("".join(moves)) is not None  # one search, not one a name
     found: list[Entry] = []
     for old, key in sorted(moves.items()):
-        if old in known or (breaks and _breaks_line(old)):
+        if old in known:
             continue
         if key in landings:
             landing = landings[key]
@@ -161,8 +162,26 @@ def aliases(
         if landing is None:
             continue
         priority, uri, title = landing
-        found.append(Entry(old, role, priority, uri, "-" if title == old else title))
+        entry = Entry(old, role, priority, uri, "-" if title == old else title)
+        if _reads_back(entry):
+            found.append(entry)
     return found
+
+
+def listable(name: str, role: str = "std:doc") -> bool:
+    """Whether an entry named ``name`` reads back as one entry of that name.
+
+    Sphinx's reader splits a line at the first place where the rest looks like
+    ``role priority location display``, so a name such as ``install std:label -1
+    https:/evil.example/ Installation`` would be read as another entry; a line break
+    would end it.  Such names get no alias.
+    """
+    return _reads_back(Entry(name, role, "-1", "x.html", "-"))
+
+
+def _reads_back(entry: Entry) -> bool:
+    line = entry.line()
+    return not _breaks_line(line[:-1]) and _entry(line) == entry
 
 
 def _landing(target: Entry | None, anchor: str) -> tuple[str, str, str] | None:
@@ -171,7 +190,9 @@ def _landing(target: Entry | None, anchor: str) -> tuple[str, str, str] | None:
         return None
     uri = target.uri
     if anchor:  # singlehtml: index.html#document-new becomes index.html#anchor
-        uri = uri.partition("#")[0] + "#" + anchor
+        uri = uri.partition("#")[0] + "#" + quote_fragment(anchor)
+    if uri.endswith("$"):  # a reader would put the name in its place
+        uri = uri[:-1] + "%24"
     return target.priority, uri, target.title
 
 
@@ -284,6 +305,14 @@ def _add_aliases(app: Sphinx, path: Path, inventory: Inventory) -> None:
         landings = old_page_landings(table, documents, state_of(app).published_pages)
         moves = page_moves(landings, documents)
         label_aliases = label_moves(table, labels)
+        table_locations = table.location_of
+        for role, names, section in (("std:doc", moves, ""), ("std:label", label_aliases,
+                                                              "labels")):
+            for name in names:
+                if not listable(name, role):
+                    warn(RelocateWarning.STUB, f"{name!r} gets no {role} entry in objects.inv: "
+                         "a reader would take its line for another entry",
+                         table_locations(name, section))
     roles = {"std:doc": (documents, moves), "std:label": (labels, label_aliases)}
     body = "".join(with_aliases(inventory, roles))
     if body != "".join(inventory.lines):

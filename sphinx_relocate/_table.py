@@ -38,6 +38,7 @@ import operator
 import re
 import string
 import sys
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,10 +64,28 @@ _DRIVE = re.compile(r"[A-Za-z]:[/\\]")
 #: empty, ``.`` or ``..`` segment (the shape of nearly every entry)
 _CLEAN_PATH = re.compile(r"(?![A-Za-z]:)(?:(?!\.\.?(?:/|$))[^/\\]+/)*(?!\.\.?$)[^/\\]+")
 #: a page name :meth:`_Builder.add` keeps as it is written: a :data:`_CLEAN_PATH` with no
-#: ``:`` (URL, drive), ``#``, wildcard or white space
-_PLAIN_PAGE = re.compile(
-    r"(?:(?!\.\.?(?:/|$))[^/\\:#*?\[\]\s]+/)*(?!\.\.?$)[^/\\:#*?\[\]\s]+"
+#: ``:`` (URL, drive), ``#``, wildcard, white space or control character
+_NAME_CHAR = r"[^/\\:#*?\[\]\s\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+_PLAIN_PAGE = re.compile(rf"(?:(?!\.\.?(?:/|$)){_NAME_CHAR}+/)*(?!\.\.?$){_NAME_CHAR}+")
+#: Characters no key may hold (:func:`control_character`): C0 and C1 controls and DEL,
+#: the Unicode line and paragraph separators, the bidirectional controls that make text
+#: read other than it runs, and lone surrogates.  A key is written as it is into server
+#: rules and inventory lines, where each of these ends a line or a field, and no page
+#: name needs one.
+CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 )
+#: Characters no value may hold: the controls (a value is percent-encoded wherever it is
+#: written, so a line separator in an anchor is only odd, not harmful)
+_VALUE_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def control_character(text: str, pattern: re.Pattern[str] = CONTROL) -> str | None:
+    """``U+000A`` for the first ``pattern`` (:data:`CONTROL`) character of ``text``."""
+    found = pattern.search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
+
+
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
@@ -326,15 +345,30 @@ class RelocationTable:
         start = label = normalize_label(name)
         if exists is not None and exists(label):
             return None
+        memo = self._memo("labels", exists)  # a chain is walked once (see _follow)
         seen = {label}
-        while (new := self.labels.get(label)) is not None:
+        end: str | None = None
+        while True:
+            if memo is not None and (label, True) in memo:
+                remembered = memo[label, True]
+                end = None if remembered is None else remembered[0]
+                break
+            new = self.labels.get(label)
+            if new is None:
+                end = label
+                break
             label = new
             if exists is not None and exists(label):
+                end = label
                 break
             if label in seen:  # a cycle; load_table refuses these
-                return None
+                break
             seen.add(label)
-        return None if label == start else label
+        if memo is not None:
+            ends = None if end is None else (end, "", "")
+            for passed in seen:
+                memo[passed, True] = ends
+        return None if end is None or end == start else end
 
     def old_names(self, docname: str) -> tuple[str, ...]:
         """Every old docname that the table sends to ``docname`` (for old-folder resolution)."""
@@ -456,24 +490,88 @@ class RelocationTable:
         *,
         patterns: bool = False,
     ) -> Target | None:
-        path, anchor, url = start, "", ""
-        seen = {start}
+        """Follow the chain from ``start``; ``None`` if it does not move (or cycles).
+
+        Every path a walk passes is remembered with where the rest of the chain ends
+        (path compression), so following each entry of an n-step chain is linear in the
+        table, not quadratic.  The memory is kept per ``exists``: callers pass the
+        answers of one build (a set's ``__contains__``), which do not change under it.
+        """
+        kind = "pages" if exact is self.pages else "files" if exact is self.files else ""
+        memo = self._memo(kind, exists) if kind else None
         patterned = not (patterns and self.patterns)  # one pattern step per chain at most
+        ends = self._walk(start, patterned, exact, exists, memo)
+        if ends is None:
+            return None
+        path, anchor, url = ends
+        if path == start and not anchor and not url:
+            return None
+        return Target(path, anchor, url)
+
+    def _memo(
+        self, kind: str, exists: Callable[[str], bool] | None
+    ) -> dict[tuple[str, bool], tuple[str, str, str] | None] | None:
+        """The remembered chain ends of one section (``pages``, ``files``, ``labels``)
+        under ``exists``."""
+        owner = getattr(exists, "__self__", None)
+        # a set that grew or shrank is other answers (a cheap guard; callers do not)
+        key = (kind, exists, len(owner) if isinstance(owner, Collection) else -1)
+        memos: dict[object, dict[tuple[str, bool], tuple[str, str, str] | None]] = (
+            self.__dict__.setdefault("_follow_memos", {})
+        )
+        try:
+            memo = memos.get(key)
+        except TypeError:  # an exists that cannot be a key: no memory
+            return None
+        if memo is None:
+            if len(memos) >= 8:  # each lambda a caller makes is another key
+                memos.clear()
+            memo = memos[key] = {}
+        return memo
+
+    def _walk(
+        self,
+        start: str,
+        patterned: bool,
+        exact: Mapping[str, Target],
+        exists: Callable[[str], bool] | None,
+        memo: dict[tuple[str, bool], tuple[str, str, str] | None] | None,
+    ) -> tuple[str, str, str] | None:
+        """Where the chain from ``start`` ends: ``(path, anchor, url)``, the anchor the
+        last one a step gave; ``None`` for a cycle."""
+        path = start
+        seen = {start}
+        #: the paths passed, each with whether a pattern step was still allowed there
+        #: and the anchor of the step that reached it
+        passed: list[tuple[str, bool, str]] = [(start, patterned, "")]
+        ends: tuple[str, str, str] | None = None  # where the last path passed ends
         while True:
+            if memo is not None and (path, patterned) in memo:
+                ends = memo[path, patterned]
+                break
             step = exact.get(path) or self._prefix_step(path)
             if step is None and not patterned:
                 step, patterned = self._pattern_step(path, exists), True
             if step is None:
+                ends = (path, "", "")
                 break
-            path, anchor, url = step.path, step.anchor or anchor, step.url
-            if url or (exists is not None and exists(path)):
+            path = step.path
+            if step.url or (exists is not None and exists(path)):
+                ends = (path, step.anchor, step.url)
                 break
             if path in seen or len(seen) > len(self.entries):  # a cycle; load_table
-                return None  # refuses these, those of folders that grow at every turn too
+                break  # refuses these, those of folders that grow at every turn too
             seen.add(path)
-        if path == start and not anchor and not url:
-            return None
-        return Target(path, anchor, url)
+            passed.append((path, patterned, step.anchor))
+        # back from the end: each path passed ends where the next one does, with the
+        # last anchor a step gave after it
+        for index in range(len(passed) - 1, -1, -1):
+            name, allowed, reached_by = passed[index]
+            if memo is not None:
+                memo[name, allowed] = ends
+            if ends is not None and index:
+                ends = (ends[0], ends[1] or reached_by, ends[2])
+        return ends
 
     def _settle_anchor_target(self, target: Target, exists: Callable[[str], bool] | None) -> Target:
         if target.url or (exists is not None and exists(target.path)):
@@ -852,6 +950,15 @@ class _Builder:
 
     def add(self, section: str, key: object, value: object, location: Location) -> None:
         label = f"[{section}] {key!r}"
+        for what, text in (("key", key), ("value", value)):
+            if isinstance(value, (dict, PatternValue)) and what == "value":
+                text = value.get("to") if isinstance(value, dict) else value.to
+            pattern = CONTROL if what == "key" else _VALUE_CONTROL
+            char = control_character(text, pattern) if isinstance(text, str) else None
+            if char is not None:
+                self.error(location, f"{label}: the {what} holds the control character "
+                           f"{char}; names and targets are one line of visible text")
+                return
         if section == "patterns":
             self._add_pattern(key, value, location, label)
             return
@@ -1104,7 +1211,10 @@ class _Builder:
                 moved = pages[start]
                 if moved.url or moved.path not in pages:
                     continue  # a chain of one step (most entries) has no cycle
-            if section in ("anchors", "patterns"):
+            if section == "anchors":
+                self._anchor_cycle(table, start, members, settled)
+                continue
+            if section == "patterns":
                 continue
             kind = "labels" if section == "labels" else ""
             section = "pages" if section == "prefixes" else section  # one walk for both
@@ -1113,6 +1223,7 @@ class _Builder:
             probe = start + "\0" if section == "prefixes" else start
             exact = table.files if section == "files" else table.pages
             path, chain = probe, [probe]
+            in_chain = {probe}  # for the test of each step: the list is for the message
             while True:
                 if kind:
                     new = table.labels.get(path)
@@ -1123,12 +1234,13 @@ class _Builder:
                     settled.update((section, p) for p in chain)
                     break
                 path = step.path
-                if path in chain:
+                if path in in_chain:
                     cycle = chain[chain.index(path) :]
                     names = [path if kind else self._entry_name(table, path) for path in cycle]
                     self._report_cycle(table, names, kind, members)
                     break
                 chain.append(path)
+                in_chain.add(path)
                 if len(chain) > len(table.entries) + 1:
                     # more steps than entries, and no path twice: folders that move into
                     # each other ("a/" → "b/", "b/" → "a/x/"), the path longer at every
@@ -1142,6 +1254,29 @@ class _Builder:
                         first[name] = index
                     break
         return members
+
+    def _anchor_cycle(
+        self,
+        table: RelocationTable,
+        start: str,
+        members: set[tuple[str, str]],
+        settled: set[tuple[str, str]],
+    ) -> None:
+        """Report a cycle of ``[anchors]`` entries from ``page#id`` ``start``: each
+        target that is itself an anchor key is one more step."""
+        key = tuple(start.split("#", 1))
+        chain: list[tuple[str, str]] = []
+        while key in table.anchors and ("anchors", "#".join(key)) not in settled:
+            if key in chain:
+                cycle = chain[chain.index(key) :]
+                self._report_cycle(table, ["#".join(k) for k in cycle], "", members)
+                break
+            chain.append(key)  # type: ignore[arg-type]
+            step = table.anchors[key]  # type: ignore[index]
+            if step.url:
+                break
+            key = (step.path, step.anchor)
+        settled.update(("anchors", "#".join(k)) for k in chain)
 
     def _report_cycle(
         self, table: RelocationTable, names: list[str], kind: str, members: set[tuple[str, str]]
@@ -1171,25 +1306,41 @@ class _Builder:
         return path
 
     def _case_collisions(self, table: RelocationTable) -> None:
+        """Old names that differ only by letter case or Unicode normalization (NFC and
+        NFD ``café``): one file on macOS and Windows disks, and alike to the eye."""
         old_names = [*table.pages, *table.files]
-        if len(set(map(str.casefold, old_names))) == len(old_names):
+        if len(set(map(_fold, old_names))) == len(old_names):
             return  # the usual table: no two names collide
         paths = [e for e in table.entries if e.section in ("pages", "files")]
         groups: dict[str, list[Entry]] = {}
         for entry in paths:
-            groups.setdefault(entry.old.casefold(), []).append(entry)
+            groups.setdefault(_fold(entry.old), []).append(entry)
         for group in groups.values():
             if len(group) > 1:
-                names = ", ".join(f"{e.old!r} ({e.location})" for e in group)
+                if len({_nfc(e.old) for e in group}) == len(group):
+                    names = ", ".join(f"{e.old!r} ({e.location})" for e in group)
+                    how, where = "letter case", "case-insensitive file systems"
+                else:  # shown escaped: the names look the same
+                    names = ", ".join(f"{e.old!a} ({e.location})" for e in group)
+                    how = "Unicode normalization (NFC and NFD) or letter case"
+                    where = "normalizing or case-insensitive file systems (macOS)"
                 self.problems.append(
                     Problem(
                         group[-1].location,
-                        f"old names differ only by letter case: {names}; they collide on "
-                        "case-insensitive file systems",
+                        f"old names differ only by {how}: {names}; they collide on {where}",
                         fatal=False,
                         subtype="case_collision",
                     )
                 )
+
+
+def _nfc(name: str) -> str:
+    return name if name.isascii() else unicodedata.normalize("NFC", name)
+
+
+def _fold(name: str) -> str:
+    """A name as a case-insensitive, normalizing file system compares it."""
+    return _nfc(name).casefold()
 
 
 def check_against_project(
@@ -1210,7 +1361,18 @@ def check_against_project(
     problems: list[Problem] = []
     ordered: list[str] = []
 
+    by_nfc: dict[str, str] | None = None
+
     def missing(entry: Entry, what: str, page: str = "") -> None:
+        nonlocal by_nfc
+        if page and not page.isascii():  # a document written with another normalization?
+            if by_nfc is None:
+                by_nfc = {_nfc(d): d for d in documents if not d.isascii()}
+            found = by_nfc.get(_nfc(page))
+            if found is not None and found != page:
+                what += (f"; the document {found!a} differs from {page!a} only by "
+                         "Unicode normalization (NFC and NFD): write the name as it is on disk")
+                page = ""
         if page:  # a typo in the target: the document it was probably meant to name
             import difflib  # only when a target is missing
 

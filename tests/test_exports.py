@@ -12,12 +12,12 @@ import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import pytest
 
 from sphinx_relocate._config import CONFIG_VALUES
-from sphinx_relocate._exports import EXPORTS
+from sphinx_relocate._exports import EXPORTS, NGINX_SERVER_LINE, export_files
 
 ROOT = Path(__file__).parent / "roots" / "test-stubs"
 DOCS = Path(__file__).parent.parent / "docs"
@@ -71,16 +71,39 @@ def parse_netlify(text: str) -> dict[str, str]:
 
 
 def parse_nginx(text: str) -> dict[str, str]:
-    assert "if ($relocate_target) { return 301 $relocate_target; }" in text
-    body = re.search(r"^map \$uri \$relocate_target \{\n(.*?)^\}\n\Z", text, re.M | re.S)
-    assert body, text
+    """The rows of the two maps, which must have the same keys; a string key's own
+    ``$relocate_key`` is the key itself, a regular expression's is ``$uri``."""
+    assert f"# In the server block: {NGINX_SERVER_LINE}\n" in text
+    maps = re.fullmatch(
+        r"(?:#.*\n)*map_hash_bucket_size \d+;\nmap_hash_max_size \d+;\n"
+        r"map \$uri \$relocate_key \{\n(.*?)\}\nmap \$uri \$relocate_target \{\n(.*?)\}\n",
+        text, re.S,
+    )
+    assert maps, text
+
+    def rows(body: str) -> list[tuple[str, str]]:
+        found = []
+        for line in body.splitlines():
+            if line.startswith("    # not written: "):
+                continue
+            match = re.fullmatch(rf"    {_QUOTED} (\$uri|{_QUOTED});", line)
+            assert match, line
+            found.append((_unescape(match.group(1)), match.group(2)))
+        return found
+
+    keys, targets = rows(maps.group(1)), rows(maps.group(2))
+    assert [k for k, _ in keys] == [k for k, _ in targets]
     found = {}
-    for line in body.group(1).splitlines():
-        match = re.fullmatch(rf"    {_QUOTED} {_QUOTED};", line)
-        assert match, line
-        old, new = (_unescape(group) for group in match.groups())
-        assert "$" not in new  # a variable there would be expanded
-        found[quote(old, safe="/!$&'()*+,;=-._~@")] = new
+    for (old, written), (_, new) in zip(keys, targets, strict=True):
+        if old.startswith("~"):  # differs from another only by letter case, or has a $
+            assert old.startswith("~^") and old.endswith("$") and written == "$uri"
+            old = _unescape(old[2:-1])
+        else:
+            assert _unescape(written[1:-1]) == old
+        # the query goes on before the fragment; no other variable is named
+        path, _, fragment = _unescape(new[1:-1]).partition("$is_args$args")
+        assert "$" not in path + fragment
+        found[quote(old, safe="/!$&'()*+,;=-._~@")] = path + fragment
     return found
 
 
@@ -91,12 +114,21 @@ def parse_apache(text: str) -> dict[str, str]:
             continue
         match = re.fullmatch(rf"(Redirect|RedirectMatch) permanent {_QUOTED} {_QUOTED}", line)
         assert match, line
-        directive, old, new = match.group(1), *(g.replace('\\"', '"') for g in match.groups()[1:])
+        directive, old, new = match.group(1), *(_unescape(g) for g in match.groups()[1:])
         if directive == "RedirectMatch":  # an anchored pattern that matches only its path
             assert old.startswith("^") and old.endswith("$")
             path = _unescape(old[1:-1])
             assert re.fullmatch(old, path) and not re.fullmatch(old, path + "page/")
-            old, new = path, _unescape(new)
+            # mod_alias percent-encodes a RedirectMatch target's path itself
+            parts = urlsplit(_unescape(new))
+            assert "%" not in parts.path
+            new = "".join([
+                f"{parts.scheme}://{parts.netloc}" if parts.scheme else "",
+                quote(parts.path, safe="/!$&'()*+,;=-._~@:"),
+                f"?{parts.query}" if parts.query else "",
+                f"#{parts.fragment}" if parts.fragment else "",
+            ])
+            old = path
         else:  # Redirect moves every path below too: never a folder URL
             assert not old.endswith("/")
         found[quote(old, safe="/!$&'()*+,;=-._~@")] = new
@@ -183,3 +215,42 @@ def test_export_names_are_documented() -> None:
     for name, export in EXPORTS.items():
         assert f'"{name}"' in help_text and export.path in help_text, name
         assert f'"{name}"' in page and export.path in page, name
+
+
+# -- untrusted fields (D2) -------------------------------------------------------------------
+
+#: rows as the plan could hand them over from names it did not check (a release's
+#: inventory): the old path encodes a line break, the targets hold raw text
+HOSTILE_ROWS = [
+    ("/a%0ARequire%20all%20denied%0ASetEnv%20X.html", "/new.html"),
+    ("/b%E2%80%A8c.html", "/new.html"),
+    ("/back\\slash\\", "/new.html"),
+    ("/q%22uote.html", '/new.html#"\nRequire all denied'),
+    ("/d.html", "https://x.example/a b\r\nc$d\\"),
+]
+
+
+@pytest.mark.parametrize("name", sorted(EXPORTS))
+def test_no_field_writes_a_second_rule(name: str) -> None:
+    """Each row is one rule or one comment that says it was not written; no line of
+    any format holds a control character or starts a directive of its own."""
+    text = export_files(HOSTILE_ROWS, [name])[EXPORTS[name].path]
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]", text)
+    assert "\nRequire" not in text and "\nSetEnv" not in text
+    if name in ("netlify", "nginx", "apache"):
+        lines = [line for line in text.splitlines() if not line.startswith("#")]
+        rules = [line for line in lines if not line.startswith(("map", "}", "    # not"))]
+        if name == "nginx":  # two maps, one line each
+            assert len(rules) % 2 == 0 and text.count("# not written: ") % 2 == 0
+            rules, refused = rules[: len(rules) // 2], text.count("# not written: ") // 2
+        else:
+            refused = text.count("# not written: ")
+        assert len(rules) + refused == len(HOSTILE_ROWS), text
+        assert name == "netlify" or refused == 2  # the decoded line breaks
+    else:
+        data = json.loads(text)
+        assert len(data["redirects"] if name == "vercel" else data) == len(HOSTILE_ROWS)
+    if name == "apache":  # each rule is three words as Apache reads them (\\ and \" escaped)
+        word = r'"(?:[^"\\]|\\.)*"'
+        for line in rules:
+            assert re.fullmatch(rf"(Redirect|RedirectMatch) permanent {word} {word}", line), line

@@ -288,3 +288,39 @@ def test_aliases_survive_a_round_trip(moves: dict[str, tuple[str, str]]) -> None
             continue
         expected = f"{new}.html" + (f"#{anchor}" if anchor else "")
         assert (again[old].uri, again[old].title) == (expected, again[new].title)
+
+
+# -- names that would read as another entry (D19) ------------------------------------------
+
+FORGED = "install std:label -1 https:/evil.example/ Installation"
+
+
+def test_a_name_never_forges_another_entry(tmp_path: Path) -> None:
+    """An old name that Sphinx's reader would split into another entry gets no alias (and
+    a warning at its line); a name with spaces that reads back as itself keeps its alias;
+    an odd anchor is percent-encoded, so the location stays one field."""
+    from io import BytesIO
+
+    from sphinx.util.inventory import InventoryFile
+
+    srcdir = copy(tmp_path, "test-inventory")
+    text = (srcdir / "relocations.toml").read_text("utf-8")
+    text = text.replace("[pages]\n", f'[pages]\n"{FORGED}" = "guide/introduction"\n'
+                        '"old spaced name" = "guide/introduction"\n'
+                        '"odd" = "guide/introduction#a b$"\n', 1)
+    (srcdir / "relocations.toml").write_text(text, "utf-8")
+    out, warnings = build(srcdir, fresh=True)
+    assert len(warnings) == 2, warnings  # and the anchor that is not there
+    (stub,) = [w for w in warnings if "[relocate.stub]" in w]
+    assert "gets no std:doc entry" in stub and "relocations.toml:3:" in stub
+    data = (out / "objects.inv").read_bytes()
+    sphinx_reads = InventoryFile.load(BytesIO(data), BASE, lambda a, b: a + b)
+    assert "install" not in sphinx_reads.get("std:label", {})
+    assert FORGED not in sphinx_reads["std:doc"] and "install" not in sphinx_reads["std:doc"]
+    assert "old spaced name" in sphinx_reads["std:doc"]
+    listed = entries(out / "objects.inv")
+    assert listed["odd"] == ("guide/introduction.html#a%20b%24", "Introduction")
+    assert listed["old spaced name"] == ("guide/introduction.html", "Introduction")
+    # every line of ours is one entry, as Sphinx's reader splits it
+    for line in zlib.decompress(data.split(b"\n", 4)[4]).decode().splitlines():
+        assert FORGED not in line

@@ -63,3 +63,57 @@ def test_folders_that_move_into_each_other_stop_the_build(
     assert str(info.value) == (
         f"{table}:2: relocation cycle: a/ → b/ → a/ (a/ at {table}:2, b/ at {table}:3)"
     )
+
+
+def _build_with_table(make_app, rootdir: Path, tmp_path: Path, table: str):  # type: ignore[no-untyped-def]
+    srcdir = tmp_path / "src"
+    shutil.copytree(rootdir / "test-table-bad", srcdir)
+    (srcdir / "relocations.toml").write_text(table, encoding="utf-8")
+    return srcdir, lambda: make_app("html", srcdir=srcdir)
+
+
+def test_keys_that_differ_only_by_normalization_are_a_collision(
+    make_app, rootdir: Path, tmp_path: Path
+) -> None:
+    """NFC and NFD 'café' both got stubs without a word (D22); now they are a
+    case_collision, shown escaped, and a target missing only by its normalization
+    says so."""
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    srcdir, make = _build_with_table(
+        make_app, rootdir, tmp_path,
+        f'[pages]\n"{nfc}" = "index"\n"{nfd}" = "index"\n"x" = "docs/{nfd}"\n',
+    )
+    (srcdir / "docs").mkdir()
+    (srcdir / "docs" / f"{nfc}.rst").write_text("Café\n====\n", encoding="utf-8")
+    app = make()
+    app.build()
+    text = app._warning.getvalue()
+    table = srcdir / "relocations.toml"
+    assert (f"{table}:3: WARNING: old names differ only by Unicode normalization (NFC and NFD) "
+            "or letter case: 'caf\\xe9' (" in text), text
+    assert "[relocate.case_collision]" in text
+    assert (f"{table}:4: WARNING: target 'docs/{nfd}' of 'x' is not a document; the document "
+            "'docs/caf\\xe9' differs from 'docs/cafe\\u0301' only by Unicode normalization" in text)
+
+
+def test_anchor_cycles_stop_the_build(make_app, rootdir: Path, tmp_path: Path) -> None:
+    _, make = _build_with_table(
+        make_app, rootdir, tmp_path, '[anchors]\n"new#a" = "new#b"\n"new#b" = "new#a"\n'
+    )
+    with pytest.raises(ConfigError) as info:
+        make()
+    assert "relocations.toml:2: relocation cycle: new#a → new#b → new#a" in str(info.value)
+
+
+def test_a_key_with_a_line_break_stops_the_build(make_app, rootdir: Path, tmp_path: Path) -> None:
+    """D2's key wrote Apache directives; now it is an error at its line."""
+    _, make = _build_with_table(
+        make_app, rootdir, tmp_path,
+        '[pages]\n"ok" = "index"\n"a\\nRequire all denied\\nSetEnv X" = "index"\n',
+    )
+    with pytest.raises(ConfigError) as info:
+        make()
+    assert str(info.value).endswith(
+        "relocations.toml:3: [pages] 'a\\nRequire all denied\\nSetEnv X': the key holds the "
+        "control character U+000A; names and targets are one line of visible text"
+    )

@@ -35,6 +35,17 @@ CASES = {
     "url-key": ('[pages]\n"https://x.org/a" = "b"\n', 2, "not URLs"),
     "section-not-table": ('pages = "x"\n', 1, "must be a table"),
     "bad-utf8": (b'[pages]\n"a" = "\xff"\n', 2, "not valid UTF-8"),
+    # control characters: a key is written as it is into server rules and inventories
+    "newline-key": ('[pages]\n"x" = "y"\n"a\\nRequire all denied\\nSetEnv X" = "new"\n', 3,
+                    "the key holds the control character U+000A"),
+    "tab-key": ('[pages]\n"a\\tb" = "new"\n', 2, "control character U+0009"),
+    "del-key": ('[files]\n"a\\u007f.png" = "b.png"\n', 2, "control character U+007F"),
+    "c1-key": ('[prefixes]\n"a\\u0085/" = "b/"\n', 2, "control character U+0085"),
+    "line-separator-key": ('[anchors]\n"a#x\\u2028y" = "b#c"\n', 2, "control character U+2028"),
+    "bidi-key": ('[labels]\n"a\\u202eb" = "c"\n', 2, "control character U+202E"),
+    "newline-value": ('[pages]\n"a" = "b#x\\ny"\n', 2, "the value holds the control character"),
+    "newline-pattern": ('[patterns]\n"a/*" = { to = "b\\r$source" }\n', 2,
+                        "the value holds the control character U+000D"),
 }
 
 
@@ -51,6 +62,14 @@ def test_one_problem_per_bad_input(tmp_path: Path, name: str) -> None:
     assert words in problems[0].message
     assert problems[0].fatal
     assert "\n" not in str(problems[0])
+
+
+@pytest.mark.parametrize("key", ["a\nb", "a\x00b", "a\u2029", "\x9b", "a\ud800"])
+def test_control_characters_in_conf_py_keys_are_refused(key: str) -> None:
+    table, problems = load_table(None, {key: "new", "fine": "new"})
+    assert [str(p).split(": ", 1)[0] for p in problems] == ["conf.py:1"]
+    assert "control character" in problems[0].message and "\n" not in str(problems[0])
+    assert list(table.pages) == ["fine"]
 
 
 def test_cycle_is_named_member_by_member(tmp_path: Path) -> None:

@@ -1,0 +1,339 @@
+"""The nginx and Apache exports, served by a real nginx and a real Apache.
+
+Each test starts its own server on a free loopback port with a configuration in a
+temporary folder (set up as docs/stubs.md tells users to), requests old URLs and
+checks the status and ``Location`` of each answer, and that every current page still
+answers 200.  Without the binary a test is skipped, except under CI, where that is a
+failure: a gate that checked nothing must not pass.
+"""
+
+from __future__ import annotations
+
+import getpass
+import http.client
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from io import StringIO
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+from sphinx_relocate._exports import NGINX_SERVER_LINE, export_files
+from sphinx_relocate._table import load_table
+
+ROOT = Path(__file__).parent / "roots" / "test-servers"
+NGINX = "/usr/sbin/nginx"
+APACHE = "/usr/sbin/apache2"
+APACHE_MODULES = Path("/usr/lib/apache2/modules")
+
+#: the D2 key: with only '"' escaped it wrote three Apache directives
+INJECTION = "a\nRequire all denied\nSetEnv X"
+#: rows the plan could hand over from names it did not check (a release's inventory)
+HOSTILE_ROWS = [
+    ("/" + quote(INJECTION) + ".html", "/new/plain.html"),
+    ("/b%E2%80%A8c.html", "/new/plain.html"),
+    ("/back\\slash\\", "/new/plain.html"),
+    ("/q%22uote.html", '/new/plain.html#"\nRequire all denied'),
+    ("/d.html", "https://x.example/a b\r\nc$d\\"),
+]
+
+#: old URL (as requested, encoded) → (Location path, query and fragment, as sent)
+EXPECTED = {
+    "/old/plain.html": "/new/plain.html",
+    "/old/plain.html?x=1&y=%20": "/new/plain.html?x=1&y=%20",
+    "/old/a-folder-name-long-enough-for-nginx/and-a-page-name-that-is-longer-still.html":
+        "/new/plain.html",
+    "/old/%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88.html": "/new/%E7%89%B9%E6%80%A7.html",
+    "/old/with%20space.html": "/new/plain.html",
+    "/old/anchored.html": "/new/plain.html#section-two",
+    "/old/dollar$sign.html": "/new/plain.html",
+    "/old/quote'it.html": "/new/plain.html",
+    "/old/Case.html": "/new/plain.html",
+    "/old/case.html": "/new/%E7%89%B9%E6%80%A7.html",
+    "/old/external.html": "https://example.org/x",
+    "/old/external-query.html": "https://example.org/x?y=1",
+}
+#: what the servers answer differently, and why
+QUERY_AFTER_FRAGMENT = "/old/anchored.html?x=1"
+CURRENT = ["/", "/index.html", "/new/plain.html", "/new/%E7%89%B9%E6%80%A7.html",
+           "/genindex.html", "/search.html"]
+
+
+def folder(url: str) -> str:
+    """The dirhtml URL of an html one: ``/a/b.html?x#y`` → ``/a/b/?x#y``."""
+    return url if url.startswith("https:") else re.sub(r"\.html(?=[?#]|$)", "/", url)
+
+
+def urls(builder: str) -> tuple[dict[str, str], list[str]]:
+    """The old URLs with their ``Location``, and the current pages, under ``builder``."""
+    if builder == "html":
+        return EXPECTED, CURRENT
+    current = [folder(url) for url in CURRENT if url != "/index.html"]
+    return {folder(old): folder(new) for old, new in EXPECTED.items()}, current
+
+
+def binary(path: str) -> str:
+    """The server's binary; skipped without it, unless under CI."""
+    if not os.access(path, os.X_OK):
+        if os.environ.get("CI"):
+            pytest.fail(f"{path} is missing, and CI is set: the real-server tests must run")
+        pytest.skip(f"{path} is not installed (apt-get install nginx apache2)")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def get(port: int, path: str) -> tuple[int, str]:
+    """``(status, Location)`` of one GET, not following redirects."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.getheader("Location") or ""
+    finally:
+        connection.close()
+
+
+def folder_if(site: Path, url: str) -> str:
+    return folder(url) if site.name == "dirhtml" else url
+
+
+def relative(location: str) -> str:
+    """A ``Location`` without this server's scheme and host (absolute_redirect), its
+    percent escapes in capitals (Apache writes ``%e7``, the same URL)."""
+    location = re.sub(r"%[0-9a-fA-F]{2}", lambda m: m.group().upper(), location)
+    parts = urlsplit(location)
+    if parts.hostname == "127.0.0.1":
+        return location[len(f"{parts.scheme}://{parts.netloc}") :]
+    return location
+
+
+@pytest.fixture(scope="module", params=["html", "dirhtml"])
+def site(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Path]:
+    """The built test root, in a folder a server's worker user may read."""
+    src = tmp_path_factory.mktemp("servers") / "src"
+    shutil.copytree(ROOT, src)
+    app = SphinxTestApp(request.param, srcdir=src, status=StringIO(), warning=StringIO())
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    docroot = Path(tempfile.mkdtemp(prefix="relocate-site-"))
+    try:
+        shutil.copytree(app.outdir, docroot / request.param)
+        for folder, _, files in os.walk(docroot):
+            os.chmod(folder, 0o755)
+            for name in files:
+                os.chmod(Path(folder, name), 0o644)
+        yield docroot / request.param
+    finally:
+        shutil.rmtree(docroot)
+
+
+def serve(command: list[str], port: int, log: Path) -> Callable[[], None]:
+    """Start a server in the foreground; return what stops it once it answers."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def stop() -> None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            errors = process.stderr.read().decode() if process.stderr else ""
+            logged = log.read_text("utf-8", "replace") if log.exists() else ""
+            pytest.fail(f"{command[0]} stopped: {errors}{logged}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return stop
+        except OSError:
+            time.sleep(0.05)
+    stop()
+    pytest.fail(f"{command[0]} did not answer on port {port}")
+
+
+# -- nginx -----------------------------------------------------------------------------
+
+
+def nginx_conf(prefix: Path, include: Path, port: int, docroot: Path) -> Path:
+    """The setup of docs/stubs.md: the export included in the http block, one ``if`` in
+    the server block; everything else only what a server in a folder needs."""
+    for folder in ("logs", "temp"):
+        (prefix / folder).mkdir(parents=True, exist_ok=True)
+    conf = prefix / "nginx.conf"
+    temp = prefix / "temp"
+    conf.write_text(
+        f"""user {getpass.getuser()};
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/logs/error.log;
+events {{ worker_connections 64; }}
+http {{
+    access_log off;
+    client_body_temp_path {temp}/body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
+    include {include};
+    server {{
+        listen 127.0.0.1:{port};
+        root {docroot};
+        {NGINX_SERVER_LINE}
+    }}
+}}
+""",
+        "utf-8",
+    )
+    return conf
+
+
+def nginx_test(conf: Path, prefix: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [binary(NGINX), "-t", "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"],
+        capture_output=True, text=True, check=False,
+    )
+
+
+def test_nginx_redirects_every_old_url(site: Path, tmp_path: Path) -> None:
+    port = free_port()
+    conf = nginx_conf(tmp_path, site / "_relocate/nginx.conf", port, site)
+    checked = nginx_test(conf, tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    stop = serve([binary(NGINX), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"],
+                 port, tmp_path / "logs/error.log")
+    try:
+        expected, current = urls(site.name)
+        for old, new in expected.items():
+            status, location = get(port, old)
+            assert (status, relative(location)) == (301, new), old
+        # nginx keeps the query before the fragment
+        status, location = get(port, folder_if(site, QUERY_AFTER_FRAGMENT))
+        assert (status, relative(location)) == (
+            301, folder_if(site, "/new/plain.html?x=1#section-two")
+        )
+        for page in current:
+            assert get(port, page)[0] == 200, page
+        # a string key of a map matches any letter case: the server line checks it
+        assert get(port, folder_if(site, "/OLD/PLAIN.html"))[0] == 404
+    finally:
+        stop()
+
+
+@pytest.mark.parametrize("rows", [1, 20_000])
+def test_nginx_takes_any_table(tmp_path: Path, rows: int) -> None:
+    """Long keys (past the default bucket of 64 bytes), many keys (past the default
+    hash of 2,048), keys that differ only by letter case, and hostile rows: ``nginx -t``
+    accepts the file as written, with the documented setup."""
+    long = "/" + "/".join(["a-long-folder-name"] * 20)
+    table = [(f"{long}/page-{n}.html", f"/new/{n}.html") for n in range(rows)]
+    table += [("/Case.html", "/a.html"), ("/case.html", "/b.html"), *HOSTILE_ROWS]
+    text = export_files(table, ["nginx"])["_relocate/nginx.conf"]
+    include = tmp_path / "nginx-rules.conf"
+    include.write_text(text, "utf-8")
+    conf = nginx_conf(tmp_path, include, free_port(), tmp_path)
+    checked = nginx_test(conf, tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    assert "warn" not in checked.stderr, checked.stderr
+    assert text.count("# not written: ") == 2 * 2  # in each of the two maps
+
+
+# -- Apache ----------------------------------------------------------------------------
+
+APACHE_MODULE_NAMES = ["mpm_event", "authz_core", "alias", "dir", "mime", "unixd"]
+
+
+def apache_conf(prefix: Path, include: Path, port: int, docroot: Path) -> Path:
+    """The export included in the server configuration, and a ``.htaccess`` allowed."""
+    import grp  # POSIX only, like the servers
+
+    user = getpass.getuser()
+    group = grp.getgrgid(os.getgid()).gr_name
+    if os.geteuid() == 0:  # Apache refuses to serve as root
+        user = group = "www-data"
+    modules = "".join(
+        f"LoadModule {name}_module {APACHE_MODULES}/mod_{name}.so\n"
+        for name in APACHE_MODULE_NAMES
+        if (APACHE_MODULES / f"mod_{name}.so").exists()  # others are built in
+    )
+    conf = prefix / "apache2.conf"
+    conf.write_text(
+        f"""ServerRoot {prefix}
+{modules}ServerName 127.0.0.1
+Listen 127.0.0.1:{port}
+PidFile {prefix}/apache2.pid
+DefaultRuntimeDir {prefix}
+Mutex file:{prefix} default
+ErrorLog {prefix}/error.log
+User {user}
+Group {group}
+TypesConfig /dev/null
+DocumentRoot {docroot}
+DirectoryIndex index.html
+<Directory {docroot}>
+    AllowOverride FileInfo AuthConfig
+    Require all granted
+</Directory>
+Include {include}
+""",
+        "utf-8",
+    )
+    return conf
+
+
+def test_apache_redirects_every_old_url(site: Path, tmp_path: Path) -> None:
+    """The export included in the server configuration; the hostile rows' export as the
+    site's ``.htaccess`` (D2 made every page answer 403 there)."""
+    port = free_port()
+    conf = apache_conf(tmp_path, site / "_relocate/apache.conf", port, site)
+    htaccess = site / ".htaccess"
+    htaccess.write_text(export_files(HOSTILE_ROWS, ["apache"])["_relocate/apache.conf"], "utf-8")
+    htaccess.chmod(0o644)
+    command = [binary(APACHE), "-f", str(conf), "-DFOREGROUND"]
+    checked = subprocess.run([*command[:-1], "-t"], capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stderr
+    stop = serve(command, port, tmp_path / "error.log")
+    try:
+        expected, current = urls(site.name)
+        for old, new in expected.items():
+            status, location = get(port, old)
+            assert (status, relative(location)) == (301, new), old
+        for page in current:
+            assert get(port, page)[0] == 200, page
+        # the rows of the .htaccess that could be written are there, one rule each
+        assert relative(get(port, "/d.html")[1]) == "https://x.example/a%20b%0D%0Ac$d%5C"
+        assert relative(get(port, "/back%5Cslash%5C")[1]) == "/new/plain.html"
+        assert relative(get(port, "/q%22uote.html")[1]) == (
+            "/new/plain.html#%22%0ARequire%20all%20denied"
+        )
+        assert get(port, "/" + quote(INJECTION) + ".html")[0] == 404
+    finally:
+        stop()
+        htaccess.unlink()
+
+
+def test_the_injection_key_is_refused_at_its_line(tmp_path: Path) -> None:
+    table = tmp_path / "relocations.toml"
+    table.write_text('[pages]\n"ok" = "new"\n"a\\nRequire all denied\\nSetEnv X" = "new"\n')
+    _, problems = load_table(table, display_name="relocations.toml")
+    assert [str(p).split(": ")[0] for p in problems] == ["relocations.toml:3"]
