@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import os
+import textwrap
+from io import StringIO
+from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate._html import UrlAttribute, find_urls, rewrite_urls
 
@@ -95,3 +102,68 @@ def test_callback_sees_tag_and_attribute() -> None:
     seen: list[UrlAttribute] = []
     rewrite_urls('<source src="v.webm"><area href="m.md">', lambda f: seen.append(f) or None)
     assert [(f.tag, f.attribute) for f in seen] == [("source", "src"), ("area", "href")]
+
+
+# -- raw HTML that names a file outside the repository (a real build) -------------
+
+
+def _build(srcdir: Path) -> tuple[Path, str]:
+    warning = StringIO()
+    app = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=warning)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return srcdir / "_build" / "html", warning.getvalue()
+
+
+@pytest.mark.parametrize("suffix", [".rst", ".md"])
+def test_raw_html_never_publishes_a_file_outside_the_repository(
+    tmp_path: Path, suffix: str
+) -> None:
+    """``<img src="../../../../proc/self/environ">`` is not copied to ``_images``: a file
+    outside the repository (as written, or through a link) is warned and left alone."""
+    repo = tmp_path / "repo"
+    srcdir = repo / "docs"
+    srcdir.mkdir(parents=True)
+    (repo / ".git").mkdir()  # the repository root
+    (tmp_path / "secret.txt").write_text("TOKEN=s3cret\n")
+    (srcdir / "linked.txt").symlink_to(tmp_path / "secret.txt")
+    (repo / "assets").mkdir()
+    (repo / "assets" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    environ = os.path.relpath("/proc/self/environ", srcdir).replace(os.sep, "/")
+    attributes = [
+        f'<img src="{environ}">',
+        '<img src="../../secret.txt">',
+        '<a href="../../secret.txt">a</a>',
+        '<img src="linked.txt">',
+        '<a href="linked.txt">b</a>',
+        '<img src="../assets/logo.png">',  # in the repository: copied as before
+    ]
+    extensions = ["sphinx_relocate"] + (["myst_parser"] if suffix == ".md" else [])
+    (srcdir / "conf.py").write_text(f"extensions = {extensions!r}\n")
+    body = "\n".join(attributes)
+    if suffix == ".rst":
+        text = "Title\n=====\n\n.. raw:: html\n\n" + textwrap.indent(body, "   ") + "\n"
+    else:
+        text = "# Title\n\n<div>\n" + body + "\n</div>\n"
+    (srcdir / f"index{suffix}").write_text(text)
+
+    outdir, warnings = _build(srcdir)
+
+    assert sorted(p.name for p in (outdir / "_images").iterdir()) == ["logo.png"]
+    assert not (outdir / "_downloads").exists()
+    assert not any("s3cret" in p.read_text("utf-8", "replace")
+                   for p in outdir.rglob("*") if p.is_file())
+    page = (outdir / "index.html").read_text("utf-8")
+    for attribute in attributes[:-1]:  # left as written
+        assert attribute in page
+    assert '<img src="_images/logo.png">' in page
+    assert f"raw html '{environ}' does not land: '{environ}' is outside the repository" in (
+        warnings
+    )
+    assert warnings.count("raw html '../../secret.txt' does not land: '../../secret.txt' is "
+                          "outside the repository") == 2
+    assert warnings.count("raw html 'linked.txt' does not land: '../../secret.txt' is "
+                          "outside the repository") == 2
+    assert warnings.count("WARNING") == 5
