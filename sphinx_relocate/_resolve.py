@@ -48,6 +48,7 @@ from ._landing import (
     Kind,
     Landing,
     Site,
+    current_ref_pattern,
     land,
     repo_base,
     repository_path,
@@ -493,9 +494,10 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
     baseurl = resolver.app.config.html_baseurl
     project = resolver.project
     in_repository = (
-        repository_path(url, repo_base(settings.repo_url)) if settings.repo_url else None
+        repository_path(url, repo_base(settings.repo_url), current_ref_pattern(settings.repo_url))
+        if settings.repo_url else None
     )
-    if in_repository is not None:  # a file of the repository, on any branch
+    if in_repository is not None:  # a file of the repository, on today's branch
         path, query, fragment = split_target(in_repository)
         inside = os.path.relpath(
             os.path.join(settings.repo_root, decode(path) or "."), resolver.srcdir
