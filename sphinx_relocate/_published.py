@@ -160,12 +160,19 @@ def fetch_url(url: str, **options: Any) -> bytes:
     result: list[bytes] = []
     failure: list[str] = []
     sockets: list[socket.socket] = []
+    lock = threading.Lock()
+    abandoned = False
 
     def download() -> None:
         try:
             response = sphinx_requests.get(url, timeout=deadline, stream=True, **options)
             with contextlib.suppress(OSError, ValueError):  # its own handle on the socket
-                sockets.append(socket.socket(fileno=os.dup(response.raw.fileno())))
+                sock = socket.socket(fileno=os.dup(response.raw.fileno()))
+                with lock:
+                    sockets.append(sock)
+                    if abandoned:  # the deadline passed while the answer began
+                        _shut(sockets)
+                        return
             with response:
                 response.raise_for_status()
                 chunks, size = [], 0
@@ -185,12 +192,13 @@ def fetch_url(url: str, **options: Any) -> bytes:
     worker = threading.Thread(target=download, name=f"relocate_published {url}", daemon=True)
     worker.start()
     worker.join(deadline)
-    alive = worker.is_alive()
-    for sock in sockets:
-        with contextlib.suppress(OSError):
-            if alive:
-                sock.shutdown(socket.SHUT_RDWR)
-            sock.close()
+    with lock:
+        alive = abandoned = worker.is_alive()
+        if alive:
+            _shut(sockets)
+        else:
+            for sock in sockets:
+                sock.close()
     if alive:
         raise InventoryError(
             f"cannot fetch {url}: no complete answer within {deadline:g} s"
@@ -198,6 +206,14 @@ def fetch_url(url: str, **options: Any) -> bytes:
     if failure or not result:
         raise InventoryError(f"cannot fetch {url}: {failure[0] if failure else 'no answer'}")
     return result[0]
+
+
+def _shut(sockets: list[socket.socket]) -> None:
+    """End the reads under way on ``sockets`` (a shutdown wakes them; a close does not)."""
+    for sock in sockets:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+        sock.close()
 
 
 # -- the check (no Sphinx) ----------------------------------------------------------------
