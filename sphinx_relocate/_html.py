@@ -5,11 +5,14 @@ its links are invisible to Sphinx.  The resolver reads and rewrites them here.  
 is not an HTML parser: it finds start tags (skipping comments, ``<script>`` and
 ``<style>`` bodies) and their ``href``/``src`` attribute values, and splices new
 values in place.  Every other byte - white space, quoting, attribute order, entity
-spelling - is kept, so a rewrite of an unchanged value returns the input itself.
+spelling - is kept, so a rewrite of an unchanged value returns the input itself.  A
+``<`` that no ``>`` closes is text, as it is for the browser, and costs no more than
+any other text: the scan is linear in the fragment's length, however malformed.
 """
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Callable, Iterator
@@ -18,12 +21,12 @@ from dataclasses import dataclass
 #: the attributes whose values are URLs we resolve
 URL_ATTRIBUTES = frozenset({"href", "src"})
 
-_TOKEN = re.compile(
-    r"""<!--.*?(?:-->|\Z)"""  # a comment (to its end, or to the end of the text)
-    r"""|<(?P<tag>[A-Za-z][A-Za-z0-9:-]*)"""  # a start tag's name
-    r"""(?P<attrs>(?:[^>"']|"[^"]*"|'[^']*')*)>""",  # its attributes, quotes kept whole
-    re.DOTALL,
-)
+#: a comment or a start tag's name; where the tag ends is found by :class:`_TagEnds`
+_START = re.compile(r"<(?:(?P<comment>!--)|(?P<tag>[A-Za-z][A-Za-z0-9:-]*))")
+#: a start tag's attributes, quotes kept whole; the tag is closed when ``>`` follows
+_ATTRIBUTES = re.compile(r"""(?:[^>"']|"[^"]*"|'[^']*')*""")
+#: what ends a run of attribute text outside quotes
+_SPECIAL = re.compile(r"""[>"']""")
 _ATTRIBUTE = re.compile(
     r"""(?P<name>[^\s"'>/=]+)"""
     r"""(?:\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<uq>[^\s"'=<>`]+)))?"""
@@ -44,19 +47,76 @@ class UrlAttribute:
     quote: str
 
 
+class _TagEnds:
+    """Where a start tag whose name ends at a position is closed by ``>``, in linear time.
+
+    A ``<`` that no ``>`` closes made the regular expression try every later ``<`` to the
+    end of the text again: quadratic.  The tag's end is a walk over the ``>``, ``"`` and
+    ``'`` outside quotes (a quote jumps to its partner), and two walks that meet at the
+    same such position go on alike; so each position a walk finds to lead nowhere is
+    kept, and a later walk stops there.  Each quote is then jumped from at most twice
+    (once on a walk that fails, once on the one that succeeds), and a quote's partner is
+    the next one of its kind, so the jumps add up to the text's length.  Used only once
+    a tag is left open: well-formed HTML takes the one regular-expression match.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.specials = [m.start() for m in _SPECIAL.finditer(text)]
+        #: positions (of a quote met outside quotes) from which no ``>`` is reached
+        self.dead: set[int] = set()
+
+    def close(self, position: int) -> int | None:
+        """The offset of the ``>`` that closes a tag whose attributes start here."""
+        text, specials, dead = self.text, self.specials, self.dead
+        walked: list[int] = []
+        while True:
+            index = bisect.bisect_left(specials, position)
+            if index == len(specials):
+                break
+            special = specials[index]
+            if special in dead:
+                break
+            char = text[special]
+            if char == ">":
+                return special
+            walked.append(special)
+            partner = text.find(char, special + 1)
+            if partner < 0:
+                break
+            position = partner + 1
+        dead.update(walked)
+        return None
+
+
 def find_urls(text: str) -> Iterator[UrlAttribute]:
     """Every ``href``/``src`` attribute of every start tag, in document order."""
     position = 0
+    ends: _TagEnds | None = None  # made once a tag is left open
     while True:
-        match = _TOKEN.search(text, position)
+        match = _START.search(text, position)
         if match is None:
             return
-        position = match.end()
-        tag = match.group("tag")
-        if tag is None:  # a comment
+        if match.group("comment"):  # to its end, or to the end of the text
+            close = text.find("-->", match.end())
+            position = close + 3 if close >= 0 else len(text)
             continue
-        offset = match.start("attrs")
-        for attribute in _ATTRIBUTE.finditer(match.group("attrs")):
+        tag = match.group("tag")
+        offset = match.end()
+        if ends is None:
+            attributes = _ATTRIBUTES.match(text, offset)
+            assert attributes is not None  # it matches the empty string
+            end: int | None = attributes.end()
+            if not text.startswith(">", attributes.end()):
+                ends = _TagEnds(text)
+                end = ends.close(offset)
+        else:
+            end = ends.close(offset)
+        if end is None:  # not a tag: the next ``<`` may start one
+            position = match.start() + 1
+            continue
+        position = end + 1
+        for attribute in _ATTRIBUTE.finditer(text, offset, end):
             name = attribute.group("name").lower()
             if name not in URL_ATTRIBUTES:
                 continue
@@ -66,14 +126,14 @@ def find_urls(text: str) -> Iterator[UrlAttribute]:
                         tag.lower(),
                         name,
                         html.unescape(attribute.group(group)),
-                        offset + attribute.start(group),
-                        offset + attribute.end(group),
+                        attribute.start(group),
+                        attribute.end(group),
                         quote,
                     )
                     break
         if tag.lower() in _RAW_TEXT:  # skip to the closing tag: its body is not HTML
-            close = re.compile(rf"</{tag}\s*>", re.IGNORECASE).search(text, position)
-            position = close.end() if close else len(text)
+            raw_end = re.compile(rf"</{tag}\s*>", re.IGNORECASE).search(text, position)
+            position = raw_end.end() if raw_end else len(text)
 
 
 def _encode(value: str, quote: str) -> str:

@@ -66,12 +66,36 @@ def repo_base(url: str) -> str:
     return base[:-4] if base.endswith(".git") else base
 
 
-def repository_path(url: str, base: str) -> str | None:
-    """The path in the repository that a forge URL names (any branch), ``None`` if the
-    URL is not one of the repository ``base`` (:func:`repo_base`)."""
+#: default branch names that stand for each other: a forge sends the old name's URLs to
+#: the new one after a rename (``master`` → ``main``)
+_DEFAULT_BRANCHES = ("main", "master")
+
+
+def current_refs(repo_url: str) -> tuple[str, ...]:
+    """The refs whose forge URLs name today's tree: the branch ``relocate_repo_url``
+    names, the other default branch name when it is ``main`` or ``master`` (both when
+    it names none), and ``HEAD``.  A URL on any other ref (a tag, a release branch) is
+    history, left alone."""
+    match = re.match(r"^.*?/(?:-/)?(?:blob|tree|raw|edit)/([^/]+)", repo_url.strip())
+    branch = match.group(1) if match else ""
+    if not branch or branch in _DEFAULT_BRANCHES:
+        return (*_DEFAULT_BRANCHES, "HEAD")
+    return (branch, "HEAD")
+
+
+def current_ref_pattern(repo_url: str) -> str:
+    """:data:`REPO_URL_REF` for the refs of :func:`current_refs` only."""
+    refs = "|".join(re.escape(ref) for ref in current_refs(repo_url))
+    return rf"/(?:-/)?(?:blob|tree|raw|edit)/(?:{refs})/"
+
+
+def repository_path(url: str, base: str, ref: str = REPO_URL_REF) -> str | None:
+    """The path in the repository that a forge URL names, ``None`` if the URL is not one
+    of the repository ``base`` (:func:`repo_base`) on a ref that ``ref`` matches (any
+    ref by default; :func:`current_ref_pattern` for today's tree)."""
     if not base or not url.startswith(base):
         return None
-    match = re.match(REPO_URL_REF, url[len(base) :])
+    match = re.match(ref, url[len(base) :])
     return url[len(base) + match.end() :] if match else None
 
 

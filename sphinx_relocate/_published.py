@@ -21,6 +21,11 @@ How it works:
 
 from __future__ import annotations
 
+import contextlib
+import os
+import socket
+import threading
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,8 +39,17 @@ if TYPE_CHECKING:
 
     from ._table import RelocationTable
 
-#: Seconds to wait for a published inventory given as a URL.
+#: Seconds the whole fetch of a published inventory may take (connection, redirects,
+#: every byte): a server that trickles bytes cannot hold the build.
 FETCH_TIMEOUT = 30
+#: The most bytes a published inventory may have, fetched and once decompressed: a
+#: few kilobytes that decompress to gigabytes are refused before they are read (an
+#: inventory lists some 80 bytes a name, so this is some 800,000 names).
+MAX_INVENTORY_BYTES = 64 * 2**20
+#: The most lines it may have once decompressed: reading it takes memory per line, and
+#: short lines would let 64 MiB hold 30 million.  At both limits, reading takes about
+#: 500 MiB (measured: 850,000 entries of 75 bytes).
+MAX_INVENTORY_LINES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -93,23 +107,113 @@ def read(
             raise InventoryError(f"cannot read {shown}: {err.strerror or err}") from None
         base = base_url if not base_url or base_url.endswith("/") else base_url + "/"
     try:
+        check_size(data)
         return Published(parse(data), base)
     except InventoryError as err:
         raise InventoryError(f"{shown}: {err}") from None
 
 
+def check_size(data: bytes) -> None:
+    """Refuse an inventory whose compressed part decompresses past the limits, counted
+    a chunk at a time, so that no more than a chunk is ever held (``parse`` inflates
+    the whole at once)."""
+    parts = data.split(b"\n", 4)
+    if len(parts) < 5:
+        return  # not an inventory: parse() says so
+    inflater = zlib.decompressobj()
+    pending = parts[4]
+    size = lines = 0
+    chunk_size = 2**20
+    while True:
+        try:
+            chunk = inflater.decompress(pending, chunk_size)
+        except zlib.error:
+            return  # damaged: parse() says how
+        size += len(chunk)
+        lines += chunk.count(b"\n")
+        if size > MAX_INVENTORY_BYTES or lines > MAX_INVENTORY_LINES:
+            raise InventoryError(
+                "the inventory decompresses to more than "
+                + (f"{MAX_INVENTORY_BYTES // 2**20} MiB" if size > MAX_INVENTORY_BYTES
+                   else f"{MAX_INVENTORY_LINES:,} lines")
+                + " (a Sphinx inventory is far smaller): not read"
+            )
+        pending = inflater.unconsumed_tail
+        if not pending and len(chunk) < chunk_size:
+            return
+
+
 def fetch_url(url: str, **options: Any) -> bytes:
     """The bytes at ``url``, through Sphinx's requests helper (its user agent, its TLS
-    settings in ``options``)."""
+    settings in ``options``), within :data:`FETCH_TIMEOUT` seconds in all and
+    :data:`MAX_INVENTORY_BYTES` bytes.
+
+    requests' timeout bounds each read, not the whole: the download runs in a thread
+    the build waits for until the deadline, then leaves, shutting its socket down (which
+    ends a read under way; closing it would wait for that read).
+    """
     import requests
     from sphinx.util import requests as sphinx_requests
 
-    try:
-        response = sphinx_requests.get(url, timeout=FETCH_TIMEOUT, **options)
-        response.raise_for_status()
-    except requests.RequestException as err:
-        raise InventoryError(f"cannot fetch {url}: {err}") from None
-    return response.content
+    limit = MAX_INVENTORY_BYTES
+    deadline = FETCH_TIMEOUT
+    result: list[bytes] = []
+    failure: list[str] = []
+    sockets: list[socket.socket] = []
+    lock = threading.Lock()
+    abandoned = False
+
+    def download() -> None:
+        try:
+            response = sphinx_requests.get(url, timeout=deadline, stream=True, **options)
+            with contextlib.suppress(OSError, ValueError):  # its own handle on the socket
+                sock = socket.socket(fileno=os.dup(response.raw.fileno()))
+                with lock:
+                    sockets.append(sock)
+                    if abandoned:  # the deadline passed while the answer began
+                        _shut(sockets)
+                        return
+            with response:
+                response.raise_for_status()
+                chunks, size = [], 0
+                for chunk in response.iter_content(64 * 1024):
+                    size += len(chunk)
+                    if size > limit:
+                        failure.append(f"more than {limit // 2**20} MiB (an inventory is far "
+                                       "smaller): not read")
+                        return
+                    chunks.append(chunk)
+                result.append(b"".join(chunks))
+        except requests.RequestException as err:
+            failure.append(str(err))
+        except Exception as err:  # anything else is reported too, as one line
+            failure.append(f"{type(err).__name__}: {err}")
+
+    worker = threading.Thread(target=download, name=f"relocate_published {url}", daemon=True)
+    worker.start()
+    worker.join(deadline)
+    with lock:
+        alive = abandoned = worker.is_alive()
+        if alive:
+            _shut(sockets)
+        else:
+            for sock in sockets:
+                sock.close()
+    if alive:
+        raise InventoryError(
+            f"cannot fetch {url}: no complete answer within {deadline:g} s"
+        )
+    if failure or not result:
+        raise InventoryError(f"cannot fetch {url}: {failure[0] if failure else 'no answer'}")
+    return result[0]
+
+
+def _shut(sockets: list[socket.socket]) -> None:
+    """End the reads under way on ``sockets`` (a shutdown wakes them; a close does not)."""
+    for sock in sockets:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+        sock.close()
 
 
 # -- the check (no Sphinx) ----------------------------------------------------------------

@@ -48,6 +48,7 @@ from ._landing import (
     Kind,
     Landing,
     Site,
+    current_ref_pattern,
     land,
     repo_base,
     repository_path,
@@ -496,9 +497,10 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
     baseurl = resolver.app.config.html_baseurl
     project = resolver.project
     in_repository = (
-        repository_path(url, repo_base(settings.repo_url)) if settings.repo_url else None
+        repository_path(url, repo_base(settings.repo_url), current_ref_pattern(settings.repo_url))
+        if settings.repo_url else None
     )
-    if in_repository is not None:  # a file of the repository, on any branch
+    if in_repository is not None:  # a file of the repository, on today's branch
         path, query, fragment = split_target(in_repository)
         inside = os.path.relpath(
             os.path.join(settings.repo_root, decode(path) or "."), resolver.srcdir
@@ -567,6 +569,9 @@ def _raw_html(resolver: Resolver, node: nodes.raw, subtype: str) -> None:
         resolved = resolved._replace(alternatives=())
         if not resolved.exists and not _looks_like_path(written, resolver):
             return None
+        outside = _outside_repository(resolver, resolved) if resolved.exists else None
+        if outside is not None:  # never copied into the output: warned, left as written
+            resolved = resolved._replace(path=outside, exists=False, rewritten=False)
         resolver.note(node, line, written, resolved, subtype)
         if not resolved.exists:
             return None
@@ -592,6 +597,26 @@ def _raw_html(resolver: Resolver, node: nodes.raw, subtype: str) -> None:
     # it into another page
     node["relocate_docname"] = resolver.docname
     raw_html_of(env)[resolver.docname] = True
+
+
+def _outside_repository(resolver: Resolver, resolved: Resolved) -> str | None:
+    """The real path (links followed, relative to the source folder) of a raw HTML file
+    that lies outside the repository, else ``None``.
+
+    Sphinx copies nothing that raw HTML names; the extension copies such a file only
+    from inside the repository, so a page cannot publish ``/proc/self/environ`` or a
+    file that a link in the docs points out of the repository.
+    """
+    if resolved.is_page or resolved.url:
+        return None
+    real = os.path.realpath(os.path.join(resolver.srcdir, resolved.path))
+    root = os.path.realpath(resolver.state.settings.repo_root)
+    if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+        return None
+    lexical = os.path.normpath(os.path.join(resolver.srcdir, resolved.path))
+    if not (lexical == root or lexical.startswith(root.rstrip(os.sep) + os.sep)):
+        return resolved.path  # as written: ``/proc/self`` is not named by its process id
+    return os.path.relpath(real, resolver.srcdir).replace(os.sep, "/")
 
 
 class ReferenceKind(NamedTuple):

@@ -58,11 +58,11 @@ from ._find import (
     title_in,
 )
 from ._landing import (
-    REPO_URL_REF,
     UNDECIDED,
     Kind,
     Project,
     Site,
+    current_ref_pattern,
     framed,
     land,
     land_label,
@@ -210,7 +210,8 @@ class Rewriter:
         stop = r"\s<>()\[\]{}\"'`|"
         self._url_re = (
             re.compile(
-                re.escape(self.repo_base) + REPO_URL_REF + rf"([^{stop}]*[^{stop}.,;:!?])"
+                re.escape(self.repo_base) + current_ref_pattern(repo_url or "")
+                + rf"([^{stop}]*[^{stop}.,;:!?])"
             )
             if self.repo_base
             else None

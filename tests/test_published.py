@@ -13,14 +13,19 @@ import functools
 import http.server
 import shutil
 import threading
+import time
+import tracemalloc
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from test_inventory import build, copy, entries
 
+from sphinx_relocate import _published
 from sphinx_relocate._cli import main
 from sphinx_relocate._find import labels_in
+from sphinx_relocate._inventory import InventoryError
 from sphinx_relocate._published import Published, read, unredirected
 from sphinx_relocate._table import load_table
 
@@ -262,3 +267,166 @@ def test_a_parallel_build_gives_the_same_findings(project: Path) -> None:
         ("relocations.toml:1", LABEL.format(base="")),
     ]
     assert (out / "v1/legacy.html").is_file()
+
+
+# -- bounds: an inventory that decompresses to gigabytes, a server that trickles ----------
+
+HEADER = (b"# Sphinx inventory version 2\n# Project: demo\n# Version: 1\n"
+          b"# The remainder of this file is compressed using zlib.\n")
+
+
+def bomb(path: Path, line: bytes, size: int) -> Path:
+    """An inventory whose compressed part decompresses to ``size`` bytes of ``line``."""
+    compressor = zlib.compressobj(9)
+    block = line * (2**20 // len(line))
+    with path.open("wb") as out:
+        out.write(HEADER)
+        for _ in range(size // len(block)):
+            out.write(compressor.compress(block))
+        out.write(compressor.flush())
+    return path
+
+
+@pytest.mark.parametrize(
+    ("line", "size", "reason"),
+    [
+        (b"\0", 128 * 2**20, "more than 64 MiB"),  # 128 kB that inflate to 128 MiB
+        (b"a\n", 8 * 2**20, "more than 1,000,000 lines"),
+    ],
+)
+def test_an_inventory_that_decompresses_past_the_limit_is_refused_unread(
+    tmp_path: Path, line: bytes, size: int, reason: str
+) -> None:
+    path = bomb(tmp_path / "objects.inv", line, size)
+    assert path.stat().st_size < 2**20
+    tracemalloc.start()
+    try:
+        with pytest.raises(InventoryError) as caught:
+            read("objects.inv", tmp_path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(caught.value) == (
+        f"{path}: the inventory decompresses to {reason} (a Sphinx inventory is far "
+        "smaller): not read"
+    )
+    assert peak < 16 * 2**20  # a chunk at a time, never the whole
+
+
+def test_a_bomb_in_a_build_is_one_line_and_the_build_goes_on(project: Path) -> None:
+    bomb(project / "published" / "objects.inv", b"\0", 80 * 2**20)
+    conf = project / "conf.py"
+    conf.write_text(conf.read_text("utf-8") + 'relocate_published = "published/objects.inv"\n',
+                    "utf-8")
+    out, warnings = build(project, fresh=True)
+    path = project / "published" / "objects.inv"
+    assert messages(warnings) == [
+        ("conf.py:5", f"relocate_published = 'published/objects.inv': {path}: the inventory "
+                      "decompresses to more than 64 MiB (a Sphinx inventory is far smaller): "
+                      "not read")
+    ]
+    assert (out / "index.html").is_file()
+
+
+def test_a_real_inventory_is_within_the_limits(release: Path) -> None:
+    published = read(str(release), Path())
+    assert "dropped" in published.pages()
+
+
+class Trickle(http.server.BaseHTTPRequestHandler):
+    """Answers 200, then one byte every 50 ms for as long as the client listens."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.end_headers()
+        try:
+            self.wfile.write(HEADER)
+            while not self.server.stopping.is_set():  # type: ignore[attr-defined]
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(0.05)
+        except OSError:
+            pass
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class Flood(Trickle):
+    """Answers 200 and bytes without end, as fast as they are read."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.end_headers()
+        block = b"x" * 65536
+        try:
+            while not self.server.stopping.is_set():  # type: ignore[attr-defined]
+                self.wfile.write(block)
+        except OSError:
+            pass
+
+
+def serve(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    httpd.stopping = threading.Event()  # type: ignore[attr-defined]
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/objects.inv"
+    finally:
+        httpd.stopping.set()  # type: ignore[attr-defined]
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture
+def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_a_server_that_trickles_bytes_cannot_hold_the_fetch(
+    no_proxy: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each read gets a byte within requests' timeout; the whole fetch has a deadline."""
+    monkeypatch.setattr(_published, "FETCH_TIMEOUT", 1)
+    for url in serve(Trickle):
+        start = time.monotonic()
+        with pytest.raises(InventoryError) as caught:
+            read(url, Path())
+        elapsed = time.monotonic() - start
+    assert str(caught.value) == f"cannot fetch {url}: no complete answer within 1 s"
+    assert 1 <= elapsed < 5
+    # and the download does not go on behind the build's back: its socket was shut down
+    for _ in range(50):
+        if not any(t.name.startswith("relocate_published") for t in threading.enumerate()):
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the download thread still runs")
+
+
+def test_a_server_that_sends_without_end_is_cut_at_the_size_limit(
+    no_proxy: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_published, "MAX_INVENTORY_BYTES", 2**20)
+    for url in serve(Flood):
+        with pytest.raises(InventoryError) as caught:
+            read(url, Path())
+    assert str(caught.value) == (
+        f"cannot fetch {url}: more than 1 MiB (an inventory is far smaller): not read"
+    )
+
+
+def test_a_trickling_server_in_a_build_is_one_line(
+    project: Path, no_proxy: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_published, "FETCH_TIMEOUT", 1)
+    for url in serve(Trickle):
+        out, warnings = build(project, fresh=True, relocate_published=url)
+    assert [m for _, m in messages(warnings)] == [
+        f"relocate_published = {url!r}: cannot fetch {url}: no complete answer within 1 s"
+    ]
+    assert (out / "index.html").is_file()

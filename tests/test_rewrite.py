@@ -104,8 +104,8 @@ def rewriter(tmp_path: Path) -> Rewriter:
          ".. toctree::\n   :hidden:\n\n   guides/install\n\nText\n"),
         # outside the docs, and own-repository URLs
         ("README.md", "[i](docs/pytorch/install.md)", "[i](docs/guides/install.md)"),
-        ("README.md", "https://github.com/o/r/blob/dev/docs/features/fsdp2.md.",
-         "https://github.com/o/r/blob/dev/docs/features/parallel/fsdp2.md."),
+        ("README.md", "https://github.com/o/r/blob/HEAD/docs/features/fsdp2.md.",
+         "https://github.com/o/r/blob/HEAD/docs/features/parallel/fsdp2.md."),
         ("README.md", "<https://github.com/o/r/tree/main/docs/images/old.png>",
          "<https://github.com/o/r/tree/main/docs/images/new.png>"),
         # link targets with balanced parentheses and escapes; roles and directives
@@ -152,6 +152,8 @@ def test_rewrite_kinds(rewriter: Rewriter, path: str, before: str, after: str) -
         ("docs/api.rst", ":ref:`T <pytorch/install>`"),
         ("README.md", "[x](../outside/pytorch/install.md)"),
         ("README.md", "https://github.com/other/r/blob/main/docs/pytorch/install.md"),
+        # another ref than relocate_repo_url's branch is history
+        ("README.md", "https://github.com/o/r/blob/dev/docs/features/fsdp2.md"),
     ],
 )
 def test_left_alone(rewriter: Rewriter, path: str, text: str) -> None:

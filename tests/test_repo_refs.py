@@ -1,0 +1,106 @@
+"""Own-repository URLs on another ref than ``relocate_repo_url``'s branch are history.
+
+``…/blob/26.0.0/docs/old.md`` names the file as release 26.0.0 had it, where it still
+is: the build neither checks nor rewrites it, nor does ``rewrite``.  URLs on the
+configured branch (``main`` also stands for ``master``, and the other way round) and on
+``HEAD`` are today's tree: moved files are followed, missing ones warned.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+from sphinx_relocate._cli import main
+from sphinx_relocate._landing import current_refs, repository_path
+
+FORGE = "https://forge.example/org/repo"
+
+TODAY = [f"{FORGE}/blob/main/docs/old.md", f"{FORGE}/tree/master/docs/old.md",
+         f"{FORGE}/blob/HEAD/docs/old.md"]
+HISTORY = [f"{FORGE}/blob/26.0.0/docs/old.md", f"{FORGE}/tree/2.2.0/docs/gone.md",
+           f"{FORGE}/blob/release-1.x/docs/old.md"]
+
+
+@pytest.mark.parametrize(
+    ("repo_url", "refs"),
+    [
+        (f"{FORGE}/blob/main/", ("main", "master", "HEAD")),
+        (f"{FORGE}/tree/master", ("main", "master", "HEAD")),
+        (f"{FORGE}/-/blob/develop/", ("develop", "HEAD")),
+        (FORGE, ("main", "master", "HEAD")),
+    ],
+)
+def test_the_refs_of_today(repo_url: str, refs: tuple[str, ...]) -> None:
+    assert current_refs(repo_url) == refs
+
+
+def test_repository_path_on_todays_refs_only() -> None:
+    from sphinx_relocate._landing import current_ref_pattern
+
+    pattern = current_ref_pattern(f"{FORGE}/blob/main/")
+    assert [repository_path(url, FORGE, pattern) for url in TODAY] == ["docs/old.md"] * 3
+    assert [repository_path(url, FORGE, pattern) for url in HISTORY] == [None] * 3
+    # without a pattern, any ref (what the other callers ask)
+    assert repository_path(HISTORY[0], FORGE) == "docs/old.md"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    docs = root / "docs"
+    docs.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (docs / "conf.py").write_text(
+        'extensions = ["myst_parser", "sphinx_relocate"]\n'
+        f'relocate_repo_url = "{FORGE}/blob/main/"\n'
+    )
+    (docs / "relocations.toml").write_text('[pages]\n"old" = "new"\n')
+    (docs / "new.md").write_text("# New\n")
+    lines = [f"- [link {n}]({url})" for n, url in enumerate(TODAY + HISTORY)]
+    (docs / "index.md").write_text(
+        "# Index\n\n```{toctree}\nnew\n```\n\n" + "\n".join(lines)
+        + f"\n- [gone on main]({FORGE}/blob/main/docs/gone.md)\n"
+    )
+    return root
+
+
+def test_a_build_follows_todays_urls_and_leaves_history(repo: Path) -> None:
+    docs = repo / "docs"
+    warning = StringIO()
+    app = SphinxTestApp("html", srcdir=docs, status=StringIO(), warning=warning)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    page = (docs / "_build" / "html" / "index.html").read_text("utf-8")
+    for url in TODAY:
+        assert f'href="{url.replace("old.md", "new.md")}"' in page
+    for url in HISTORY:
+        assert f'href="{url}"' in page
+    warnings = [w for w in warning.getvalue().splitlines() if "WARNING" in w]
+    # only the missing file on today's branch; none for 2.2.0's gone.md
+    assert len(warnings) == 1
+    assert f"repo url '{FORGE}/blob/main/docs/gone.md' does not land" in warnings[0]
+    assert "[relocate.repo_url]" in warnings[0]
+
+
+def test_rewrite_follows_todays_urls_and_leaves_history(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = repo / "README.md"
+    readme.write_text("\n".join(TODAY + HISTORY) + "\n")
+    main(["rewrite", str(repo / "docs"), "--write"])
+    capsys.readouterr()
+    assert readme.read_text().splitlines() == [
+        url.replace("old.md", "new.md") for url in TODAY
+    ] + HISTORY
+    index = (repo / "docs" / "index.md").read_text()
+    for url in HISTORY:
+        assert f"({url})" in index
+    for url in TODAY:
+        assert f"({url.replace('old.md', 'new.md')})" in index
