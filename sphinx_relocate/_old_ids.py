@@ -167,15 +167,15 @@ def _carry(
     from ._warnings import RelocateWarning, warn
 
     # every id of the page, and who holds it (raw HTML holds its own)
-    holders: dict[str, nodes.Element | str] = {}
+    holders: dict[str, nodes.Element] = {}
     for elements in parts.values():
         for element in elements:
-            for id_ in element.get("ids", ()):
+            for id_ in _ids(element):
                 holders.setdefault(id_, element)
             if isinstance(element, nodes.raw) and "html" in element.get("format", "").split():
                 for match in _RAW_ID.finditer(element.astext()):
                     value = next(g for g in match.groups() if g is not None)
-                    holders.setdefault(value, "raw HTML")
+                    holders.setdefault(value, element)
     table = table_of(app)
     env = app.env
     for docname, elements in parts.items():
@@ -191,22 +191,32 @@ def _carry(
             if holder is section:
                 continue
             if holder is not None:
-                where = (
-                    holder if isinstance(holder, str)
-                    else f"the {holder.tagname} at {docname}:{line_of(holder)}"
-                )
+                what = "raw HTML" if isinstance(holder, nodes.raw) else f"the {holder.tagname}"
                 entry = "labels" if item.section == "labels" else ""
                 location = table.location_of(item.key, entry)
                 warn(
                     RelocateWarning.ANCHOR,
                     f"old id {item.old_id!r} ([{item.section}] {item.key!r}) is not carried "
-                    f"on the section {item.anchor!r} of {docname!r}: {where} still uses "
-                    f"that id, so {docname}.html#{item.old_id} lands there",
-                    location=str(location) if location is not None else (docname, 0),
+                    f"on the section {item.anchor!r} of {docname!r}: {what} at "
+                    f"{_owner(parts, holder, docname)}:{line_of(holder)} still has that id "
+                    f"(readers of {docname}#{item.old_id} land there); rename one of them "
+                    "or drop the entry",
+                    location=str(location) if location is not None else docname,
                 )
                 continue
             section["ids"].append(item.old_id)
             holders[item.old_id] = section
+
+
+def _owner(
+    parts: Mapping[str, Iterable[nodes.Element]], element: nodes.Element, default: str
+) -> str:
+    """The document an element of the page comes from (singlehtml joins them all)."""
+    if len(parts) > 1:
+        for docname, elements in parts.items():
+            if any(e is element for e in elements):
+                return docname
+    return default
 
 
 def _anchored(
@@ -216,9 +226,9 @@ def _anchored(
     by_id: dict[str, nodes.Element] = {}
     by_name: dict[str, nodes.Element] = {}
     for element in elements:
-        for id_ in element.get("ids", ()):
+        for id_ in _ids(element):
             by_id.setdefault(id_, element)
-        for name in element.get("names", ()):
+        for name in _ids(element, "names"):
             by_name.setdefault(name, element)
     for name, element in by_name.items():
         by_id.setdefault(name, element)
@@ -226,6 +236,11 @@ def _anchored(
         if slug not in by_id and value[1] in by_id:
             by_id[slug] = by_id[value[1]]
     return by_id
+
+
+def _ids(element: nodes.Element, attribute: str = "ids") -> list[str]:
+    found: list[str] = element.get(attribute) or []
+    return found
 
 
 def setup_old_ids(app: Sphinx) -> None:

@@ -179,7 +179,17 @@ def test_every_html_builder_writes_each_old_id_once_on_its_section(
     assert re.search(
         r"relocations\.toml:6: WARNING: old id 'kept' \(\[anchors\] 'faq#kept'\) is not "
         r"carried on the section 'installation-issues' of 'faq': the section at faq:\d+ "
-        r"still uses that id, so faq\.html#kept lands there \[relocate\.anchor\]",
+        r"still has that id \(readers of faq#kept land there\); rename one of them or drop "
+        r"the entry \[relocate\.anchor\]",
+        warnings,
+    ), warnings
+    # also one that raw HTML holds
+    assert count(pages["notes"], "raw-old") == 1
+    assert section_of(pages["notes"], "raw-old") == ""
+    assert re.search(
+        r"relocations\.toml:8: WARNING: old id 'raw-old' \(\[anchors\] 'notes#raw-old'\) is "
+        r"not carried on the section '安装指南' of 'notes': raw HTML at notes:3 still has "
+        r"that id",
         warnings,
     ), warnings
 
