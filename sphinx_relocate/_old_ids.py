@@ -129,7 +129,7 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     if builder is None or builder.format != "html":
         return
     carried = carried_of(app.env)
-    if not carried:
+    if not carried or (docname not in carried and builder.name != "singlehtml"):
         return
     # singlehtml writes every document into one page: each part carries its own ids
     parts = _parts(doctree, docname)
