@@ -13,23 +13,26 @@ without JavaScript, in every HTML builder: html, dirhtml, singlehtml, epub).
   table (``RelocationTable.locate_reference``, ``locate_label``), as the stubs use it.
 * At ``env-updated`` (every build, once every document is read) the map is made and
   kept in the environment; documents whose carried ids changed since the last build
-  are written again, though nothing of their own changed.
+  are written again, though nothing of their own changed.  An old id that another
+  element of the page (or its raw HTML) still uses, or that two entries put on two
+  sections, is a ``relocate.anchor`` warning on every build, never a second element
+  with that id: it is left out of the map.
 * At ``doctree-resolved`` (each page as it is written, also in ``-j`` writers) the ids
-  are added to the page's sections.  An old id that another element of the page (or
-  its raw HTML) still uses is a ``relocate.anchor`` warning, never a second element
-  with that id.
+  are added to the page's sections (under singlehtml, also checked against the other
+  documents of the one page).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from docutils import nodes
 from docutils.nodes import make_id
 
 from ._paths import decode
+from ._sphinx import elements, line_of
 from ._table import RelocationTable
 
 if TYPE_CHECKING:
@@ -52,12 +55,22 @@ class Carried(NamedTuple):
     key: str
 
 
+class Clash(NamedTuple):
+    """Two entries that would put one old id on two sections of one document."""
+
+    docname: str
+    kept: Carried
+    dropped: Carried
+
+
 def carried_ids(
     table: RelocationTable,
     is_document: Callable[[str], bool],
     labels: Mapping[str, tuple[str, str]],
-) -> dict[str, tuple[Carried, ...]]:
-    """docname → the old ids its sections carry, from ``[anchors]`` and ``[labels]``.
+) -> tuple[dict[str, tuple[Carried, ...]], list[Clash]]:
+    """docname → the old ids its sections carry, from ``[anchors]`` and ``[labels]``;
+    and the entries left out because an earlier one puts the same old id elsewhere on
+    the page (pages merged into one that each had ``#installation``).
 
     An ``[anchors]`` key ``page#old-id`` lands where the table sends it (chains and
     moved pages followed); a ``[labels]`` key's old id is the one docutils gave the
@@ -67,13 +80,17 @@ def carried_ids(
     project (a URL, a missing page, no anchor) is not carried.
     """
     found: dict[str, dict[str, Carried]] = {}
+    clashes: list[Clash] = []
 
     def carry(docname: str, anchor: str, old_id: str, section: str, key: str) -> None:
         if not old_id or old_id == anchor or _UNSAFE_ID.search(old_id):
             return
-        found.setdefault(docname, {}).setdefault(old_id, Carried(anchor, old_id, section, key))
+        item = Carried(anchor, old_id, section, key)
+        kept = found.setdefault(docname, {}).setdefault(old_id, item)
+        if kept.anchor != anchor:
+            clashes.append(Clash(docname, kept, item))
 
-    for (page, fragment), _ in table.anchors.items():
+    for page, fragment in table.anchors:
         target = table.locate_reference(page, fragment, is_document)
         if target is None or target.url or not target.anchor or not is_document(target.path):
             continue
@@ -85,10 +102,11 @@ def carried_ids(
         if place is None or not place[1] or not is_document(place[0]):
             continue
         carry(place[0], place[1], make_id(old), "labels", old)
-    return {
+    carried = {
         docname: tuple(sorted(by_id.values(), key=lambda c: c.old_id))
         for docname, by_id in sorted(found.items())
     }
+    return carried, clashes
 
 
 def changed_documents(
@@ -108,16 +126,38 @@ def carried_of(env: BuildEnvironment) -> dict[str, tuple[Carried, ...]]:
 
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Make this build's map; return the documents whose carried ids changed, to be
-    written again (a table edit changes the page, not its source)."""
+    """Make this build's map, warn for each old id the page still uses (on every
+    build), and return the documents whose carried ids changed, to be written again (a
+    table edit changes the page, not its source)."""
+    from ._check import anchors_of
     from ._config import table_of
     from ._stubs import _label_places
+    from ._warnings import RelocateWarning, warn
 
     table = table_of(app)
     carried: dict[str, tuple[Carried, ...]] = {}
     if table.anchors or table.labels:
         labels = _label_places(env) if table.labels else {}
-        carried = carried_ids(table, env.found_docs.__contains__, labels)
+        carried, clashes = carried_ids(table, env.found_docs.__contains__, labels)
+        for clash in clashes:
+            kept, dropped = clash.kept, clash.dropped
+            warn(
+                RelocateWarning.ANCHOR,
+                f"old id {dropped.old_id!r} ([{dropped.section}] {dropped.key!r}) is not "
+                f"carried on the section {dropped.anchor!r} of {clash.docname!r}: "
+                f"[{kept.section}] {kept.key!r} puts it on the section {kept.anchor!r} "
+                f"(readers of {clash.docname}#{kept.old_id} land there)",
+                location=_entry_location(table, dropped, clash.docname),
+            )
+        # a page that still uses an old id (its ids, names, slugs, raw HTML ids hold
+        # it): its doctree says whether the section itself or another element does
+        anchors = anchors_of(env)
+        for docname, items in carried.items():
+            present = anchors.get(docname)
+            if present and any(item.old_id in present for item in items):
+                doctree = env.get_doctree(docname)
+                parts = {docname: list(elements(doctree))}
+                carried[docname] = tuple(item for item, _ in _placed(app, parts, carried))
     before = carried_of(env)
     env.relocate_carried_ids = carried  # type: ignore[attr-defined]
     return [d for d in changed_documents(before, carried) if d in env.found_docs]
@@ -135,7 +175,8 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     parts = _parts(doctree, docname)
     if not any(part in carried for part in parts):
         return
-    _carry(app, doctree, parts, carried)
+    for item, section in _placed(app, parts, carried):
+        section["ids"].append(item.old_id)
 
 
 def _parts(doctree: nodes.document, docname: str) -> dict[str, list[nodes.Element]]:
@@ -155,21 +196,21 @@ def _parts(doctree: nodes.document, docname: str) -> dict[str, list[nodes.Elemen
     return parts
 
 
-def _carry(
+def _placed(
     app: Sphinx,
-    doctree: nodes.document,
-    parts: Mapping[str, Iterable[nodes.Element]],
+    parts: Mapping[str, list[nodes.Element]],
     carried: Mapping[str, tuple[Carried, ...]],
-) -> None:
+) -> Iterator[tuple[Carried, nodes.Element]]:
+    """Each old id of the page's documents with the element that is to carry it; an
+    old id that another element of the page (or its raw HTML) has is a warning."""
     from ._check import _RAW_ID
     from ._config import table_of
-    from ._sphinx import line_of
     from ._warnings import RelocateWarning, warn
 
     # every id of the page, and who holds it (raw HTML holds its own)
     holders: dict[str, nodes.Element] = {}
-    for elements in parts.values():
-        for element in elements:
+    for elements_ in parts.values():
+        for element in elements_:
             for id_ in _ids(element):
                 holders.setdefault(id_, element)
             if isinstance(element, nodes.raw) and "html" in element.get("format", "").split():
@@ -177,12 +218,12 @@ def _carry(
                     value = next(g for g in match.groups() if g is not None)
                     holders.setdefault(value, element)
     table = table_of(app)
-    env = app.env
-    for docname, elements in parts.items():
+    metadata = app.env.metadata
+    for docname, elements_ in parts.items():
         wanted = carried.get(docname)
         if not wanted:
             continue
-        sections = _anchored(elements, env.metadata.get(docname, {}).get("myst_slugs") or {})
+        sections = _anchored(elements_, metadata.get(docname, {}).get("myst_slugs") or {})
         for item in wanted:
             section = sections.get(item.anchor)
             if section is None:  # no such anchor: the table check reports it
@@ -192,8 +233,6 @@ def _carry(
                 continue
             if holder is not None:
                 what = "raw HTML" if isinstance(holder, nodes.raw) else f"the {holder.tagname}"
-                entry = "labels" if item.section == "labels" else ""
-                location = table.location_of(item.key, entry)
                 warn(
                     RelocateWarning.ANCHOR,
                     f"old id {item.old_id!r} ([{item.section}] {item.key!r}) is not carried "
@@ -201,11 +240,16 @@ def _carry(
                     f"{_owner(parts, holder, docname)}:{line_of(holder)} still has that id "
                     f"(readers of {docname}#{item.old_id} land there); rename one of them "
                     "or drop the entry",
-                    location=str(location) if location is not None else docname,
+                    location=_entry_location(table, item, docname),
                 )
                 continue
-            section["ids"].append(item.old_id)
             holders[item.old_id] = section
+            yield item, section
+
+
+def _entry_location(table: RelocationTable, item: Carried, docname: str) -> str:
+    location = table.location_of(item.key, "labels" if item.section == "labels" else "")
+    return str(location) if location is not None else docname
 
 
 def _owner(

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate._old_ids import Carried, carried_ids, changed_documents
+from sphinx_relocate._old_ids import Carried, Clash, carried_ids, changed_documents
 from sphinx_relocate._table import Entry, Location, RelocationTable, Target
 
 ROOT = Path(__file__).parent / "roots" / "test-old-ids"
@@ -44,7 +44,7 @@ def table_of(*entries: tuple[str, str, Target]) -> RelocationTable:
 
 def test_an_anchor_on_a_page_that_did_not_move_is_carried_there() -> None:
     table = table_of(("anchors", "faq#install-problems", Target("faq", "installation-issues")))
-    assert carried_ids(table, {"faq"}.__contains__, {}) == {
+    assert carried_ids(table, {"faq"}.__contains__, {})[0] == {
         "faq": (Carried("installation-issues", "install-problems", "anchors",
                         "faq#install-problems"),)
     }
@@ -55,7 +55,7 @@ def test_an_anchor_of_a_moved_page_is_carried_on_the_new_page() -> None:
         ("pages", "old/guide", Target("new/guide")),
         ("anchors", "old/guide#tuning-old", Target("old/guide", "tuning")),
     )
-    found = carried_ids(table, {"new/guide"}.__contains__, {})
+    found, _ = carried_ids(table, {"new/guide"}.__contains__, {})
     assert found == {"new/guide": (Carried("tuning", "tuning-old", "anchors",
                                            "old/guide#tuning-old"),)}
 
@@ -70,17 +70,17 @@ def test_an_anchor_of_a_moved_page_is_carried_on_the_new_page() -> None:
 )
 def test_what_lands_off_a_section_of_the_project_is_not_carried(target: Target) -> None:
     table = table_of(("anchors", "faq#same", target))
-    assert carried_ids(table, {"faq"}.__contains__, {}) == {}
+    assert carried_ids(table, {"faq"}.__contains__, {})[0] == {}
 
 
 def test_an_old_id_that_html_cannot_hold_is_not_carried() -> None:
     table = table_of(("anchors", 'faq#a"><script>', Target("faq", "b")))
-    assert carried_ids(table, {"faq"}.__contains__, {}) == {}
+    assert carried_ids(table, {"faq"}.__contains__, {})[0] == {}
 
 
 def test_a_percent_encoded_old_id_is_carried_as_the_browser_matches_it() -> None:
     table = table_of(("anchors", "notes#%E6%97%A7", Target("notes", "%E6%96%B0")))
-    assert carried_ids(table, {"notes"}.__contains__, {}) == {
+    assert carried_ids(table, {"notes"}.__contains__, {})[0] == {
         "notes": (Carried("新", "旧", "anchors", "notes#%E6%97%A7"),)
     }
 
@@ -88,10 +88,23 @@ def test_a_percent_encoded_old_id_is_carried_as_the_browser_matches_it() -> None
 def test_a_renamed_label_carries_the_id_docutils_gave_the_old_one() -> None:
     table = table_of(("labels", "old_label", Target("new-label")))
     labels = {"new-label": ("faq", "installation-issues")}
-    assert carried_ids(table, {"faq"}.__contains__, labels) == {
+    assert carried_ids(table, {"faq"}.__contains__, labels)[0] == {
         "faq": (Carried("installation-issues", "old-label", "labels", "old_label"),)
     }
-    assert carried_ids(table, {"faq"}.__contains__, {}) == {}  # the new label is gone
+    assert carried_ids(table, {"faq"}.__contains__, {})[0] == {}  # the new label is gone
+
+
+def test_one_old_id_on_two_sections_of_a_page_is_a_clash() -> None:
+    """Two pages merged into one each had ``#setup``: the first entry keeps it."""
+    table = table_of(
+        ("anchors", "a#setup", Target("merged", "setup-a")),
+        ("anchors", "b#setup", Target("merged", "setup-b")),
+        ("anchors", "c#setup", Target("merged", "setup-a")),  # the same section: no clash
+    )
+    found, clashes = carried_ids(table, {"merged"}.__contains__, {})
+    first = Carried("setup-a", "setup", "anchors", "a#setup")
+    assert found == {"merged": (first,)}
+    assert clashes == [Clash("merged", first, Carried("setup-b", "setup", "anchors", "b#setup"))]
 
 
 _ids = st.from_regex(r"[a-z][a-z0-9-]{0,6}", fullmatch=True)
@@ -108,7 +121,7 @@ def test_every_carried_id_lands_where_the_table_sends_its_links(
         in entries.items()
     ))
     documents = {"a", "b"}.__contains__
-    found = carried_ids(table, documents, {})
+    found, clashes = carried_ids(table, documents, {})
     for docname, carried in found.items():
         assert documents(docname)
         assert len({c.old_id for c in carried}) == len(carried)  # one section per old id
@@ -117,6 +130,11 @@ def test_every_carried_id_lands_where_the_table_sends_its_links(
             target = table.locate_reference(page, fragment, documents)
             assert target == Target(docname, item.anchor)
             assert item.old_id == fragment != item.anchor
+    for clash in clashes:  # left out: the old id stays on the first entry's section
+        assert found[clash.docname] and clash.kept in found[clash.docname]
+        assert clash.dropped not in found[clash.docname]
+        assert clash.kept.old_id == clash.dropped.old_id
+        assert clash.kept.anchor != clash.dropped.anchor
     assert changed_documents(found, found) == []
     assert changed_documents({}, found) == sorted(found)
 
@@ -192,6 +210,15 @@ def test_every_html_builder_writes_each_old_id_once_on_its_section(
         r"that id",
         warnings,
     ), warnings
+
+
+def test_an_old_id_the_page_uses_is_reported_on_every_build(src: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(src, out, "html")
+    outdir, warnings = build(src, out, "html")  # nothing changed: nothing is written
+    assert "old id 'kept' ([anchors] 'faq#kept') is not carried" in warnings
+    assert "old id 'raw-old' ([anchors] 'notes#raw-old') is not carried" in warnings
+    assert count(outdir / "faq.html", "kept") == 1
 
 
 def test_the_stub_of_a_moved_page_still_maps_its_old_fragment(src: Path, tmp_path: Path) -> None:
