@@ -158,6 +158,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
                 doctree = env.get_doctree(docname)
                 parts = {docname: list(elements(doctree))}
                 carried[docname] = tuple(item for item, _ in _placed(app, parts, carried))
+        carried = {docname: items for docname, items in carried.items() if items}
     before = carried_of(env)
     env.relocate_carried_ids = carried  # type: ignore[attr-defined]
     return [d for d in changed_documents(before, carried) if d in env.found_docs]
