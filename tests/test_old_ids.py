@@ -144,7 +144,8 @@ def test_every_carried_id_lands_where_the_table_sends_its_links(
 
 def build(src: Path, out: Path, builder: str, **kwargs: object) -> tuple[Path, str]:
     warning = StringIO()
-    app = SphinxTestApp(builder, srcdir=src, builddir=out, warning=warning, **kwargs)
+    app = SphinxTestApp(builder, srcdir=src, builddir=out, status=StringIO(), warning=warning,
+                        **kwargs)
     try:
         app.build()
     finally:
