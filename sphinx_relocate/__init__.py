@@ -28,6 +28,8 @@ How it works:
 * ``[labels]`` renames labels: ``:ref:``, ``:numref:`` and MyST ``[](#label)`` to an old
   label land on the new one, and ``objects.inv`` lists the old label at the new one's
   section, for other projects' intersphinx.
+* The new section of an ``[anchors]`` or ``[labels]`` entry also carries the old id
+  (``_old_ids.py``), so ``page.html#old-id`` scrolls to it on a page that did not move.
 * With ``relocate_published`` (a release's ``objects.inv``), every page and label the
   world has seen that lost its way in is a ``relocate.unredirected`` warning.
 * Every internal reference that still does not land is a ``relocate.*`` warning at its
@@ -54,6 +56,7 @@ from ._config import (
     on_env_get_outdated,
     register,
 )
+from ._old_ids import setup_old_ids
 from ._resolve import setup_resolver
 from ._table import Location, Problem, RelocationTable, Target, load_table
 from ._warnings import RelocateWarning
@@ -89,6 +92,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_resolver(app)
     setup_checker(app)
     setup_catalogs(app)
+    setup_old_ids(app)
     app.add_message_catalog(_stubs.MESSAGE_CATALOG, _stubs.LOCALE_DIR)
     app.connect("config-inited", _stubs.on_config_inited, priority=900)
     app.connect("html-page-context", _stubs.on_html_page_context)

@@ -50,7 +50,9 @@ class RelocateWarning(Enum):
     anchor of its page (``:any:``, MyST's ``[](#name)``), so it is not sent to the new
     label."""
     ANCHOR = "anchor"
-    """A link lands on a page that has no such anchor."""
+    """A link lands on a page that has no such anchor, or an old id that an ``[anchors]``
+    or ``[labels]`` entry would put on its new section is still used on that page (or
+    put on another section of it by another entry)."""
     TOCTREE = "toctree"
     """A toctree entry names no document."""
     IMAGE = "image"

@@ -1,0 +1,294 @@
+"""Old ids carried on their new sections, so ``page.html#old-id`` still scrolls there.
+
+A stub maps the old fragments of a page that moved; a page that did not move has no
+stub, and a reader who follows ``faq.html#install-problems`` after the heading was
+renamed would land at the top of the page.  So every ``[anchors]`` entry and every
+``[labels]`` entry whose new section is a section of this project puts its old id on
+that section too, as an extra id of the section node (HTML writers emit it as an
+empty ``<span id="old-id">`` at the section's start, which the browser scrolls to
+without JavaScript, in every HTML builder: html, dirhtml, singlehtml, epub).
+
+* :func:`carried_ids` (no Sphinx) says, from the table, the documents and the labels,
+  which old ids land on which section of which document: the landing rule of the
+  table (``RelocationTable.locate_reference``, ``locate_label``), as the stubs use it.
+* At ``env-updated`` (every build, once every document is read) the map is made and
+  kept in the environment; documents whose carried ids changed since the last build
+  are written again, though nothing of their own changed.  An old id that another
+  element of the page (or its raw HTML) still uses, or that two entries put on two
+  sections, is a ``relocate.anchor`` warning on every build, never a second element
+  with that id: it is left out of the map.
+* At ``doctree-resolved`` (each page as it is written, also in ``-j`` writers) the ids
+  are added to the page's sections (under singlehtml, also checked against the other
+  documents of the one page).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from docutils import nodes
+from docutils.nodes import make_id
+
+from ._paths import decode
+from ._sphinx import elements, line_of
+from ._table import RelocationTable
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+#: what an id written into HTML may not hold: docutils writes extra ids unescaped
+_UNSAFE_ID = re.compile(r"""[\s"'<>&]""")
+
+
+class Carried(NamedTuple):
+    """One old id that a section of a document carries."""
+
+    #: the id (or MyST slug, or name) of the section that carries it
+    anchor: str
+    #: the old id, as a browser matches it (percent-decoded)
+    old_id: str
+    #: the table entry it comes from: ``"anchors"`` or ``"labels"`` and its key
+    section: str
+    key: str
+
+
+class Clash(NamedTuple):
+    """Two entries that would put one old id on two sections of one document."""
+
+    docname: str
+    kept: Carried
+    dropped: Carried
+
+
+def carried_ids(
+    table: RelocationTable,
+    is_document: Callable[[str], bool],
+    labels: Mapping[str, tuple[str, str]],
+) -> tuple[dict[str, tuple[Carried, ...]], list[Clash]]:
+    """docname → the old ids its sections carry, from ``[anchors]`` and ``[labels]``;
+    and the entries left out because an earlier one puts the same old id elsewhere on
+    the page (pages merged into one that each had ``#installation``).
+
+    An ``[anchors]`` key ``page#old-id`` lands where the table sends it (chains and
+    moved pages followed); a ``[labels]`` key's old id is the one docutils gave the
+    label (``Install_Label`` → ``install-label``) and lands on the section of the label
+    it was renamed to (``labels``: every label → its page and anchor).  An old id that
+    names the section's own anchor, holds characters an id cannot, or lands off the
+    project (a URL, a missing page, no anchor) is not carried.
+    """
+    found: dict[str, dict[str, Carried]] = {}
+    clashes: list[Clash] = []
+
+    def carry(docname: str, anchor: str, old_id: str, section: str, key: str) -> None:
+        if not old_id or old_id == anchor or _UNSAFE_ID.search(old_id):
+            return
+        item = Carried(anchor, old_id, section, key)
+        kept = found.setdefault(docname, {}).setdefault(old_id, item)
+        if kept.anchor != anchor:
+            clashes.append(Clash(docname, kept, item))
+
+    for page, fragment in table.anchors:
+        target = table.locate_reference(page, fragment, is_document)
+        if target is None or target.url or not target.anchor or not is_document(target.path):
+            continue
+        carry(target.path, decode(target.anchor), decode(fragment), "anchors",
+              f"{page}#{fragment}")
+    for old in table.labels:
+        new = table.locate_label(old, labels.__contains__)
+        place = labels.get(new) if new is not None else None
+        if place is None or not place[1] or not is_document(place[0]):
+            continue
+        carry(place[0], place[1], make_id(old), "labels", old)
+    carried = {
+        docname: tuple(sorted(by_id.values(), key=lambda c: c.old_id))
+        for docname, by_id in sorted(found.items())
+    }
+    return carried, clashes
+
+
+def changed_documents(
+    before: Mapping[str, tuple[Carried, ...]], after: Mapping[str, tuple[Carried, ...]]
+) -> list[str]:
+    """The documents whose carried ids differ between two maps."""
+    return sorted(d for d in {*before, *after} if before.get(d, ()) != after.get(d, ()))
+
+
+# -- the build ---------------------------------------------------------------------------
+
+
+def carried_of(env: BuildEnvironment) -> dict[str, tuple[Carried, ...]]:
+    """The map of this build (made at ``env-updated``), kept in the environment."""
+    store: dict[str, tuple[Carried, ...]] | None = getattr(env, "relocate_carried_ids", None)
+    return store if store is not None else {}
+
+
+def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Make this build's map, warn for each old id the page still uses (on every
+    build), and return the documents whose carried ids changed, to be written again (a
+    table edit changes the page, not its source)."""
+    from ._check import anchors_of
+    from ._config import table_of
+    from ._stubs import _label_places
+    from ._warnings import RelocateWarning, warn
+
+    table = table_of(app)
+    carried: dict[str, tuple[Carried, ...]] = {}
+    if table.anchors or table.labels:
+        labels = _label_places(env) if table.labels else {}
+        carried, clashes = carried_ids(table, env.found_docs.__contains__, labels)
+        for clash in clashes:
+            kept, dropped = clash.kept, clash.dropped
+            warn(
+                RelocateWarning.ANCHOR,
+                f"old id {dropped.old_id!r} ([{dropped.section}] {dropped.key!r}) is not "
+                f"carried on the section {dropped.anchor!r} of {clash.docname!r}: "
+                f"[{kept.section}] {kept.key!r} puts it on the section {kept.anchor!r} "
+                f"(readers of {clash.docname}#{kept.old_id} land there)",
+                location=_entry_location(table, dropped, clash.docname),
+            )
+        # a page that still uses an old id (its ids, names, slugs, raw HTML ids hold
+        # it): its doctree says whether the section itself or another element does
+        anchors = anchors_of(env)
+        for docname, items in carried.items():
+            present = anchors.get(docname)
+            if present and any(item.old_id in present for item in items):
+                doctree = env.get_doctree(docname)
+                parts = {docname: list(elements(doctree))}
+                carried[docname] = tuple(item for item, _ in _placed(app, parts, carried))
+        carried = {docname: items for docname, items in carried.items() if items}
+    before = carried_of(env)
+    env.relocate_carried_ids = carried  # type: ignore[attr-defined]
+    return [d for d in changed_documents(before, carried) if d in env.found_docs]
+
+
+def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Put the old ids on the sections of a page being written (HTML builders)."""
+    builder = app.builder
+    if builder is None or builder.format != "html":
+        return
+    carried = carried_of(app.env)
+    if not carried or (docname not in carried and builder.name != "singlehtml"):
+        return
+    # singlehtml writes every document into one page: each part carries its own ids
+    parts = _parts(doctree, docname)
+    if not any(part in carried for part in parts):
+        return
+    for item, section in _placed(app, parts, carried):
+        section["ids"].append(item.old_id)
+
+
+def _parts(doctree: nodes.document, docname: str) -> dict[str, list[nodes.Element]]:
+    """docname → the elements of the page that belong to that document."""
+    from sphinx import addnodes
+
+    parts: dict[str, list[nodes.Element]] = {}
+    stack: list[tuple[nodes.Node, str]] = [(doctree, docname)]
+    while stack:
+        node, owner = stack.pop()
+        if not isinstance(node, nodes.Element):
+            continue
+        if isinstance(node, addnodes.start_of_file):
+            owner = node.get("docname", owner)
+        parts.setdefault(owner, []).append(node)
+        stack.extend((child, owner) for child in reversed(node.children))
+    return parts
+
+
+def _placed(
+    app: Sphinx,
+    parts: Mapping[str, list[nodes.Element]],
+    carried: Mapping[str, tuple[Carried, ...]],
+) -> Iterator[tuple[Carried, nodes.Element]]:
+    """Each old id of the page's documents with the element that is to carry it; an
+    old id that another element of the page (or its raw HTML) has is a warning."""
+    from ._check import _RAW_ID
+    from ._config import table_of
+    from ._warnings import RelocateWarning, warn
+
+    # every id of the page, and who holds it (raw HTML holds its own)
+    holders: dict[str, nodes.Element] = {}
+    for elements_ in parts.values():
+        for element in elements_:
+            for id_ in _ids(element):
+                holders.setdefault(id_, element)
+            if isinstance(element, nodes.raw) and "html" in element.get("format", "").split():
+                for match in _RAW_ID.finditer(element.astext()):
+                    value = next(g for g in match.groups() if g is not None)
+                    holders.setdefault(value, element)
+    table = table_of(app)
+    metadata = app.env.metadata
+    for docname, elements_ in parts.items():
+        wanted = carried.get(docname)
+        if not wanted:
+            continue
+        sections = _anchored(elements_, metadata.get(docname, {}).get("myst_slugs") or {})
+        for item in wanted:
+            section = sections.get(item.anchor)
+            if section is None:  # no such anchor: the table check reports it
+                continue
+            holder = holders.get(item.old_id)
+            if holder is section:
+                continue
+            if holder is not None:
+                what = "raw HTML" if isinstance(holder, nodes.raw) else f"the {holder.tagname}"
+                warn(
+                    RelocateWarning.ANCHOR,
+                    f"old id {item.old_id!r} ([{item.section}] {item.key!r}) is not carried "
+                    f"on the section {item.anchor!r} of {docname!r}: {what} at "
+                    f"{_owner(parts, holder, docname)}:{line_of(holder)} still has that id "
+                    f"(readers of {docname}#{item.old_id} land there); rename one of them "
+                    "or drop the entry",
+                    location=_entry_location(table, item, docname),
+                )
+                continue
+            holders[item.old_id] = section
+            yield item, section
+
+
+def _entry_location(table: RelocationTable, item: Carried, docname: str) -> str:
+    location = table.location_of(item.key, "labels" if item.section == "labels" else "")
+    return str(location) if location is not None else docname
+
+
+def _owner(
+    parts: Mapping[str, Iterable[nodes.Element]], element: nodes.Element, default: str
+) -> str:
+    """The document an element of the page comes from (singlehtml joins them all)."""
+    if len(parts) > 1:
+        for docname, elements in parts.items():
+            if any(e is element for e in elements):
+                return docname
+    return default
+
+
+def _anchored(
+    elements: Iterable[nodes.Element], slugs: Mapping[str, tuple[object, str, str]]
+) -> dict[str, nodes.Element]:
+    """Anchor → the element it names: its ids, then its names, then MyST's slugs."""
+    by_id: dict[str, nodes.Element] = {}
+    by_name: dict[str, nodes.Element] = {}
+    for element in elements:
+        for id_ in _ids(element):
+            by_id.setdefault(id_, element)
+        for name in _ids(element, "names"):
+            by_name.setdefault(name, element)
+    for name, element in by_name.items():
+        by_id.setdefault(name, element)
+    for slug, value in slugs.items():
+        if slug not in by_id and value[1] in by_id:
+            by_id[slug] = by_id[value[1]]
+    return by_id
+
+
+def _ids(element: nodes.Element, attribute: str = "ids") -> list[str]:
+    found: list[str] = element.get(attribute) or []
+    return found
+
+
+def setup_old_ids(app: Sphinx) -> None:
+    """Connect the handlers; called from the extension's ``setup()``."""
+    app.connect("env-updated", on_env_updated)
+    app.connect("doctree-resolved", on_doctree_resolved)

@@ -1,0 +1,125 @@
+"""Old ids in a real browser: headless Chromium, JavaScript off, opens ``page.html#old-id``
+of a page that did not move and must scroll to the renamed section.
+
+The pages of ``test-old-ids`` are long (filler before and after each section), so a
+fragment that matches nothing leaves the page at its top, and one that matches puts
+the section at the top of the window.  Pages are opened over ``file://`` with
+``--blink-settings=scriptEnabled=false``; what the browser did is read over the
+DevTools protocol, which runs its own expressions while the page's scripts are off.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sphinx.application import Sphinx
+from test_browser_stubs import Browser
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).parent / "roots" / "test-old-ids"
+
+#: what the tab shows: the element the fragment names, the section it stands in, and
+#: where that section is in the window
+_PROBE = """(() => {
+  const target = document.querySelector(':target');
+  const section = target && target.closest('section');
+  return JSON.stringify({
+    ready: document.readyState,
+    target: target && target.id,
+    section: section && section.id,
+    top: section ? Math.round(section.getBoundingClientRect().top) : null,
+    scrolled: Math.round(window.scrollY),
+  });
+})()"""
+
+
+class Tabs(Browser):
+    """A :class:`Browser` that also evaluates expressions in a tab (flat sessions)."""
+
+    def evaluate(self, tab: str, expression: str) -> Any:
+        session = self.call("Target.attachToTarget", targetId=tab, flatten=True)["sessionId"]
+        self._id += 1
+        message = {"id": self._id, "sessionId": session, "method": "Runtime.evaluate",
+                   "params": {"expression": expression, "returnByValue": True}}
+        os.write(self._write, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" not in self._buffer:
+                chunk = os.read(self._read, 1 << 16)
+                if not chunk:
+                    raise RuntimeError("chromium closed the DevTools pipe")
+                self._buffer += chunk
+            raw, _, self._buffer = self._buffer.partition(b"\0")
+            reply: dict[str, Any] = json.loads(raw)
+            if reply.get("id") == self._id:
+                return reply["result"]["result"].get("value")
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("browser-old-ids")
+    src = base / "src"
+    shutil.copytree(ROOT, src)
+    built = {}
+    for builder in ("html", "dirhtml"):
+        out = base / builder
+        app = Sphinx(src, src, out, base / f"doctrees-{builder}", builder,
+                     status=None, warning=io.StringIO(), freshenv=True)
+        app.build()
+        built[builder] = out
+    return built
+
+
+def probe(browser: Tabs, url: str, timeout: float = 20.0) -> dict[str, Any]:
+    """What the tab shows once the page is loaded (and has scrolled, or time is up)."""
+    tab = browser.open(url)
+    deadline = time.monotonic() + timeout
+    while True:
+        found: dict[str, Any] = json.loads(browser.evaluate(tab, _PROBE) or "{}")
+        if (found.get("ready") == "complete" and found.get("scrolled")) or (
+            time.monotonic() > deadline
+        ):
+            found["scripts"] = browser.evaluate(tab, "typeof DOCUMENTATION_OPTIONS")
+            return found
+        time.sleep(0.05)
+
+
+def test_an_old_id_scrolls_to_the_renamed_section_without_javascript(
+    sites: dict[str, Path], tmp_path: Path
+) -> None:
+    html, dirhtml = sites["html"].as_uri(), sites["dirhtml"].as_uri()
+    cjk = "%E6%97%A7%E7%9A%84%E5%AE%89%E8%A3%85"  # 旧的安装, as a link writes it
+    cases = [
+        # a heading renamed on a page that did not move
+        (f"{html}/faq.html#install-problems", "installation-issues"),
+        (f"{dirhtml}/faq/index.html#install-problems", "installation-issues"),
+        # a renamed label
+        (f"{html}/faq.html#old-label", "installation-issues"),
+        # a MyST heading with a CJK slug
+        (f"{html}/notes.html#{cjk}", "id1"),
+        (f"{dirhtml}/notes/index.html#{cjk}", "id1"),
+        # an old fragment of a moved page, reached on the new page
+        (f"{html}/new/guide.html#tuning-old", "tuning"),
+        (f"{dirhtml}/new/guide/index.html#tuning-old", "tuning"),
+    ]
+    browser = Tabs(tmp_path / "nojs", "--blink-settings=scriptEnabled=false")
+    try:
+        found = [probe(browser, url) for url, _ in cases]
+        unknown = probe(browser, f"{html}/faq.html#no-such-id", timeout=2.0)
+    finally:
+        browser.close()
+    for (url, section), seen in zip(cases, found, strict=True):
+        # the page's own scripts did not run (Sphinx's documentation_options.js)
+        assert seen["scripts"] == "undefined", (url, seen)
+        assert seen["section"] == section, (url, seen)
+        assert seen["scrolled"] > 0, (url, seen)  # the page moved to the section ...
+        assert abs(seen["top"]) <= 2, (url, seen)  # ... which is at the window's top
+    # a fragment that names nothing leaves the page at its top
+    assert unknown["target"] is None and unknown["scrolled"] == 0, unknown
