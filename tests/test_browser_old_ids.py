@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sphinx.application import Sphinx
+from sphinx.testing.util import SphinxTestApp
 from test_browser_stubs import Browser
 
 pytestmark = pytest.mark.browser
@@ -69,11 +69,15 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     shutil.copytree(ROOT, src)
     built = {}
     for builder in ("html", "dirhtml"):
-        out = base / builder
-        app = Sphinx(src, src, out, base / f"doctrees-{builder}", builder,
-                     status=None, warning=io.StringIO(), freshenv=True)
-        app.build()
-        built[builder] = out
+        # SphinxTestApp, for its cleanup: a plain Sphinx() leaves its node classes
+        # registered with docutils, and later builds in this process warn about them
+        app = SphinxTestApp(builder, srcdir=src, builddir=base / builder,
+                            status=None, warning=io.StringIO(), freshenv=True)
+        try:
+            app.build()
+        finally:
+            app.cleanup()
+        built[builder] = Path(app.outdir)
     return built
 
 
