@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import shutil
 import time
 from pathlib import Path
@@ -46,20 +45,9 @@ class Tabs(Browser):
 
     def evaluate(self, tab: str, expression: str) -> Any:
         session = self.call("Target.attachToTarget", targetId=tab, flatten=True)["sessionId"]
-        self._id += 1
-        message = {"id": self._id, "sessionId": session, "method": "Runtime.evaluate",
-                   "params": {"expression": expression, "returnByValue": True}}
-        os.write(self._write, json.dumps(message).encode() + b"\0")
-        while True:
-            while b"\0" not in self._buffer:
-                chunk = os.read(self._read, 1 << 16)
-                if not chunk:
-                    raise RuntimeError("chromium closed the DevTools pipe")
-                self._buffer += chunk
-            raw, _, self._buffer = self._buffer.partition(b"\0")
-            reply: dict[str, Any] = json.loads(raw)
-            if reply.get("id") == self._id:
-                return reply["result"]["result"].get("value")
+        reply = self.send({"sessionId": session, "method": "Runtime.evaluate",
+                           "params": {"expression": expression, "returnByValue": True}})
+        return reply["result"]["result"].get("value")
 
 
 @pytest.fixture(scope="module")

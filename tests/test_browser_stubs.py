@@ -91,9 +91,12 @@ class Browser:
         self._id = 0
 
     def call(self, method: str, **params: Any) -> dict[str, Any]:
+        return self.send({"method": method, "params": params}).get("result", {})
+
+    def send(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send one DevTools message (numbered here) and return the reply to it."""
         self._id += 1
-        message = {"id": self._id, "method": method, "params": params}
-        os.write(self._write, json.dumps(message).encode() + b"\0")
+        os.write(self._write, json.dumps({"id": self._id, **message}).encode() + b"\0")
         while True:
             while b"\0" not in self._buffer:
                 chunk = os.read(self._read, 1 << 16)
@@ -103,7 +106,7 @@ class Browser:
             raw, _, self._buffer = self._buffer.partition(b"\0")
             reply: dict[str, Any] = json.loads(raw)
             if reply.get("id") == self._id:
-                return reply.get("result", {})
+                return reply
 
     def open(self, url: str) -> str:
         return str(self.call("Target.createTarget", url=url)["targetId"])
