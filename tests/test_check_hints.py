@@ -13,7 +13,8 @@ from sphinx_relocate._table import check_against_project, load_table
 COLOR = re.compile(r"\x1b\[[0-9;]*m")
 
 PAGES = {
-    "conf.py": 'extensions = ["myst_parser", "sphinx_relocate"]\n',
+    # Sphinx 7.4 does not add "[relocate.x]" by default
+    "conf.py": 'extensions = ["myst_parser", "sphinx_relocate"]\nshow_warning_types = True\n',
     "relocations.toml": (
         '[pages]\n"old/moved" = "moved"\n"install" = "getting-started/instalation"\n'
     ),

@@ -213,6 +213,7 @@ def test_an_imported_whole_site_pattern_warns_as_conf_py_does(
 
     docs = tmp_path / "docs"
     conf = ('extensions = ["sphinx_relocate"]\nhtml_theme = "basic"\n'
+            'show_warning_types = True\n'  # Sphinx 7.4 does not add "[relocate.x]" by default
             'redirects = {"*": "https://new.example/docs/$source.html"}\n')
     (docs / "guide").mkdir(parents=True)
     (docs / "conf.py").write_text(conf, "utf-8")

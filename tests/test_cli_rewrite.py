@@ -479,7 +479,9 @@ def test_toctree_entry_to_a_url_keeps_its_title(
         git(tmp_path, "commit", "-q", "-m", "gone")
         docs.mkdir(exist_ok=True)
     (docs / "conf.py").write_text(
-        'extensions = ["myst_parser", "sphinx_relocate"]\n', "utf-8"
+        'extensions = ["myst_parser", "sphinx_relocate"]\n'
+        'show_warning_types = True\n',  # Sphinx 7.4 does not add "[relocate.x]" by default
+        "utf-8",
     )
     (docs / "relocations.toml").write_text(
         '[pages]\n"changelog" = "https://example.org/changelog"\n'

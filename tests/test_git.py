@@ -204,7 +204,8 @@ def test_build_output_and_excluded_files_are_never_paired(
     root = tmp_path / "repo"
     text = "Moved\n=====\n\n" + " ".join(["A page that moves."] * 20) + "\n"
     conf = ('extensions = ["sphinx_relocate"]\nhtml_sourcelink_suffix = ""\n'
-            'exclude_patterns = ["_build", "out", "drafts/*"]\nrelocate_since = "HEAD"\n')
+            'exclude_patterns = ["_build", "out", "drafts/*"]\nrelocate_since = "HEAD"\n'
+            'show_warning_types = True\n')  # Sphinx 7.4 does not add "[relocate.x]" by default
     write_tree(root, {"docs/conf.py": conf, "docs/index.rst": "Index\n=====\n",
                       "docs/moved.rst": text}, {})
     git(root, "init", "-q")

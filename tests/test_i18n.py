@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sphinx
 from reorg_fixture import git
 from sphinx.testing.util import SphinxTestApp
 from sphinx.util.i18n import CatalogInfo
@@ -37,12 +36,12 @@ MESSAGES = "locale/de/LC_MESSAGES"
 
 
 def outdated(warning: Any) -> list[str]:
-    """The ``relocate.outdated`` lines about catalogs (Sphinx 7.4 prints no subtype)."""
+    """The ``relocate.outdated`` lines about catalogs."""
     return [
         line
         for line in warning.getvalue().splitlines()
         if "the catalog of its old name" in line
-        and (sphinx.version_info < (8,) or "[relocate.outdated]" in line)
+        and "[relocate.outdated]" in line
     ]
 
 

@@ -2,3 +2,4 @@
 
 extensions = ["myst_parser", "sphinx_relocate"]
 exclude_patterns = ["_build"]
+show_warning_types = True  # Sphinx 7.4 does not add "[relocate.x]" by default

@@ -6,3 +6,4 @@ language = "de"
 locale_dirs = ["locale/"]
 gettext_compact = False
 relocate_report_rewrites = True
+show_warning_types = True  # Sphinx 7.4 does not add "[relocate.x]" by default
