@@ -7,6 +7,7 @@ each command print one ``sphinx-relocate: error: …`` line: never a Python trac
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -282,10 +283,13 @@ FATAL = {
 
 
 def sphinx_build(docs: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    """sphinx-build's output without colour (tox or CI may set FORCE_COLOR)."""
+    result = subprocess.run(
         [sys.executable, "-m", "sphinx", "-b", "html", str(docs), str(out)],
         capture_output=True, text=True, check=False,
     )
+    result.stderr = re.sub(r"\x1b\[[0-9;]*m", "", result.stderr)
+    return result
 
 
 @pytest.mark.parametrize("name", sorted(FATAL))
