@@ -57,6 +57,7 @@ def repo(tmp_path: Path) -> Path:
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     (docs / "conf.py").write_text(
         'extensions = ["myst_parser", "sphinx_relocate"]\n'
+        "show_warning_types = True\n"  # Sphinx 7.4 leaves it off
         f'relocate_repo_url = "{FORGE}/blob/main/"\n'
     )
     (docs / "relocations.toml").write_text('[pages]\n"old" = "new"\n')
