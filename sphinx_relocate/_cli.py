@@ -819,7 +819,9 @@ def command_from_git(args: argparse.Namespace) -> int:
     project.say_read(args.table, table)
     try:
         prefix, changes = docs_changes(
-            project.srcdir, args.since, args.similarity, project.exclude_patterns
+            project.srcdir, args.since, args.similarity, project.exclude_patterns,
+            project.source_suffixes,
+            int(project.settings.get("myst_heading_anchors") or 0),
         )
     except GitError as err:
         raise UsageError(str(err)) from None
@@ -836,7 +838,15 @@ def command_from_git(args: argparse.Namespace) -> int:
             "(a page or a URL), or confirm it is meant to go",
             file=sys.stderr,
         )
-    entries = len(derived.pages) + len(derived.files) + len(derived.prefixes)
+    for section in derived.removed:
+        print(
+            f"{prefix}{section}: section removed; give it a target in [anchors] (the "
+            "section that holds its text now), or confirm it is meant to go",
+            file=sys.stderr,
+        )
+    entries = (
+        len(derived.pages) + len(derived.files) + len(derived.prefixes) + len(derived.anchors)
+    )
     already = f" ({known} already in the table)" if known else ""
     if not args.write:
         sys.stdout.write(render(derived))
@@ -876,27 +886,39 @@ def _check_unredirected(
 ) -> int:
     """``from-git --check``: exit 1 listing each renamed or deleted page with no entry."""
     from ._config import findings_file
-    from ._git import unredirected, unredirected_message
+    from ._git import top_level, unredirected, unredirected_message
 
     setting = project.settings.get("relocate_table", "relocations.toml")
     shown = _shown(args.table or findings_file(project.confdir, setting))
     missing = unredirected(changes, prefix, project.source_suffixes, table)
+    headings = {change.old: change for change in changes.sections if change.path}
+    root = top_level(project.srcdir)
     for old, new in missing:
-        print(finding(args.format, shown, 0, unredirected_message(old, new, args.since)))
+        place, line = shown, 0
+        if old in headings:  # a renamed heading: at its line in the page
+            place, line = _shown(root / headings[old].path), headings[old].line
+        print(finding(args.format, place, line, unredirected_message(old, new, args.since)))
     since = args.since or "HEAD"
     if missing:
-        count = len(missing)
-        print(f"{count} page{'s' if count > 1 else ''} renamed or deleted since {since} "
+        print(f"{_pages_and_headings(missing)} renamed or deleted since {since} "
               "without an entry", file=sys.stderr)
         return 1
-    pages = len(unredirected(changes, prefix, project.source_suffixes, RelocationTable()))
+    every = unredirected(changes, prefix, project.source_suffixes, RelocationTable())
     folder = _shown(project.srcdir)
-    if not pages:
+    if not every:
         print(f"no page renamed or deleted since {since} in {folder}", file=sys.stderr)
         return 0
-    print(f"every page renamed or deleted since {since} has an entry ({pages} in {folder})",
-          file=sys.stderr)
+    what = "page and heading" if changes.sections else "page"
+    print(f"every {what} renamed or deleted since {since} has an entry "
+          f"({_pages_and_headings(every)} in {folder})", file=sys.stderr)
     return 0
+
+
+def _pages_and_headings(found: list[tuple[str, str]]) -> str:
+    """``2 pages and 1 heading``: headings are the ``page#id`` among ``found``."""
+    headings = sum("#" in old for old, _ in found)
+    counts = [(len(found) - headings, "page"), (headings, "heading")]
+    return " and ".join(f"{n} {word}{'s' if n > 1 else ''}" for n, word in counts if n)
 
 
 def command_import(args: argparse.Namespace) -> int:

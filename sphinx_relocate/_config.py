@@ -490,7 +490,11 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
 
     confdir = Path(app.confdir)
     try:
-        prefix, changes = docs_changes(Path(app.srcdir), since, 50, app.config.exclude_patterns)
+        prefix, changes = docs_changes(
+            Path(app.srcdir), since, 50, app.config.exclude_patterns,
+            tuple(app.config.source_suffix),
+            int(getattr(app.config, "myst_heading_anchors", 0) or 0),
+        )
     except GitError as err:
         message = f"relocate_since = {since!r}: cannot check for pages without an entry: {err}"
         setting = setting_location(confdir, "relocate_since")
