@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -260,3 +261,204 @@ def test_excluded_paths() -> None:
         "_build", "out/html", "out/doctrees", "drafts/a", "drafts/c.rst",
         "x/.ipynb_checkpoints", "Thumbs.db",
     }
+
+
+# -- the whole history and renamed headings (issue 25, items 4 and 5) -------------------
+
+#: enough text that git pairs a page with its renamed self after a heading changed
+FILLER = "".join(f"Line {n} of a paragraph that stays as it is.\n" for n in range(12))
+HISTORY_CONF = 'extensions = ["myst_parser", "sphinx_relocate"]\nmyst_heading_anchors = 3\n'
+FAQ = f"""\
+# FAQ
+
+(install-label)=
+## Install problems
+
+How to install, and what goes wrong when installing it.
+{FILLER}
+## Usage
+
+How to use it.
+
+## 旧的标题
+
+中文的内容，很多很多的中文内容，在这里。
+
+## Obsolete
+
+Nothing of this is kept.
+"""
+GUIDE = f"""\
+Guide
+=====
+
+Old section
+-----------
+
+alpha beta gamma
+
+Next
+----
+
+{FILLER}"""
+PAGE_A = f"# Page A\n\n## Step one\n\nDo the first step.\n\n{FILLER}"
+TOPIC = f"# Topic\n\n{FILLER}"
+
+
+def edit(root: Path, rel: str, old: str, new: str) -> None:
+    path = root / rel
+    text = path.read_text("utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), "utf-8")
+
+
+def make_history_repo(root: Path) -> str:
+    """A history with a heading renamed in one commit, a page moved twice across commits
+    (``a → b → c``), a page that lived only in between, and a merged branch that moved a
+    page; return the first commit."""
+    write_tree(
+        root,
+        {
+            "docs/conf.py": HISTORY_CONF,
+            "docs/index.md": "# Home\n\n```{toctree}\nfaq\nguide\na\ntopic\n```\n",
+            "docs/faq.md": FAQ,
+            "docs/guide.rst": GUIDE,
+            "docs/a.md": PAGE_A,
+            "docs/topic.md": TOPIC,
+        },
+        {},
+    )
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    base = git(root, "rev-parse", "HEAD").strip()
+    # one commit renames headings: at the same place (the reST one, its text changed
+    # too), by its text (the MyST ones; a CJK one), a label; and removes a section
+    edit(root, "docs/faq.md", "(install-label)=\n## Install problems",
+         "(installation-label)=\n## Installation issues")
+    edit(root, "docs/faq.md", "## 旧的标题", "## 新的标题")
+    edit(root, "docs/faq.md", "\n## Obsolete\n\nNothing of this is kept.\n", "")
+    edit(root, "docs/guide.rst", "Old section\n-----------\n\nalpha beta gamma",
+         "Performance tuning\n------------------\n\nsomething else entirely")
+    git(root, "commit", "-q", "-am", "rename headings")
+    git(root, "mv", "docs/a.md", "docs/b.md")
+    (root / "docs/temp.md").write_text(f"# Temp\n\n{FILLER}", "utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "a → b, and a page for a while")
+    git(root, "checkout", "-q", "-b", "side")
+    (root / "docs/topics").mkdir()
+    git(root, "mv", "docs/topic.md", "docs/topics/topic.md")
+    git(root, "commit", "-q", "-m", "move topic on a branch")
+    git(root, "checkout", "-q", "main")
+    git(root, "mv", "docs/b.md", "docs/c.md")
+    edit(root, "docs/c.md", "## Step one", "## First step")
+    git(root, "rm", "-q", "docs/temp.md")
+    git(root, "commit", "-q", "-am", "b → c, drop temp")
+    git(root, "merge", "-q", "--no-ff", "side", "-m", "merge side")
+    edit(root, "docs/index.md", "a\ntopic", "c\ntopics/topic")
+    git(root, "commit", "-q", "-am", "toctree")
+    return base
+
+
+HISTORY_TABLE = """\
+[pages]
+"a" = "c"
+"b" = "c"
+"topic" = "topics/topic"
+# Deleted without a rename: give each a target (a page or an https:// URL),
+# or leave it out if the page is meant to go.
+# "temp" = ""  # deleted: needs a target
+
+[anchors]
+"a#step-one" = "c#first-step"
+"faq#install-label" = "faq#installation-label"
+"faq#install-problems" = "faq#installation-issues"
+"faq#旧的标题" = "faq#新的标题"
+"guide#old-section" = "guide#performance-tuning"
+# Removed sections: give each a target (page#id of the section that holds its
+# text now), or leave it out if the section is meant to go.
+# "faq#obsolete" = ""  # removed: needs a target
+"""
+
+
+@pytest.fixture
+def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
+    root = tmp_path / "repo"
+    base = make_history_repo(root)
+    monkeypatch.chdir(root)
+    return root, base
+
+
+def test_from_git_follows_every_commit_and_finds_renamed_headings(
+    history: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, base = history
+    assert main(["from-git", "docs", "--since", base]) == 0
+    out, err = capsys.readouterr()
+    assert out == HISTORY_TABLE
+    assert "docs/temp: page deleted without a rename" in err
+    assert "docs/faq#obsolete: section removed" in err
+    # a rename not yet committed comes on top: c → d gives a → d, b → d and c → d
+    git(root, "mv", "docs/c.md", "docs/d.md")
+    assert main(["from-git", "docs", "--since", base]) == 0
+    data = tomllib.loads(capsys.readouterr().out)
+    assert data["pages"] == {"a": "d", "b": "d", "c": "d", "topic": "topics/topic"}
+    assert data["anchors"]["a#step-one"] == "d#first-step"
+
+
+def test_from_git_check_fails_on_a_renamed_heading_without_an_entry(
+    history: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, base = history
+    table = root / "docs/relocations.toml"
+    covered = (HISTORY_TABLE.replace('# "temp" = ""  # deleted: needs a target', '"temp" = "index"')
+               .replace('# "faq#obsolete" = ""  # removed: needs a target',
+                        '"faq#obsolete" = "faq#usage"'))
+    table.write_text(covered.replace('"faq#install-problems" = "faq#installation-issues"\n', ""),
+                     "utf-8")
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 1
+    out, err = capsys.readouterr()
+    assert out == (
+        "docs/faq.md:4: heading faq#install-problems was renamed to faq#installation-issues "
+        f"since {base} and has no [anchors] entry\n"
+    )
+    assert "1 heading renamed or deleted" in err
+    table.write_text(covered, "utf-8")
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 0
+    assert "every page and heading renamed or deleted since" in capsys.readouterr().err
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert capsys.readouterr().out == ""  # nothing left to add
+
+
+def test_relocate_since_warns_for_a_renamed_heading(
+    history: tuple[Path, str], tmp_path: Path
+) -> None:
+    from io import StringIO
+
+    from sphinx.testing.util import SphinxTestApp
+
+    root, base = history
+    docs = root / "docs"
+    (docs / "conf.py").write_text(HISTORY_CONF + f"relocate_since = {base!r}\n", "utf-8")
+    (docs / "relocations.toml").write_text(
+        HISTORY_TABLE.replace('"faq#install-problems" = "faq#installation-issues"\n', ""),
+        "utf-8",
+    )
+    warning = StringIO()
+    app = SphinxTestApp("html", srcdir=docs, builddir=tmp_path / "build", status=StringIO(),
+                        warning=warning, confoverrides={"show_warning_types": True})
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()).splitlines()
+    found = [line for line in lines if "[relocate.unredirected]" in line]
+    assert found == [
+        f"{docs / 'relocations.toml'}:1: WARNING: {message} [relocate.unredirected]"
+        for message in (
+            f"heading faq#install-problems was renamed to faq#installation-issues since {base} "
+            "and has no [anchors] entry",
+            f"heading faq#obsolete was removed since {base} and has no [anchors] entry",
+            f"temp was deleted since {base} and has no entry",
+        )
+    ], lines
