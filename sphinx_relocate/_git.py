@@ -459,6 +459,7 @@ def _rest_sections(text: str) -> list[Section]:
     lines = text.splitlines()
     found: list[tuple[int, int, str, list[str]]] = []  # (start, title line, id, labels)
     pending: list[str] = []
+    seen: set[str] = set()
     number = 0
     while number < len(lines):
         line = lines[number].strip()
@@ -468,7 +469,9 @@ def _rest_sections(text: str) -> list[Section]:
             pending.append(_make_id(label.group(1).strip("`")))
         elif line and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(line):
             over = number > 0 and bool(_RST_UNDERLINE.match(lines[number - 1].rstrip()))
-            found.append((number - over, number, _make_id(line), pending))
+            own = _make_id(line)  # a repeated one is numbered, differently by version
+            found.append((number - over, number, "" if own in seen else own, pending))
+            seen.add(own)
             pending = []
             number += 2
             continue
