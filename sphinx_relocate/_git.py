@@ -498,14 +498,15 @@ def compare_sections(
 ) -> list[tuple[str, str | None]]:
     """Each id of ``old`` that ``new`` lacks, with the id in ``new`` it went to.
 
-    A heading went to the new section at the same place (the same position, with the
-    same number of sections and its neighbours' ids unchanged), else to the new
-    section whose text is most alike (at least :data:`SAME_TEXT`); ``None`` when it was
-    removed.  A label goes to its section's new label, else to its heading.
+    A heading went to the new section that kept one of its labels, else to the new
+    section at the same place (the same position, with the same number of sections and
+    its neighbours' ids unchanged), else to the new section whose text is most alike
+    (difflib's ratio at least :data:`SAME_TEXT`); ``None`` when it was removed.  A
+    label goes to its section's new label, else to its heading.
     """
     old_ids = {i for section in old for i in section.ids}
     new_ids = {i for section in new for i in section.ids}
-    by_id = {section.ids[0]: section for section in new if section.ids}
+    by_id = {i: section for section in new for i in reversed(section.ids)}
     fresh = [section for section in new if section.ids and section.ids[0] not in old_ids]
     taken: set[int] = set()
     lost: list[tuple[str, str | None]] = []
@@ -517,17 +518,20 @@ def compare_sections(
     for index, section in enumerate(old):
         if not section.ids or all(i in new_ids for i in section.ids):
             continue
-        went = by_id.get(section.ids[0])
+        # the same heading, else the section that kept one of its labels
+        went = next((by_id[i] for i in section.ids if i in by_id), None)
         if went is None and len(old) == len(new) and new[index] in fresh and all(
             heading(old, index + step) == heading(new, index + step) for step in (-1, 1)
         ):
             went = new[index]
         if went is None and section.body.strip():
-            scored = [
-                (difflib.SequenceMatcher(None, section.body, other.body).ratio(), number)
-                for number, other in enumerate(fresh)
-                if number not in taken and other.body.strip()
-            ]
+            scored = []
+            for number, other in enumerate(fresh):
+                if number in taken or not other.body.strip():
+                    continue
+                matcher = difflib.SequenceMatcher(None, section.body, other.body)
+                if matcher.real_quick_ratio() >= SAME_TEXT and matcher.quick_ratio() >= SAME_TEXT:
+                    scored.append((matcher.ratio(), number))
             best = max(scored, default=(0.0, -1))
             if best[0] >= SAME_TEXT:
                 went = fresh[best[1]]

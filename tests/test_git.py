@@ -531,3 +531,7 @@ def test_renamed_heading_at_the_same_place_or_by_its_text() -> None:
     in_place = sections_in("# T\n\n## A\n\nsame text here\n\n## B2\n\nnew\n\n## C\n\nc\n",
                            "p.md", 2)
     assert compare_sections(old, in_place) == [("b", "b2")]
+    # a label kept says which section it is, whatever its place and text
+    labelled = sections_in("# T\n\n(x)=\n## Old\n\nold text\n", "p.md", 2)
+    moved = sections_in("# T\n\n## Other\n\nold text\n\n(x)=\n## New\n\nnew\n", "p.md", 2)
+    assert compare_sections(labelled, moved) == [("old", "new")]
