@@ -1111,11 +1111,12 @@ def build_parser() -> argparse.ArgumentParser:
         commands,
         "from-git",
         command_from_git,
-        summary="derive [pages] and [files] entries from git renames",
-        description="Derive table entries from renames committed since REV plus staged, "
-        "unstaged and untracked moves. Prints TOML by default; --write merges it into the "
+        summary="derive [pages], [files] and [anchors] entries from git renames",
+        description="Derive table entries from renames committed since REV (every commit "
+        "on the way) plus staged, unstaged and untracked moves, and from headings renamed "
+        "on the pages. Prints TOML by default; --write merges it into the "
         "table file, keeping existing entries and comments; --check exits 1 listing each "
-        "renamed or deleted page that has no entry.",
+        "renamed or deleted page or heading that has no entry.",
         table_help="table file to merge into instead of conf.py's",
     )
     from_git.add_argument(
@@ -1132,7 +1133,8 @@ def build_parser() -> argparse.ArgumentParser:
     from_git_mode.add_argument(
         "--check",
         action="store_true",
-        help="exit 1 listing each page renamed or deleted since REV that has no entry",
+        help="exit 1 listing each page or heading renamed or deleted since REV that has no "
+        "entry",
     )
     from_git_mode.add_argument("--write", action="store_true", help="merge into the table file")
     _add_format(from_git)
