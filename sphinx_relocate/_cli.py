@@ -886,17 +886,16 @@ def _check_unredirected(
 ) -> int:
     """``from-git --check``: exit 1 listing each renamed or deleted page with no entry."""
     from ._config import findings_file
-    from ._git import top_level, unredirected, unredirected_message
+    from ._git import heading_at, unredirected, unredirected_message
 
     setting = project.settings.get("relocate_table", "relocations.toml")
     shown = _shown(args.table or findings_file(project.confdir, setting))
     missing = unredirected(changes, prefix, project.source_suffixes, table)
-    headings = {change.old: change for change in changes.sections if change.path}
-    root = top_level(project.srcdir)
     for old, new in missing:
         place, line = shown, 0
-        if old in headings:  # a renamed heading: at its line in the page
-            place, line = _shown(root / headings[old].path), headings[old].line
+        heading = heading_at(changes, old)
+        if heading is not None:  # a renamed heading: at its line in the page
+            place, line = _shown(Path(heading.file)), heading.line
         print(finding(args.format, place, line, unredirected_message(old, new, args.since)))
     since = args.since or "HEAD"
     if missing:

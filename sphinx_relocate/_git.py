@@ -47,7 +47,7 @@ from ._find import (
     _outside,
 )
 from ._paths import strip_source_suffix
-from ._table import RelocationTable
+from ._table import Location, RelocationTable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -369,7 +369,7 @@ class SectionChange:
     #: where the section is now (empty if it was removed)
     new_page: str = ""
     new_id: str = ""
-    #: the new heading's file (repo-relative) and line, for findings
+    #: the new heading's file (absolute) and line, for findings
     path: str = ""
     line: int = 0
 
@@ -591,7 +591,7 @@ def section_changes(
                 found.append(SectionChange(old_doc, old_id))
                 continue
             line = next(s.line for s in new_sections if new_id in s.ids)
-            found.append(SectionChange(old_doc, old_id, new_doc, new_id, new, line))
+            found.append(SectionChange(old_doc, old_id, new_doc, new_id, str(root / new), line))
     return found
 
 
@@ -819,6 +819,13 @@ def unredirected(
         *missing.pages, *((page, "") for page in missing.deleted), *missing.anchors,
         *((section, "") for section in missing.removed),
     ])
+
+
+def heading_at(changes: Changes, old: str) -> Location | None:
+    """Where the heading renamed from ``old`` (``page#id``) is now, for its finding."""
+    return next(
+        (Location(c.path, c.line) for c in changes.sections if c.old == old and c.path), None
+    )
 
 
 def unredirected_message(old: str, new: str, since: str | None) -> str:

@@ -454,14 +454,15 @@ def test_relocate_since_warns_for_a_renamed_heading(
         app.cleanup()
     lines = re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()).splitlines()
     found = [line for line in lines if "[relocate.unredirected]" in line]
+    table = docs / "relocations.toml"
     assert found == [
-        f"{docs / 'relocations.toml'}:1: WARNING: {message} [relocate.unredirected]"
-        for message in (
-            f"heading faq#install-problems was renamed to faq#installation-issues since {base} "
-            "and has no [anchors] entry",
-            f"heading faq#obsolete was removed since {base} and has no [anchors] entry",
-            f"temp was deleted since {base} and has no entry",
-        )
+        f"{docs / 'faq.md'}:4: WARNING: heading faq#install-problems was renamed to "
+        f"faq#installation-issues since {base} and has no [anchors] entry "
+        "[relocate.unredirected]",
+        f"{table}:1: WARNING: heading faq#obsolete was removed since {base} and has no "
+        "[anchors] entry [relocate.unredirected]",
+        f"{table}:1: WARNING: temp was deleted since {base} and has no entry "
+        "[relocate.unredirected]",
     ], lines
 
 
