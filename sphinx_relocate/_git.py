@@ -9,6 +9,12 @@ How it reads git, without touching the user's index:
   ``--intent-to-add`` in a *copy* of the index (``GIT_INDEX_FILE``), so rename
   detection pairs them with their deleted old paths.
 * ``-z`` keeps CJK and quoted paths byte-exact; case-only renames are ordinary renames.
+* With a revision, every commit from it to HEAD is read too (one ``git diff-tree
+  --stdin``), so a name a file had only in between gets its entry (``b → c`` beside
+  ``a → c``).
+* The pages present at both ends have their section ids compared (old texts from one
+  ``git cat-file --batch``): a heading renamed in place, or whose section kept its
+  text or its label, becomes an ``[anchors]`` entry; a section gone is listed.
 
 Pages (source suffixes) become ``[pages]`` entries by docname, other files ``[files]``
 entries; a folder whose every page and file moved to the same place under one new

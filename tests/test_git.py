@@ -316,7 +316,7 @@ def edit(root: Path, rel: str, old: str, new: str) -> None:
 def make_history_repo(root: Path) -> str:
     """A history with a heading renamed in one commit, a page moved twice across commits
     (``a → b → c``), a page that lived only in between, and a merged branch that moved a
-    page; return the first commit."""
+    page twice; return the first commit."""
     write_tree(
         root,
         {
@@ -350,13 +350,15 @@ def make_history_repo(root: Path) -> str:
     (root / "docs/topics").mkdir()
     git(root, "mv", "docs/topic.md", "docs/topics/topic.md")
     git(root, "commit", "-q", "-m", "move topic on a branch")
+    git(root, "mv", "docs/topics/topic.md", "docs/topics/intro.md")
+    git(root, "commit", "-q", "-m", "and rename it there")
     git(root, "checkout", "-q", "main")
     git(root, "mv", "docs/b.md", "docs/c.md")
     edit(root, "docs/c.md", "## Step one", "## First step")
     git(root, "rm", "-q", "docs/temp.md")
     git(root, "commit", "-q", "-am", "b → c, drop temp")
     git(root, "merge", "-q", "--no-ff", "side", "-m", "merge side")
-    edit(root, "docs/index.md", "a\ntopic", "c\ntopics/topic")
+    edit(root, "docs/index.md", "a\ntopic", "c\ntopics/intro")
     git(root, "commit", "-q", "-am", "toctree")
     return base
 
@@ -365,7 +367,8 @@ HISTORY_TABLE = """\
 [pages]
 "a" = "c"
 "b" = "c"
-"topic" = "topics/topic"
+"topic" = "topics/intro"
+"topics/topic" = "topics/intro"
 # Deleted without a rename: give each a target (a page or an https:// URL),
 # or leave it out if the page is meant to go.
 # "temp" = ""  # deleted: needs a target
@@ -403,7 +406,9 @@ def test_from_git_follows_every_commit_and_finds_renamed_headings(
     git(root, "mv", "docs/c.md", "docs/d.md")
     assert main(["from-git", "docs", "--since", base]) == 0
     data = tomllib.loads(capsys.readouterr().out)
-    assert data["pages"] == {"a": "d", "b": "d", "c": "d", "topic": "topics/topic"}
+    assert data["pages"] == {
+        "a": "d", "b": "d", "c": "d", "topic": "topics/intro", "topics/topic": "topics/intro"
+    }
     assert data["anchors"]["a#step-one"] == "d#first-step"
 
 
