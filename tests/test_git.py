@@ -402,6 +402,18 @@ def test_from_git_follows_every_commit_and_finds_renamed_headings(
     assert out == HISTORY_TABLE
     assert "docs/temp: page deleted without a rename" in err
     assert "docs/faq#obsolete: section removed" in err
+    # --write merges the same entries; twice changes nothing
+    table = root / "docs/relocations.toml"
+    table.write_text('[anchors]\n"faq#kept" = "faq#usage"\n', "utf-8")
+    assert main(["from-git", "docs", "--since", base, "--write"]) == 0
+    written = table.read_text("utf-8")
+    assert tomllib.loads(written)["anchors"] == {
+        "faq#kept": "faq#usage", **tomllib.loads(HISTORY_TABLE)["anchors"]
+    }
+    assert main(["from-git", "docs", "--since", base, "--write"]) == 0
+    assert table.read_text("utf-8") == written
+    assert "added 0 entries" in capsys.readouterr().err
+    table.unlink()
     # a rename not yet committed comes on top: c → d gives a → d, b → d and c → d
     git(root, "mv", "docs/c.md", "docs/d.md")
     assert main(["from-git", "docs", "--since", base]) == 0
