@@ -446,7 +446,8 @@ def _markdown_sections(text: str, heading_anchors: int) -> list[Section]:
                 count += 1
                 slug = f"{base}-{count}"
             slugs.add(slug)
-        position, before = match.start(), list[str]()
+        position = match.start()
+        before: list[str] = []
         for label in reversed([m for m in labels if m.end() <= match.start()]):
             if text[label.end() : position].strip():
                 break
