@@ -819,7 +819,9 @@ def command_from_git(args: argparse.Namespace) -> int:
     project.say_read(args.table, table)
     try:
         prefix, changes = docs_changes(
-            project.srcdir, args.since, args.similarity, project.exclude_patterns
+            project.srcdir, args.since, args.similarity, project.exclude_patterns,
+            project.source_suffixes,
+            int(project.settings.get("myst_heading_anchors") or 0),
         )
     except GitError as err:
         raise UsageError(str(err)) from None
@@ -836,7 +838,15 @@ def command_from_git(args: argparse.Namespace) -> int:
             "(a page or a URL), or confirm it is meant to go",
             file=sys.stderr,
         )
-    entries = len(derived.pages) + len(derived.files) + len(derived.prefixes)
+    for section in derived.removed:
+        print(
+            f"{prefix}{section}: section removed; give it a target in [anchors] (the "
+            "section that holds its text now), or confirm it is meant to go",
+            file=sys.stderr,
+        )
+    entries = (
+        len(derived.pages) + len(derived.files) + len(derived.prefixes) + len(derived.anchors)
+    )
     already = f" ({known} already in the table)" if known else ""
     if not args.write:
         sys.stdout.write(render(derived))
@@ -876,27 +886,38 @@ def _check_unredirected(
 ) -> int:
     """``from-git --check``: exit 1 listing each renamed or deleted page with no entry."""
     from ._config import findings_file
-    from ._git import unredirected, unredirected_message
+    from ._git import heading_at, unredirected, unredirected_message
 
     setting = project.settings.get("relocate_table", "relocations.toml")
     shown = _shown(args.table or findings_file(project.confdir, setting))
     missing = unredirected(changes, prefix, project.source_suffixes, table)
     for old, new in missing:
-        print(finding(args.format, shown, 0, unredirected_message(old, new, args.since)))
+        place, line = shown, 0
+        heading = heading_at(changes, old)
+        if heading is not None:  # a renamed heading: at its line in the page
+            place, line = _shown(Path(heading.file)), heading.line
+        print(finding(args.format, place, line, unredirected_message(old, new, args.since)))
     since = args.since or "HEAD"
     if missing:
-        count = len(missing)
-        print(f"{count} page{'s' if count > 1 else ''} renamed or deleted since {since} "
+        print(f"{_pages_and_headings(missing)} renamed or deleted since {since} "
               "without an entry", file=sys.stderr)
         return 1
-    pages = len(unredirected(changes, prefix, project.source_suffixes, RelocationTable()))
+    every = unredirected(changes, prefix, project.source_suffixes, RelocationTable())
     folder = _shown(project.srcdir)
-    if not pages:
+    if not every:
         print(f"no page renamed or deleted since {since} in {folder}", file=sys.stderr)
         return 0
-    print(f"every page renamed or deleted since {since} has an entry ({pages} in {folder})",
-          file=sys.stderr)
+    what = "page and heading" if changes.sections else "page"
+    print(f"every {what} renamed or deleted since {since} has an entry "
+          f"({_pages_and_headings(every)} in {folder})", file=sys.stderr)
     return 0
+
+
+def _pages_and_headings(found: list[tuple[str, str]]) -> str:
+    """``2 pages and 1 heading``: headings are the ``page#id`` among ``found``."""
+    headings = sum("#" in old for old, _ in found)
+    counts = [(len(found) - headings, "page"), (headings, "heading")]
+    return " and ".join(f"{n} {word}{'s' if n > 1 else ''}" for n, word in counts if n)
 
 
 def command_import(args: argparse.Namespace) -> int:
@@ -1089,11 +1110,12 @@ def build_parser() -> argparse.ArgumentParser:
         commands,
         "from-git",
         command_from_git,
-        summary="derive [pages] and [files] entries from git renames",
-        description="Derive table entries from renames committed since REV plus staged, "
-        "unstaged and untracked moves. Prints TOML by default; --write merges it into the "
+        summary="derive [pages], [files] and [anchors] entries from git renames",
+        description="Derive table entries from renames committed since REV (every commit "
+        "on the way) plus staged, unstaged and untracked moves, and from headings renamed "
+        "on the pages. Prints TOML by default; --write merges it into the "
         "table file, keeping existing entries and comments; --check exits 1 listing each "
-        "renamed or deleted page that has no entry.",
+        "renamed or deleted page or heading that has no entry.",
         table_help="table file to merge into instead of conf.py's",
     )
     from_git.add_argument(
@@ -1110,7 +1132,8 @@ def build_parser() -> argparse.ArgumentParser:
     from_git_mode.add_argument(
         "--check",
         action="store_true",
-        help="exit 1 listing each page renamed or deleted since REV that has no entry",
+        help="exit 1 listing each page or heading renamed or deleted since REV that has no "
+        "entry",
     )
     from_git_mode.add_argument("--write", action="store_true", help="merge into the table file")
     _add_format(from_git)

@@ -486,11 +486,15 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     since = app.config.relocate_since
     if not since:
         return
-    from ._git import GitError, docs_changes, unredirected, unredirected_message
+    from ._git import GitError, docs_changes, heading_at, unredirected, unredirected_message
 
     confdir = Path(app.confdir)
     try:
-        prefix, changes = docs_changes(Path(app.srcdir), since, 50, app.config.exclude_patterns)
+        prefix, changes = docs_changes(
+            Path(app.srcdir), since, 50, app.config.exclude_patterns,
+            tuple(app.config.source_suffix),
+            int(getattr(app.config, "myst_heading_anchors", 0) or 0),
+        )
     except GitError as err:
         message = f"relocate_since = {since!r}: cannot check for pages without an entry: {err}"
         setting = setting_location(confdir, "relocate_since")
@@ -500,7 +504,8 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     suffixes = tuple(app.config.source_suffix)
     for old, new in unredirected(changes, prefix, suffixes, table):
         message = unredirected_message(old, new, since)
-        warn(RelocateWarning.UNREDIRECTED, message, location=str(where))
+        warn(RelocateWarning.UNREDIRECTED, message,
+             location=str(heading_at(changes, old) or where))
 
 
 def setting_location(confdir: Path, name: str) -> Location:

@@ -9,6 +9,12 @@ How it reads git, without touching the user's index:
   ``--intent-to-add`` in a *copy* of the index (``GIT_INDEX_FILE``), so rename
   detection pairs them with their deleted old paths.
 * ``-z`` keeps CJK and quoted paths byte-exact; case-only renames are ordinary renames.
+* With a revision, every commit from it to HEAD is read too (one ``git diff-tree
+  --stdin``), so a name a file had only in between gets its entry (``b → c`` beside
+  ``a → c``).
+* The pages present at both ends have their section ids compared (old texts from one
+  ``git cat-file --batch``): a heading renamed in place, or whose section kept its
+  text or its label, becomes an ``[anchors]`` entry; a section gone is listed.
 
 Pages (source suffixes) become ``[pages]`` entries by docname, other files ``[files]``
 entries; a folder whose every page and file moved to the same place under one new
@@ -22,6 +28,7 @@ layout stay as they are.
 
 from __future__ import annotations
 
+import difflib
 import os
 import posixpath
 import re
@@ -30,11 +37,23 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ._find import (
+    _MD_HEADING,
+    _MD_LABEL,
+    _RST_LABEL,
+    _RST_UNDERLINE,
+    _SLUG_CLEAN,
+    MARKDOWN_SUFFIXES,
+    Span,
+    _make_id,
+    _markdown_targets,
+    _outside,
+)
 from ._paths import strip_source_suffix
-from ._table import RelocationTable
+from ._table import Location, RelocationTable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -88,6 +107,10 @@ class Changes:
     deleted: list[str] = field(default_factory=list)
     #: files new since the revision (not the new side of a rename)
     added: list[str] = field(default_factory=list)
+    #: files changed in place
+    modified: list[str] = field(default_factory=list)
+    #: headings renamed or removed on the pages present at both ends
+    sections: list[SectionChange] = field(default_factory=list)
 
 
 def changes_since(
@@ -107,6 +130,14 @@ def changes_since(
             raise GitError(f"{since!r} is not a commit in {root}") from None
         revision = EMPTY_TREE  # no commit yet: everything is new
     spec = ["--", folder or ".", *_excluded_pathspecs(root, folder, revision, exclude_patterns)]
+    changes = _diff_worktree(root, revision, similarity, spec)
+    if since is not None:
+        changes = _with_history(root, folder, revision, similarity, spec, changes)
+    return changes
+
+
+def _diff_worktree(root: Path, revision: str, similarity: int, spec: list[str]) -> Changes:
+    """One ``git diff`` of ``revision`` against the working tree, untracked files too."""
     with tempfile.TemporaryDirectory(prefix="sphinx-relocate-") as temp:
         index = Path(temp, "index")
         real_index = Path(os.fsdecode(git(["rev-parse", "--git-path", "index"], root).strip()))
@@ -225,8 +256,350 @@ def _parse_name_status(out: bytes) -> Changes:
                 changes.deleted.append(fields[index + 1])
             elif status[0] == "A":
                 changes.added.append(fields[index + 1])
+            elif status[0] in "MT":
+                changes.modified.append(fields[index + 1])
             index += 2
     return changes
+
+
+def _with_history(
+    root: Path, folder: str, revision: str, similarity: int, spec: list[str], changes: Changes
+) -> Changes:
+    """Add what comparing the two ends cannot see: the names a file had in between.
+
+    Every commit from ``revision`` to HEAD is compared with its parent (one
+    ``git diff-tree --stdin``; merges are skipped, since the commits of a merged branch
+    are on the path themselves).  A file's renames are followed to where it is at HEAD,
+    then through the uncommitted renames to the working tree.  So ``a → b → c`` gives
+    ``b → c`` beside ``a → c``, a name that lived only in between and was deleted is
+    listed as deleted, and a file the two ends show as deleted but the commits follow to
+    a file still present becomes a rename.
+    """
+    commits = git(
+        ["rev-list", "--reverse", "--topo-order", "--no-merges", f"{revision}..HEAD"], root
+    )
+    if not commits.strip():
+        return changes
+    out = git(
+        ["diff-tree", "--stdin", "-r", "-z", "--name-status", f"-M{similarity}%",
+         "--no-ext-diff", *spec],
+        root,
+        stdin=commits,
+    )
+    moves: dict[str, list[tuple[int, str | None]]] = {}
+    between: set[str] = set()
+    when = 0
+    fields = [os.fsdecode(f) for f in out.split(b"\0")]
+    index = 0
+    while index < len(fields):
+        status = fields[index]
+        if not status:
+            index += 1
+        elif _COMMIT.match(status):
+            when += 1
+            index += 1
+        elif status[0] in "RC":
+            old, new = fields[index + 1], fields[index + 2]
+            if status[0] == "R":
+                moves.setdefault(old, []).append((when, new))
+            between.add(new)
+            index += 3
+        else:
+            if status[0] == "D":
+                moves.setdefault(fields[index + 1], []).append((when, None))
+            elif status[0] == "A":
+                between.add(fields[index + 1])
+            index += 2
+    head = git(["rev-parse", "HEAD"], root).decode().strip()
+    tail = _diff_worktree(root, head, similarity, spec)
+    tail_moves: dict[str, str | None] = {
+        **dict(tail.renames), **dict.fromkeys(tail.deleted)
+    }
+
+    def landing(path: str) -> str | None:
+        """Where ``path`` is in the working tree, following its renames."""
+        time = 0
+        while True:
+            step = next(((t, new) for t, new in moves.get(path, ()) if t > time), None)
+            if step is None:
+                break
+            time, new = step
+            if new is None:
+                return None
+            path = new
+        path_now = tail_moves.get(path, path)
+        return path_now if path_now is not None and (root / path_now).exists() else None
+
+    at_start = set(
+        os.fsdecode(raw)
+        for raw in git(["ls-tree", "-r", "-z", "--name-only", revision, *spec], root).split(b"\0")
+        if raw
+    )
+    renames = list(changes.renames)
+    deleted: list[str] = []
+    landed: set[str] = set()
+    for path in changes.deleted:
+        final = landing(path)
+        if final is not None and final != path:
+            renames.append((path, final))
+            landed.add(final)
+        else:
+            deleted.append(path)
+    for path in sorted(between - at_start):
+        final = landing(path)
+        if final is None:
+            if not (root / path).exists():
+                deleted.append(path)
+        elif final != path:
+            renames.append((path, final))
+    return replace(
+        changes,
+        renames=renames,
+        deleted=deleted,
+        added=[path for path in changes.added if path not in landed],
+    )
+
+
+_COMMIT = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+
+
+# -- sections ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SectionChange:
+    """A section id of a page at the old revision that the page no longer has."""
+
+    old_page: str
+    old_id: str
+    #: where the section is now (empty if it was removed)
+    new_page: str = ""
+    new_id: str = ""
+    #: the new heading's file (absolute) and line, for findings
+    path: str = ""
+    line: int = 0
+
+    @property
+    def old(self) -> str:
+        return f"{self.old_page}#{self.old_id}"
+
+    @property
+    def new(self) -> str:
+        return f"{self.new_page}#{self.new_id}" if self.new_id else ""
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of a page: its heading's id, then the labels written before it."""
+
+    ids: tuple[str, ...]
+    line: int
+    body: str
+
+
+#: inline links and images: a slug keeps a link's text and drops an image
+_INLINE_LINK = re.compile(r"(!?)\[([^\]]*)\]\([^)]*\)")
+_EMPHASIS = re.compile(r"(?<!\w)_+|_+(?!\w)")
+
+
+def _plain(title: str) -> str:
+    """A Markdown heading's text as MyST reads it: link texts kept, images and
+    emphasis marks dropped."""
+    text = _INLINE_LINK.sub(lambda m: "" if m.group(1) else m.group(2), title)
+    return _EMPHASIS.sub("", text).replace("*", "").replace("`", "").strip()
+
+
+def myst_slug(title: str) -> str:
+    """MyST's heading slug (``myst_parser.slugs.github_slugify``) of a heading as
+    written: it slugs the heading's text, so link targets and markup are left out."""
+    return _SLUG_CLEAN.sub("", _plain(title).lower().replace(" ", "-"))
+
+
+def sections_in(text: str, path: str, heading_anchors: int = 0) -> list[Section]:
+    """The sections of a source text in order, with the ids a link can name them by:
+    MyST's slug up to ``myst_heading_anchors`` (else docutils' id of the title), a reST
+    title's docutils id, and the explicit labels right before the heading."""
+    if posixpath.splitext(path)[1].lower() in MARKDOWN_SUFFIXES:
+        return _markdown_sections(text, heading_anchors)
+    return _rest_sections(text)
+
+
+def _markdown_sections(text: str, heading_anchors: int) -> list[Section]:
+    code: list[tuple[int, int]] = []
+    _markdown_targets(text, False, code)
+    headings = [
+        match for match in _MD_HEADING.finditer(text)
+        if _outside([Span(match.start(), match.end(), "title")], code)
+    ]
+    labels = [
+        match for match in _MD_LABEL.finditer(text)
+        if _outside([Span(match.start(), match.end(), "label")], code)
+    ]
+    slugs: set[str] = set()
+    sections = []
+    for number, match in enumerate(headings):
+        title = match.group(2)
+        slug = myst_slug(title) if len(match.group(1)) <= heading_anchors else ""
+        if slug:  # numbered as MyST does: x, x-1, x-2
+            base, count = slug, 0
+            while slug in slugs:
+                count += 1
+                slug = f"{base}-{count}"
+            slugs.add(slug)
+        position = match.start()
+        before: list[str] = []
+        for label in reversed([m for m in labels if m.end() <= match.start()]):
+            if text[label.end() : position].strip():
+                break
+            before.insert(0, _make_id(label.group(1)))
+            position = label.start()
+        end = headings[number + 1].start() if number + 1 < len(headings) else len(text)
+        own = slug or _make_id(_plain(title))
+        sections.append(Section(
+            tuple(i for i in (own, *before) if i), text.count("\n", 0, match.start()) + 1,
+            text[match.end() : end],
+        ))
+    return sections
+
+
+def _rest_sections(text: str) -> list[Section]:
+    lines = text.splitlines()
+    found: list[tuple[int, int, str, list[str]]] = []  # (start, title line, id, labels)
+    pending: list[str] = []
+    seen: set[str] = set()
+    number = 0
+    while number < len(lines):
+        line = lines[number].strip()
+        rule = lines[number + 1].rstrip() if number + 1 < len(lines) else ""
+        label = _RST_LABEL.match(lines[number])
+        if label:
+            pending.append(_make_id(label.group(1).strip("`")))
+        elif line and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(line):
+            over = number > 0 and bool(_RST_UNDERLINE.match(lines[number - 1].rstrip()))
+            own = _make_id(line)  # a repeated one is numbered, differently by version
+            found.append((number - over, number, "" if own in seen else own, pending))
+            seen.add(own)
+            pending = []
+            number += 2
+            continue
+        elif line and not (
+            _RST_UNDERLINE.match(line) and number + 2 < len(lines)
+            and _RST_UNDERLINE.match(lines[number + 2].rstrip())
+        ):
+            pending = []
+        number += 1
+    sections = []
+    for index, (_, title, own, labels) in enumerate(found):
+        end = found[index + 1][0] if index + 1 < len(found) else len(lines)
+        body = "\n".join(lines[title + 2 : end])
+        sections.append(Section(tuple(i for i in (own, *labels) if i), title + 1, body))
+    return sections
+
+
+#: how alike two sections' texts must be (difflib's ratio) to be the same section
+SAME_TEXT = 0.6
+
+
+def compare_sections(
+    old: list[Section], new: list[Section]
+) -> list[tuple[str, str | None]]:
+    """Each id of ``old`` that ``new`` lacks, with the id in ``new`` it went to.
+
+    A heading went to the new section that kept one of its labels, else to the new
+    section at the same place (the same position, with the same number of sections and
+    its neighbours' ids unchanged), else to the new section whose text is most alike
+    (difflib's ratio at least :data:`SAME_TEXT`); ``None`` when it was removed.  A
+    label goes to its section's new label, else to its heading.
+    """
+    old_ids = {i for section in old for i in section.ids}
+    new_ids = {i for section in new for i in section.ids}
+    by_id = {i: section for section in new for i in reversed(section.ids)}
+    fresh = [section for section in new if section.ids and section.ids[0] not in old_ids]
+    taken: set[int] = set()
+    lost: list[tuple[str, str | None]] = []
+
+    def heading(sections: list[Section], index: int) -> str | None:
+        inside = 0 <= index < len(sections) and sections[index].ids
+        return sections[index].ids[0] if inside else None
+
+    for index, section in enumerate(old):
+        if not section.ids or all(i in new_ids for i in section.ids):
+            continue
+        # the same heading, else the section that kept one of its labels
+        went = next((by_id[i] for i in section.ids if i in by_id), None)
+        if went is None and len(old) == len(new) and new[index] in fresh and all(
+            heading(old, index + step) == heading(new, index + step) for step in (-1, 1)
+        ):
+            went = new[index]
+        if went is None and section.body.strip():
+            scored = []
+            for number, other in enumerate(fresh):
+                if number in taken or not other.body.strip():
+                    continue
+                matcher = difflib.SequenceMatcher(None, section.body, other.body)
+                if matcher.real_quick_ratio() >= SAME_TEXT and matcher.quick_ratio() >= SAME_TEXT:
+                    scored.append((matcher.ratio(), number))
+            best = max(scored, default=(0.0, -1))
+            if best[0] >= SAME_TEXT:
+                went = fresh[best[1]]
+        if went is not None and went in fresh:
+            taken.add(fresh.index(went))
+        for position, old_id in enumerate(section.ids):
+            if old_id in new_ids:
+                continue
+            if went is None:
+                lost.append((old_id, None))
+                continue
+            labels = [i for i in went.ids[1:] if i not in old_ids] if position else []
+            lost.append((old_id, (labels or went.ids)[0]))
+    return lost
+
+
+def section_changes(
+    root: Path, revision: str, changes: Changes, docs_prefix: str,
+    suffixes: tuple[str, ...], heading_anchors: int = 0,
+) -> list[SectionChange]:
+    """The section ids lost on each page present at ``revision`` and in the working tree
+    (moved or not), with where each went; the old texts are read in one
+    ``git cat-file --batch``."""
+    pairs: list[tuple[str, str]] = []
+    for old, new in [*changes.renames, *((path, path) for path in changes.modified)]:
+        if not (old.startswith(docs_prefix) and new.startswith(docs_prefix)):
+            continue
+        old_doc, old_page = strip_source_suffix(old[len(docs_prefix) :], suffixes)
+        new_doc, new_page = strip_source_suffix(new[len(docs_prefix) :], suffixes)
+        if old_page and new_page and "\n" not in old:
+            pairs.append((old, new))
+    if not pairs or revision == EMPTY_TREE:
+        return []
+    request = "".join(f"{revision}:{old}\n" for old, _ in pairs).encode()
+    out = git(["cat-file", "--batch"], root, stdin=request)
+    found: list[SectionChange] = []
+    offset = 0
+    for old, new in pairs:
+        header_end = out.index(b"\n", offset)
+        header = out[offset:header_end].split()
+        offset = header_end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            continue
+        size = int(header[2])
+        old_text = out[offset : offset + size].decode("utf-8", "replace")
+        offset += size + 1
+        try:
+            new_text = (root / new).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        old_doc = strip_source_suffix(old[len(docs_prefix) :], suffixes)[0]
+        new_doc = strip_source_suffix(new[len(docs_prefix) :], suffixes)[0]
+        new_sections = sections_in(new_text, new, heading_anchors)
+        lost = compare_sections(sections_in(old_text, old, heading_anchors), new_sections)
+        for old_id, new_id in lost:
+            if new_id is None:
+                found.append(SectionChange(old_doc, old_id))
+                continue
+            line = next(s.line for s in new_sections if new_id in s.ids)
+            found.append(SectionChange(old_doc, old_id, new_doc, new_id, str(root / new), line))
+    return found
 
 
 @dataclass
@@ -239,9 +612,16 @@ class Derived:
     deleted: list[str] = field(default_factory=list)
     #: whole folders that moved, with a trailing ``/``
     prefixes: list[tuple[str, str]] = field(default_factory=list)
+    #: renamed headings, ``("page#old-id", "page#new-id")``
+    anchors: list[tuple[str, str]] = field(default_factory=list)
+    #: section ids gone from their page (``page#id``): they need a target
+    removed: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.pages or self.files or self.deleted or self.prefixes)
+        return bool(
+            self.pages or self.files or self.deleted or self.prefixes or self.anchors
+            or self.removed
+        )
 
 
 def derive(
@@ -284,8 +664,15 @@ def _entries(changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]) -> D
             docname, is_page = strip_source_suffix(old, suffixes)
             if is_page:
                 derived.deleted.append(docname)
+    for change in changes.sections:
+        if change.new_id:
+            derived.anchors.append((change.old, change.new))
+        else:
+            derived.removed.append(change.old)
     derived.pages.sort()
     derived.files.sort()
+    derived.anchors.sort()
+    derived.removed.sort()
     derived.deleted = sorted(set(derived.deleted) - {old for old, _ in derived.pages})
     return derived
 
@@ -330,6 +717,8 @@ def fold_folders(derived: Derived, present: Iterable[str]) -> Derived:
         files=[(o, n) for o, n in derived.files if kept(o)],
         deleted=derived.deleted,
         prefixes=sorted((f"{old}/", f"{new}/") for old, new in folded),
+        anchors=derived.anchors,
+        removed=derived.removed,
     )
 
 
@@ -358,22 +747,43 @@ def without_known(derived: Derived, table: RelocationTable) -> tuple[Derived, in
         files=[(o, n) for o, n in derived.files if o not in known_files],
         deleted=[d for d in derived.deleted if table.locate_page(d) is None],
         prefixes=[(o, n) for o, n in derived.prefixes if o not in known_folders],
+        anchors=[(o, n) for o, n in derived.anchors if not _anchor_known(table, o)],
+        removed=[o for o in derived.removed if not _anchor_known(table, o)],
     )
     dropped = sum(
         len(getattr(derived, name)) - len(getattr(kept, name))
-        for name in ("pages", "files", "deleted", "prefixes")
+        for name in ("pages", "files", "deleted", "prefixes", "anchors", "removed")
     )
     return kept, dropped
 
 
+def _anchor_known(table: RelocationTable, old: str) -> bool:
+    """Whether the table sends ``page#id`` elsewhere (not just along with its page)."""
+    page, _, fragment = old.partition("#")
+    target = table.locate_reference(page, fragment)
+    return target is not None and (bool(target.url) or target.anchor != fragment)
+
+
 def docs_changes(
-    srcdir: Path, since: str | None, similarity: int, exclude_patterns: Iterable[str] = ()
+    srcdir: Path, since: str | None, similarity: int, exclude_patterns: Iterable[str] = (),
+    suffixes: tuple[str, ...] = (), heading_anchors: int = 0,
 ) -> tuple[str, Changes]:
-    """The changes under the docs folder, with its path in the repository (``"docs/"``)."""
+    """The changes under the docs folder, with its path in the repository (``"docs/"``);
+    with ``suffixes``, also the section ids the pages of those suffixes lost."""
     root = top_level(srcdir).resolve()
     folder = srcdir.resolve().relative_to(root).as_posix()
     prefix = "" if folder == "." else folder + "/"
-    return prefix, changes_since(root, prefix.rstrip("/"), since, similarity, exclude_patterns)
+    changes = changes_since(root, prefix.rstrip("/"), since, similarity, exclude_patterns)
+    if suffixes:
+        try:
+            out = git(["rev-parse", "--verify", "--quiet", f"{since or 'HEAD'}^{{commit}}"], root)
+        except GitError:
+            return prefix, changes  # no commit yet: no section had an id
+        sections = section_changes(
+            root, out.decode().strip(), changes, prefix, suffixes, heading_anchors
+        )
+        changes = replace(changes, sections=sections)
+    return prefix, changes
 
 
 def unpaired(
@@ -412,11 +822,25 @@ def unredirected(
     Folders are not folded, so each page of a moved folder is checked on its own.
     """
     missing, _ = without_known(_entries(changes, docs_prefix, suffixes), table)
-    return sorted([*missing.pages, *((page, "") for page in missing.deleted)])
+    return sorted([
+        *missing.pages, *((page, "") for page in missing.deleted), *missing.anchors,
+        *((section, "") for section in missing.removed),
+    ])
+
+
+def heading_at(changes: Changes, old: str) -> Location | None:
+    """Where the heading renamed from ``old`` (``page#id``) is now, for its finding."""
+    return next(
+        (Location(c.path, c.line) for c in changes.sections if c.old == old and c.path), None
+    )
 
 
 def unredirected_message(old: str, new: str, since: str | None) -> str:
-    """The line the command and the build give for a page that lost its URL silently."""
+    """The line the command and the build give for a page or section that lost its URL
+    silently (``old`` and ``new`` of a section are ``page#id``)."""
+    if "#" in old:
+        change = f"was renamed to {new}" if new else "was removed"
+        return f"heading {old} {change} since {since or 'HEAD'} and has no [anchors] entry"
     change = f"was renamed to {new}" if new else "was deleted"
     return f"{old} {change} since {since or 'HEAD'} and has no entry"
 
@@ -450,6 +874,17 @@ def deleted_line(docname: str) -> str:
     return f'# {toml_string(docname)} = ""  # deleted: needs a target'
 
 
+REMOVED_NOTE = (
+    "# Removed sections: give each a target (page#id of the section that holds its\n"
+    "# text now), or leave it out if the section is meant to go."
+)
+
+
+def removed_line(section: str) -> str:
+    """The commented entry that asks for a removed section's target."""
+    return f'# {toml_string(section)} = ""  # removed: needs a target'
+
+
 def _section_lines(derived: Derived) -> dict[str, list[str]]:
     sections: dict[str, list[str]] = {}
     if derived.pages or derived.deleted:
@@ -463,6 +898,11 @@ def _section_lines(derived: Derived) -> dict[str, list[str]]:
         ]
     if derived.files:
         sections["files"] = [f"{toml_string(o)} = {toml_string(n)}" for o, n in derived.files]
+    if derived.anchors or derived.removed:
+        lines = [f"{toml_string(o)} = {toml_string(n)}" for o, n in derived.anchors]
+        if derived.removed:
+            lines += [*REMOVED_NOTE.splitlines(), *map(removed_line, derived.removed)]
+        sections["anchors"] = lines
     return sections
 
 
@@ -492,9 +932,9 @@ def merge_into(text: str, derived: Derived) -> str:
     again, so merging twice changes nothing.
     """
     present = {line.strip() for line in text.splitlines()}
-    note = DELETED_NOTE.splitlines()
     sections: dict[str, list[str]] = {}
     for name, new_lines in _section_lines(derived).items():
+        note = (REMOVED_NOTE if name == "anchors" else DELETED_NOTE).splitlines()
         wanted = [line for line in new_lines if not line.startswith("#") and line not in present]
         asked = [line for line in new_lines if line.startswith('# "') and line not in present]
         if asked:
