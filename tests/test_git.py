@@ -6,9 +6,10 @@ import re
 import sys
 from pathlib import Path
 
+import myst_parser
 import pytest
 from docutils.nodes import make_id
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from reorg_fixture import (
     EXPECTED_DELETED,
@@ -505,6 +506,10 @@ def test_markdown_section_ids_are_myst_slugs(headings: list[tuple[int, str]]) ->
         "myst_heading_anchors": 3, "report_level": 5, "doctitle_xform": False,
     })
     slugs = list(doctree.myst_slugs)  # type: ignore[attr-defined]
+    if int(myst_parser.__version__.split(".")[0]) < 5:
+        # myst-parser 4 numbers a third duplicate "x-1-2" (5 made it "x-2"): the numbering
+        # of duplicates is compared with the current myst-parser only
+        assume(not any(re.search(r"-\d+$", slug) for slug in slugs))
     ours = sections_in(text, "page.md", 3)
     assert len(ours) == len(headings)
     shallow = [
