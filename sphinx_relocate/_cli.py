@@ -56,8 +56,12 @@ class DocsProject:
         from sphinx.project import Project
 
         project = Project(self.srcdir, dict.fromkeys(self.source_suffixes, "restructuredtext"))
-        excludes = [*self.exclude_patterns, "_build", "**/.*"]
-        return set(project.discover(excludes))
+        return set(project.discover(self.excludes()))
+
+    def excludes(self) -> list[str]:
+        """What discovery leaves out: conf.py's ``exclude_patterns``, the usual build
+        folder and hidden files."""
+        return [*self.exclude_patterns, "_build", "**/.*"]
 
     def labels(self) -> tuple[set[str], bool]:
         """The labels written in the sources, and whether they are all the project's:
@@ -149,9 +153,15 @@ class DocsProject:
             path: Path | None = table_option
         else:
             path = table_file(self.confdir, self.settings.get("relocate_table", "relocations.toml"))
+        from ._declared import declared_names
+
         mapping = self.settings.get("relocate_map") or {}
         conf_py = self.confdir / "conf.py"
         converted = self.peers() if peers is None else peers
+        declared = declared_names(
+            self.srcdir, self.source_suffixes, self.excludes(),
+            self.settings.get("include_patterns") or ["**"], shown=_shown,
+        )
         return load_table(
             path,
             mapping,
@@ -159,8 +169,8 @@ class DocsProject:
             mapping_text=conf_py.read_text("utf-8", "replace") if conf_py.exists() else "",
             source_suffixes=self.source_suffixes,
             display_name=_shown(path) if path else None,
-            peer_rows=converted.rows,
-            peer_problems=converted.problems,
+            peer_rows=[*converted.rows, *declared.rows],
+            peer_problems=[*converted.problems, *declared.problems],
         )
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ._declared import declared_names
 from ._exports import EXPORTS
 from ._peers import convert as convert_peers
 from ._peers import documents_on_disk
@@ -415,14 +416,18 @@ def read_table(
         html_suffix=get("html_file_suffix", None) or ".html",
         is_document=documents_on_disk(sources, suffixes),
     )
+    # the documents Sphinx will find (as ``BuildEnvironment.find_files`` excludes them)
+    excludes = [*(get("exclude_patterns", None) or ()), *(get("templates_path", None) or ()),
+                "**/_sources", ".#*", "**/.#*", "*.lproj/**"]
+    declared = declared_names(sources, suffixes, excludes, get("include_patterns", None) or ["**"])
     table, problems = load_table(
         path,
         mapping,
         mapping_file=str(conf_py),
         mapping_text=conf_text,
         source_suffixes=suffixes,
-        peer_rows=converted.rows,
-        peer_problems=converted.problems,
+        peer_rows=[*converted.rows, *declared.rows],
+        peer_problems=[*converted.problems, *declared.problems],
     )
     fatal = [p for p in problems if p.fatal]
     if fatal:
