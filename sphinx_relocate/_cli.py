@@ -50,6 +50,8 @@ class DocsProject:
     settings: dict[str, Any]
     source_suffixes: tuple[str, ...]
     exclude_patterns: list[str]
+    #: the pages that declare old names (``relocated_from``), once the table is loaded
+    declaring: frozenset[str] = frozenset()
 
     def docnames(self) -> set[str]:
         """The project's documents, discovered the way Sphinx does."""
@@ -126,6 +128,7 @@ class DocsProject:
                 name for name in PEERS
                 if self.settings.get(name) and PEERS[name][1] in extensions
             ),
+            pages=len(self.declaring),
         )
 
     def say_read(self, table_option: Path | None, table: RelocationTable) -> TableSources:
@@ -162,6 +165,9 @@ class DocsProject:
             self.srcdir, self.source_suffixes, self.excludes(),
             self.settings.get("include_patterns") or ["**"], shown=_shown,
         )
+        self.declaring = frozenset(
+            [row[3].file for row in declared.rows] + [p.location.file for p in declared.problems]
+        )
         return load_table(
             path,
             mapping,
@@ -184,6 +190,8 @@ class TableSources:
     settings: tuple[str, ...]
     #: peers' tables in conf.py left to the peer, which conf.py still loads
     peers_loaded: tuple[str, ...] = ()
+    #: pages that declare old names (``relocated_from``)
+    pages: int = 0
 
     def looked(self) -> str:
         """``docs/relocations.toml, relocate_map, redirects, rediraffe_redirects``."""
@@ -198,6 +206,8 @@ class TableSources:
         parts = [self.file] if self.file and self.file_found else []
         if self.settings:
             parts.append(f"{', '.join(self.settings)} in {self.conf_py}")
+        if self.pages:
+            parts.append(f"relocated_from in {self.pages} page{'s' if self.pages != 1 else ''}")
         return " and ".join(parts)
 
     def read(self, table: RelocationTable) -> str:
@@ -214,7 +224,7 @@ class TableSources:
             raise UsageError(f"no relocation entries in {self.names()}: {doing}")
 
     def __bool__(self) -> bool:
-        return self.file_found or bool(self.settings)
+        return self.file_found or bool(self.settings) or bool(self.pages)
 
 
 def _peer_names() -> dict[str, str]:
@@ -493,9 +503,9 @@ def _escape(text: str, *, in_property: bool = False) -> str:
 def command_check(args: argparse.Namespace) -> int:
     """Validate the table against the docs folder without building."""
     project = read_project(args.docs_dir)
+    table, problems = project.load_table(args.table)
     sources = project.table_sources(args.table)
     sources.require(None, "nothing to check")
-    table, problems = project.load_table(args.table)
     if not problems:
         sources.require(table, "nothing to check")
     if not any(p.fatal for p in problems):

@@ -9,6 +9,7 @@ generated from it.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import reprlib
 from collections.abc import Callable, Iterable, Mapping
@@ -435,6 +436,20 @@ def read_table(
     return table
 
 
+def _declaring(app: Sphinx, table: RelocationTable) -> set[str]:
+    """The pages whose ``relocated_from`` gave entries: an entry's file is the source of
+    its own target."""
+    srcdir = str(app.srcdir) + os.sep
+    files = set()
+    for entry in table.entries:
+        file = entry.location.file
+        if entry.section == "pages" and file.startswith(srcdir):
+            stem = os.path.splitext(file[len(srcdir):])[0].replace(os.sep, "/")
+            if stem == entry.new.path:
+                files.add(file)
+    return files
+
+
 def check_config(app: Sphinx, config: Config) -> None:
     """Validate every option once, before anything reads one (and before Sphinx's own
     type warnings): a wrong value stops the build with one line at its conf.py line."""
@@ -455,7 +470,9 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
     peers = state.peer_options or []
     table = read_table(Path(app.confdir), config, srcdir=Path(app.srcdir), peers=peers)
     options = {name: getattr(config, name, None) for name in ("relocate_map", *peers)}
-    state.sources = sources_of(Path(app.confdir), table, config.relocate_table, options)
+    state.sources = sources_of(
+        Path(app.confdir), table, config.relocate_table, options, _declaring(app, table)
+    )
     for note in table.notes:  # the file and line in the text: no env to resolve them yet
         logger.info(str(note))
     state_of(app).table = table
