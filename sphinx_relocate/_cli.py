@@ -924,11 +924,19 @@ def command_import(args: argparse.Namespace) -> int:
     from ._git import merge_lines
     from ._peers import table_lines
 
+    from ._declared import discover_files, peer_declarations
+
     project = read_project(args.docs_dir)
     converted = project.peers(loaded_too=True)
+    files = discover_files(project.srcdir, project.source_suffixes, project.excludes())
+    in_pages = peer_declarations(project.srcdir, files, shown=_shown)
+    converted.rows += in_pages.rows
+    converted.written += in_pages.written
+    converted.problems += in_pages.problems
     if not converted.rows and not converted.problems:
         print("nothing to import: conf.py sets neither redirects (sphinx-reredirects) nor "
-              "rediraffe_redirects (sphinxext-rediraffe)", file=sys.stderr)
+              "rediraffe_redirects (sphinxext-rediraffe), and no page declares old names "
+              "(redirect-from, aliases, redirect_from)", file=sys.stderr)
         return 0
     own, problems = project.load_table(args.table, peers=_no_peers())
     _stop([str(p) for p in problems if p.fatal])
@@ -948,8 +956,11 @@ def command_import(args: argparse.Namespace) -> int:
     _write_merged(path, lambda text: merge_lines(text, imported.sections))
     names = " and ".join(name for name in ("redirects", "rediraffe_redirects")
                          if name in project.settings)
-    print(f"{_shown(path)}: added {added}{known}; {names} can go from conf.py now",
-          file=sys.stderr)
+    gone = [f"{names} can go from conf.py"] if names else []
+    if in_pages.rows:
+        gone.append("the pages' redirect-from directives, aliases and redirect_from keys "
+                    "can go")
+    print(f"{_shown(path)}: added {added}{known}; {' and '.join(gone)} now", file=sys.stderr)
     return 0
 
 

@@ -94,8 +94,9 @@ def peer_declarations(srcdir: Path, files: Iterable[tuple[str, str]],
     """The old names the peers declare in pages, as ``[pages]`` rows old → this page.
 
     matplotlib's ``.. redirect-from:: /old/page`` (``/`` from the source folder, else from
-    the page's folder, as its directive reads it); Hugo's ``aliases`` and Jekyll's
-    ``redirect_from`` are URLs: a leading ``/``, a trailing ``/`` or ``.html`` are dropped.
+    the page's folder, as its directive reads it); Hugo's ``aliases`` (relative ones from
+    the page's folder) and Jekyll's ``redirect_from`` (from the site root) are URLs: a
+    leading ``/``, a trailing ``/`` or ``.html``, a query and a fragment are dropped.
     """
     converted = Converted()
     for docname, relpath in files:
@@ -109,7 +110,8 @@ def peer_declarations(srcdir: Path, files: Iterable[tuple[str, str]],
                 if problem is not None:
                     converted.problems.append(problem)
                 for url, line in names:
-                    old = _url_name(url, folder)
+                    # Jekyll's are from the site root; Hugo's relative ones from the page's
+                    old = _url_name(url, folder if key == "aliases" else "")
                     row = ("pages", old, docname, Location(where, line))
                     converted.add(row, f"{key}: {url}")
             continue
