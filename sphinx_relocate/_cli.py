@@ -921,10 +921,9 @@ def _check_unredirected(
 
 def command_import(args: argparse.Namespace) -> int:
     """Print the peers' tables as ``relocations.toml`` entries, or merge them into it."""
+    from ._declared import discover_files, peer_declarations
     from ._git import merge_lines
     from ._peers import table_lines
-
-    from ._declared import discover_files, peer_declarations
 
     project = read_project(args.docs_dir)
     converted = project.peers(loaded_too=True)
