@@ -22,6 +22,7 @@ import``: matplotlib's ``.. redirect-from::`` directive, Hugo's ``aliases`` and 
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import unicodedata
@@ -193,7 +194,7 @@ def _front_matter(
     if not any(key in block for key in keys):
         return []
     try:
-        import yaml  # type: ignore[import-untyped]
+        yaml = _yaml()
     except ImportError:  # pragma: no cover - myst-parser requires PyYAML
         return [(keys[0], [], Problem(Location(where, 1),
                                       f"{keys[0]}: reading front matter needs PyYAML"))]
@@ -229,12 +230,17 @@ def _front_matter(
     return found
 
 
+def _yaml() -> Any:
+    """PyYAML (which myst-parser requires), typed loosely: its stubs are optional."""
+    return importlib.import_module("yaml")
+
+
 def _is_null(node: Any) -> bool:
     return bool(node.tag == "tag:yaml.org,2002:null")
 
 
 def _shown(node: Any) -> str:
-    import yaml  # type: ignore[import-untyped]
+    yaml = _yaml()
 
     if isinstance(node, yaml.MappingNode):
         return "a mapping"
