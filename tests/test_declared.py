@@ -257,3 +257,24 @@ def test_peer_scan_ignores_pages_without_declarations(tmp_path: Path) -> None:
     (tmp_path / "b.rst").write_text("B\n=\n")
     files = [("a", "a.md"), ("b", "b.rst")]
     assert peer_declarations(tmp_path, files).rows == []
+
+
+def test_from_git_check_counts_declared_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page renamed in git whose new page declares the old name has its entry."""
+    from reorg_fixture import make_reorganized_repo
+
+    root = tmp_path / "repo"
+    base = make_reorganized_repo(root)
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs/zh", "--since", base, "--check"]) == 1
+    assert "features/fsdp2 was renamed" in capsys.readouterr().out
+    page = root / "docs" / "zh" / "features" / "parallel" / "fsdp2.md"
+    page.write_text("---\nrelocated_from: [features/fsdp2]\n---\n" + page.read_text("utf-8"),
+                    encoding="utf-8")
+    assert main(["from-git", "docs/zh", "--since", base, "--check"]) == 1
+    out, err = capsys.readouterr()
+    assert "features/fsdp2 was renamed" not in out
+    assert "features/EP_balance was renamed" in out
+    assert "relocated_from in 1 page: 1 entry" in err
