@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import stat
 import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -141,12 +142,10 @@ def peer_declarations(srcdir: Path, files: Iterable[tuple[str, str]],
                     row = ("pages", old, docname, Location(where, line))
                     converted.add(row, f"{key}: {url}")
             continue
-        try:
-            text = path.read_text("utf-8", "replace")
-        except OSError:
+        data = _read_regular(path)
+        if data is None or b"redirect-from::" not in data:
             continue
-        if "redirect-from::" not in text:
-            continue
+        text = data.decode("utf-8-sig", "replace")
         for match in _REDIRECT_FROM.finditer(text):
             line = text.count("\n", 0, match.start()) + 1
             written = match.group(1)
@@ -168,17 +167,29 @@ def _url_name(url: str, folder: str) -> str:
 def _top_lines(path: Path, markdown: bool, *keys: str) -> list[str] | None:
     """The first lines of ``path`` when its top may declare one of ``keys``, else ``None``:
     8 KB are read, the whole file only for a front matter that does not end in them."""
-    try:
-        with path.open("rb") as stream:
-            head = stream.read(_HEAD)
-            if (markdown and len(head) == _HEAD and head.startswith(b"---")
-                    and b"\n---" not in head[3:]):
-                head += stream.read()
-    except OSError:
+    head = _read_regular(path, _HEAD)
+    if (head is not None and markdown and len(head) == _HEAD and head.startswith(b"---")
+            and b"\n---" not in head[3:]):
+        head = _read_regular(path)
+    if head is None:
         return None
     if not any(key.encode() in head for key in keys):
         return None
     return head.decode("utf-8-sig", "replace").splitlines()
+
+
+def _read_regular(path: Path, size: int = -1) -> bytes | None:
+    """The first ``size`` bytes of ``path`` (all with -1), or ``None`` when it cannot be
+    read or is no regular file: a FIFO named like a page would block the build."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as stream:
+        try:
+            return stream.read(size) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+        except OSError:
+            return None
 
 
 def _front_matter(
