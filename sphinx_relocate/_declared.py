@@ -63,7 +63,7 @@ def declared_names(
     Runs before Sphinx discovers the documents, so it walks the folder itself: every
     source file's first 8 KB is read, and only a file that mentions the key is matched
     against the include and exclude patterns (Sphinx's discovery of 2,000 pages costs
-    three times the whole scan)."""
+    more than twice the whole scan)."""
     from sphinx.project import EXCLUDE_PATHS
     from sphinx.util.matching import Matcher
 

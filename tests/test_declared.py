@@ -44,6 +44,7 @@ def test_declared_names_land_and_get_stubs(make_app, project: Path, builder: str
     app.build()
     warnings = app._warning.getvalue()
     assert "WARNING" not in warnings and "ERROR" not in warnings, warnings
+    assert "sphinx-relocate: relocated_from in 2 pages (4 entries); " in app._status.getvalue()
     out = Path(app.outdir)
     if builder == "html":
         assert hrefs(out / "index.html")[-3:] == [
