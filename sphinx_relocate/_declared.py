@@ -16,8 +16,8 @@ read from the top of each source file, not from doctrees, and only files whose f
 block mentions the key are parsed.
 
 :func:`peer_declarations` reads what the peers write in the page for ``sphinx-relocate
-import``: matplotlib's ``.. redirect-from::`` directive, Hugo's ``aliases`` and Jekyll's
-``redirect_from`` front-matter keys.
+import``: matplotlib's ``.. redirect-from::`` directive, Hugo's ``aliases`` (YAML or TOML front
+matter) and Jekyll's ``redirect_from`` front-matter keys.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import importlib
 import os
 import re
 import stat
+import sys
 import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -35,6 +36,11 @@ from ._find import MARKDOWN_SUFFIXES
 from ._paths import folder_of, join_relative, longest_first, strip_source_suffix
 from ._peers import Converted
 from ._table import Location, Problem
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 #: The key of the front matter and the name of the reST field.
 KEY = "relocated_from"
@@ -133,6 +139,7 @@ def peer_declarations(srcdir: Path, files: Iterable[tuple[str, str]],
         if relpath.endswith(MARKDOWN_SUFFIXES):
             lines = _top_lines(path, True, "aliases", "redirect_from")
             found = _front_matter(lines, where, ("aliases", "redirect_from")) if lines else []
+            found += _hugo_toml(lines, where) if lines else []
             for key, names, problem in found:
                 if problem is not None:
                     converted.problems.append(problem)
@@ -153,6 +160,36 @@ def peer_declarations(srcdir: Path, files: Iterable[tuple[str, str]],
             converted.add(("pages", old, docname, Location(where, line)),
                           f".. redirect-from:: {written}")
     return converted
+
+
+def _hugo_toml(
+    lines: list[str], where: str
+) -> list[tuple[str, list[tuple[str, int]], Problem | None]]:
+    """Hugo's ``aliases`` in a TOML front matter (between ``+++`` lines): a list of URLs,
+    each at the line that writes it."""
+    if not lines or lines[0].strip() != "+++":
+        return []
+    end = next((n for n in range(1, len(lines)) if lines[n].strip() == "+++"), None)
+    if end is None:
+        return []
+    try:
+        data = tomllib.loads("\n".join(lines[1:end]))
+    except tomllib.TOMLDecodeError as err:
+        message = f"the TOML front matter cannot be read, so aliases cannot be: {err}"
+        return [("aliases", [], Problem(Location(where, 1), message))]
+    aliases = data.get("aliases")
+    if aliases is None:
+        return []
+    start = next((n for n in range(1, end) if lines[n].lstrip().startswith("aliases")), 0) + 1
+    if isinstance(aliases, str):
+        aliases = [aliases]
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a for a in aliases):
+        return [("aliases", [], Problem(Location(where, start), "aliases lists old URLs"))]
+    names = []
+    for alias in aliases:
+        line = next((n for n in range(start - 1, end) if alias in lines[n]), start - 1) + 1
+        names.append((alias, line))
+    return [("aliases", names, None)]
 
 
 def _url_name(url: str, folder: str) -> str:

@@ -279,3 +279,16 @@ def test_from_git_check_counts_declared_names(
     assert "features/fsdp2 was renamed" not in out
     assert "features/EP_balance was renamed" in out
     assert "relocated_from in 1 page: 1 entry" in err
+
+
+def test_hugo_toml_front_matter_aliases(tmp_path: Path) -> None:
+    (tmp_path / "news").mkdir()
+    (tmp_path / "news" / "post.md").write_text(
+        '+++\ntitle = "Post"\naliases = [\n  "/old/post/",\n  "older.html",\n]\n+++\n# Post\n'
+    )
+    (tmp_path / "bad.md").write_text('+++\naliases = [1]\n+++\n# Bad\n')
+    found = peer_declarations(tmp_path, [("news/post", "news/post.md"), ("bad", "bad.md")])
+    assert [(row[1], row[2], row[3].line) for row in found.rows] == [
+        ("old/post", "news/post", 4), ("news/older", "news/post", 5)
+    ]
+    assert [str(p) for p in found.problems] == [f"{tmp_path / 'bad.md'}:2: aliases lists old URLs"]
