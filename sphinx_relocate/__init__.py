@@ -8,7 +8,9 @@ How it works:
 * The user moves pages (and images) and lists the moves in one relocation table:
   ``relocations.toml`` next to conf.py (``[pages]``, ``[prefixes]``, ``[files]``,
   ``[anchors]``, ``[labels]``, ``[patterns]``) and/or a ``relocate_map`` dict in
-  conf.py.  The table is read and validated once per build, at ``config-inited``; a
+  conf.py, and a page may list its own old names (``relocated_from`` in its front
+  matter or first field list, ``_declared.py``: read from the top of the sources before
+  any document).  The table is read and validated once per build, at ``config-inited``; a
   bad table stops the build with one line per problem, naming its file and line.
 * Where a written target lands is one Sphinx-free rule (``_landing.py``), which the
   build and ``sphinx-relocate rewrite`` both call.  While each document is read, every

@@ -50,14 +50,20 @@ class DocsProject:
     settings: dict[str, Any]
     source_suffixes: tuple[str, ...]
     exclude_patterns: list[str]
+    #: the pages that declare old names (``relocated_from``), once the table is loaded
+    declaring: frozenset[str] = frozenset()
 
     def docnames(self) -> set[str]:
         """The project's documents, discovered the way Sphinx does."""
         from sphinx.project import Project
 
         project = Project(self.srcdir, dict.fromkeys(self.source_suffixes, "restructuredtext"))
-        excludes = [*self.exclude_patterns, "_build", "**/.*"]
-        return set(project.discover(excludes))
+        return set(project.discover(self.excludes()))
+
+    def excludes(self) -> list[str]:
+        """What discovery leaves out: conf.py's ``exclude_patterns``, the usual build
+        folder and hidden files."""
+        return [*self.exclude_patterns, "_build", "**/.*"]
 
     def labels(self) -> tuple[set[str], bool]:
         """The labels written in the sources, and whether they are all the project's:
@@ -122,6 +128,7 @@ class DocsProject:
                 name for name in PEERS
                 if self.settings.get(name) and PEERS[name][1] in extensions
             ),
+            pages=len(self.declaring),
         )
 
     def say_read(self, table_option: Path | None, table: RelocationTable) -> TableSources:
@@ -149,9 +156,18 @@ class DocsProject:
             path: Path | None = table_option
         else:
             path = table_file(self.confdir, self.settings.get("relocate_table", "relocations.toml"))
+        from ._declared import declared_names
+
         mapping = self.settings.get("relocate_map") or {}
         conf_py = self.confdir / "conf.py"
         converted = self.peers() if peers is None else peers
+        declared = declared_names(
+            self.srcdir, self.source_suffixes, self.excludes(),
+            self.settings.get("include_patterns") or ["**"], shown=_shown,
+        )
+        self.declaring = frozenset(
+            [row[3].file for row in declared.rows] + [p.location.file for p in declared.problems]
+        )
         return load_table(
             path,
             mapping,
@@ -159,8 +175,8 @@ class DocsProject:
             mapping_text=conf_py.read_text("utf-8", "replace") if conf_py.exists() else "",
             source_suffixes=self.source_suffixes,
             display_name=_shown(path) if path else None,
-            peer_rows=converted.rows,
-            peer_problems=converted.problems,
+            peer_rows=[*converted.rows, *declared.rows],
+            peer_problems=[*converted.problems, *declared.problems],
         )
 
 
@@ -174,6 +190,8 @@ class TableSources:
     settings: tuple[str, ...]
     #: peers' tables in conf.py left to the peer, which conf.py still loads
     peers_loaded: tuple[str, ...] = ()
+    #: pages that declare old names (``relocated_from``)
+    pages: int = 0
 
     def looked(self) -> str:
         """``docs/relocations.toml, relocate_map, redirects, rediraffe_redirects``."""
@@ -188,6 +206,8 @@ class TableSources:
         parts = [self.file] if self.file and self.file_found else []
         if self.settings:
             parts.append(f"{', '.join(self.settings)} in {self.conf_py}")
+        if self.pages:
+            parts.append(f"relocated_from in {self.pages} page{'s' if self.pages != 1 else ''}")
         return " and ".join(parts)
 
     def read(self, table: RelocationTable) -> str:
@@ -204,7 +224,7 @@ class TableSources:
             raise UsageError(f"no relocation entries in {self.names()}: {doing}")
 
     def __bool__(self) -> bool:
-        return self.file_found or bool(self.settings)
+        return self.file_found or bool(self.settings) or bool(self.pages)
 
 
 def _peer_names() -> dict[str, str]:
@@ -483,9 +503,9 @@ def _escape(text: str, *, in_property: bool = False) -> str:
 def command_check(args: argparse.Namespace) -> int:
     """Validate the table against the docs folder without building."""
     project = read_project(args.docs_dir)
+    table, problems = project.load_table(args.table)
     sources = project.table_sources(args.table)
     sources.require(None, "nothing to check")
-    table, problems = project.load_table(args.table)
     if not problems:
         sources.require(table, "nothing to check")
     if not any(p.fatal for p in problems):
@@ -922,14 +942,21 @@ def _pages_and_headings(found: list[tuple[str, str]]) -> str:
 
 def command_import(args: argparse.Namespace) -> int:
     """Print the peers' tables as ``relocations.toml`` entries, or merge them into it."""
+    from ._declared import discover_files, peer_declarations
     from ._git import merge_lines
     from ._peers import table_lines
 
     project = read_project(args.docs_dir)
     converted = project.peers(loaded_too=True)
+    files = discover_files(project.srcdir, project.source_suffixes, project.excludes())
+    in_pages = peer_declarations(project.srcdir, files, shown=_shown)
+    converted.rows += in_pages.rows
+    converted.written += in_pages.written
+    converted.problems += in_pages.problems
     if not converted.rows and not converted.problems:
         print("nothing to import: conf.py sets neither redirects (sphinx-reredirects) nor "
-              "rediraffe_redirects (sphinxext-rediraffe)", file=sys.stderr)
+              "rediraffe_redirects (sphinxext-rediraffe), and no page declares old names "
+              "(redirect-from, aliases, redirect_from)", file=sys.stderr)
         return 0
     own, problems = project.load_table(args.table, peers=_no_peers())
     _stop([str(p) for p in problems if p.fatal])
@@ -949,8 +976,11 @@ def command_import(args: argparse.Namespace) -> int:
     _write_merged(path, lambda text: merge_lines(text, imported.sections))
     names = " and ".join(name for name in ("redirects", "rediraffe_redirects")
                          if name in project.settings)
-    print(f"{_shown(path)}: added {added}{known}; {names} can go from conf.py now",
-          file=sys.stderr)
+    gone = [f"{names} can go from conf.py"] if names else []
+    if in_pages.rows:
+        gone.append("the pages' redirect-from directives, aliases and redirect_from keys "
+                    "can go")
+    print(f"{_shown(path)}: added {added}{known}; {' and '.join(gone)} now", file=sys.stderr)
     return 0
 
 

@@ -9,6 +9,7 @@ generated from it.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import reprlib
 from collections.abc import Callable, Iterable, Mapping
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ._declared import declared_names
 from ._exports import EXPORTS
 from ._peers import convert as convert_peers
 from ._peers import documents_on_disk
@@ -415,19 +417,37 @@ def read_table(
         html_suffix=get("html_file_suffix", None) or ".html",
         is_document=documents_on_disk(sources, suffixes),
     )
+    # the documents Sphinx will find (as ``BuildEnvironment.find_files`` excludes them)
+    excludes = [*(get("exclude_patterns", None) or ()), *(get("templates_path", None) or ()),
+                "**/_sources", ".#*", "**/.#*", "*.lproj/**"]
+    declared = declared_names(sources, suffixes, excludes, get("include_patterns", None) or ["**"])
     table, problems = load_table(
         path,
         mapping,
         mapping_file=str(conf_py),
         mapping_text=conf_text,
         source_suffixes=suffixes,
-        peer_rows=converted.rows,
-        peer_problems=converted.problems,
+        peer_rows=[*converted.rows, *declared.rows],
+        peer_problems=[*converted.problems, *declared.problems],
     )
     fatal = [p for p in problems if p.fatal]
     if fatal:
         stop(fatal, "the relocation table")
     return table
+
+
+def _declaring(app: Sphinx, table: RelocationTable) -> set[str]:
+    """The pages whose ``relocated_from`` gave entries: an entry's file is the source of
+    its own target."""
+    srcdir = str(app.srcdir) + os.sep
+    files = set()
+    for entry in table.entries:
+        file = entry.location.file
+        if entry.section == "pages" and file.startswith(srcdir):
+            stem = os.path.splitext(file[len(srcdir):])[0].replace(os.sep, "/")
+            if stem == entry.new.path:
+                files.add(file)
+    return files
 
 
 def check_config(app: Sphinx, config: Config) -> None:
@@ -450,7 +470,9 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
     peers = state.peer_options or []
     table = read_table(Path(app.confdir), config, srcdir=Path(app.srcdir), peers=peers)
     options = {name: getattr(config, name, None) for name in ("relocate_map", *peers)}
-    state.sources = sources_of(Path(app.confdir), table, config.relocate_table, options)
+    state.sources = sources_of(
+        Path(app.confdir), table, config.relocate_table, options, _declaring(app, table)
+    )
     for note in table.notes:  # the file and line in the text: no env to resolve them yet
         logger.info(str(note))
     state_of(app).table = table

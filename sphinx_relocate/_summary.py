@@ -23,7 +23,7 @@ from ._state import state_of
 from ._warnings import logger
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Collection, Mapping
 
     from sphinx.application import Sphinx
 
@@ -48,21 +48,30 @@ def sources_of(
     table: RelocationTable,
     table_setting: str | None,
     options: Mapping[str, object],
+    declared: Collection[str] = (),
 ) -> Sources:
     """The sources of ``table``: its entries by the file they were written in.
 
     ``options`` are the conf.py options read as table entries (``relocate_map`` and the
     peers' this extension reads) with their values; entries located in conf.py are
-    counted under the names of those set to a dict.
+    counted under the names of those set to a dict.  Entries located in one of the
+    ``declared`` files (pages with ``relocated_from``) are counted together.
     """
     conf_py = str(confdir / "conf.py")
     counts = Counter(e.location.file for e in table.entries)
+    pages = [file for file in counts if file in declared]
+    if pages:
+        counts[f"relocated_from in {len(pages)} page{'s' if len(pages) != 1 else ''}"] = sum(
+            counts.pop(file) for file in pages
+        )
     counts.update(p.location.file for p in table.patterns)
     in_conf = [name for name, value in options.items() if value and isinstance(value, dict)]
     read = []
     for file, count in counts.items():
         if file == conf_py:
             shown = f"{', '.join(in_conf) or 'relocate_map'} in conf.py"
+        elif file.startswith("relocated_from in "):
+            shown = file
         else:
             shown = _relative(file, confdir)
         read.append((shown, count))

@@ -1,0 +1,3 @@
+extensions = ["myst_parser", "sphinx_relocate"]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build"]
