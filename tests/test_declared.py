@@ -27,7 +27,11 @@ def project(tmp_path: Path) -> Path:
 
 
 def hrefs(page: Path) -> list[str]:
-    return re.findall(r'class="reference internal" href="([^"]*)"', page.read_text("utf-8"))
+    """The internal links of the page's body (not the theme's sidebar, which differs
+    between Sphinx versions)."""
+    text = page.read_text("utf-8")
+    body = text.split('role="main"', 1)[-1].split('class="sphinxsidebar"', 1)[0]
+    return re.findall(r'class="reference internal" href="([^"]*)"', body)
 
 
 def refresh(stub: Path) -> str:
