@@ -10,6 +10,7 @@ files outside the docs (READMEs) link into them.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -190,3 +191,17 @@ def make_reorganized_repo(root: Path) -> str:
     (docs / "introduction").mkdir()
     (docs / "features/特性总览.md").rename(docs / "introduction/feature_overview.md")
     return base
+
+
+def committed_hook_repo(hooks: Path) -> Path:
+    """A committed copy of this project in ``hooks``, as ``pre-commit try-repo`` wants one."""
+    project = Path(__file__).resolve().parents[1]
+    hooks.mkdir(parents=True, exist_ok=True)
+    for name in ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml"):
+        shutil.copy(project / name, hooks / name)
+    shutil.copytree(project / "sphinx_relocate", hooks / "sphinx_relocate",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    git(hooks, "init", "-q")
+    git(hooks, "add", "-A")
+    git(hooks, "commit", "-q", "-m", "hooks")
+    return hooks

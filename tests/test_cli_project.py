@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from reorg_fixture import git, write_tree
+from reorg_fixture import committed_hook_repo, git, write_tree
 
 from sphinx_relocate._cli import main
 
@@ -261,15 +260,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 def hooks(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A committed copy of this project, for ``pre-commit try-repo``."""
     pytest.importorskip("pre_commit")
-    hooks = tmp_path_factory.mktemp("hooks")
-    for name in ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml"):
-        shutil.copy(ROOT / name, hooks / name)
-    shutil.copytree(ROOT / "sphinx_relocate", hooks / "sphinx_relocate",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    git(hooks, "init", "-q")
-    git(hooks, "add", "-A")
-    git(hooks, "commit", "-q", "-m", "hooks")
-    return hooks
+    return committed_hook_repo(tmp_path_factory.mktemp("hooks"))
 
 
 def try_repo(hooks: Path, project: Path) -> tuple[int, str]:

@@ -17,7 +17,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from reorg_fixture import git, write_tree
+from reorg_fixture import committed_hook_repo, git, write_tree
 from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate._cli import finding, main
@@ -285,15 +285,7 @@ def test_pre_commit_hooks(tmp_path: Path) -> None:
     committed copy of this project (each try-repo installs them afresh, ~20 s): each
     fails on its finding, and all pass once the findings are fixed."""
     pytest.importorskip("pre_commit")
-    hooks = tmp_path / "hooks"
-    hooks.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml"):
-        shutil.copy(ROOT / name, hooks / name)
-    shutil.copytree(ROOT / "sphinx_relocate", hooks / "sphinx_relocate",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    git(hooks, "init", "-q")
-    git(hooks, "add", "-A")
-    git(hooks, "commit", "-q", "-m", "hooks")
+    hooks = committed_hook_repo(tmp_path / "hooks")
     project = tmp_path / "project"
     make_repo(project)
     git(project, "add", "-A")
