@@ -562,7 +562,7 @@ def _published_problems(
         labels = project.labels()[0] | generated_labels(published)
     problems = []
     table_setting = project.settings.get("relocate_table", "relocations.toml")
-    for found in unredirected(published, documents, labels, table):
+    for found in unredirected(published, documents, labels, table, _ids_now(project)):
         where = entries_location(
             project.confdir, table_setting, found.section, "relocate_published", table=args.table
         )

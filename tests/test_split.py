@@ -181,3 +181,50 @@ def test_relocate_since_warns_for_a_section_of_a_split_page(
     ]
     (docs / "relocations.toml").write_text(TABLE, "utf-8")
     assert unredirected() == []
+
+
+def _build(srcdir: Path, out: Path, **overrides: object) -> list[str]:
+    """Build ``srcdir`` with html; the ``relocate.unredirected`` warnings."""
+    from sphinx.testing.util import SphinxTestApp
+
+    warning = StringIO()
+    app = SphinxTestApp("html", srcdir=srcdir, builddir=out, status=StringIO(),
+                        warning=warning, freshenv=True,
+                        confoverrides={"show_warning_types": True, **overrides})
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()).splitlines()
+    return [line for line in lines if "[relocate.unredirected]" in line]
+
+
+def test_relocate_published_names_a_label_anchor_of_a_split_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without git: the release's objects.inv lists ``tuning-label`` at
+    ``guide.html#tuning-label``; the label still exists, on the other half."""
+    labelled = "(tuning-label)=\n## Tuning"
+    before, after = tmp_path / "before", tmp_path / "after"
+    write_tree(before, {path.removeprefix("docs/"): text.replace("## Tuning", labelled)
+                        for path, text in BEFORE.items()}, {})
+    assert _build(before, tmp_path / "release") == []
+    inventory = tmp_path / "release/html/objects.inv"
+    pages = {**{k: v for k, v in BEFORE.items() if k != "docs/guide.md"}, **AFTER}
+    write_tree(after, {path.removeprefix("docs/"): text.replace("## Tuning", labelled)
+                       for path, text in pages.items()}, {})
+    table = after / "relocations.toml"
+    table.write_text(TABLE, "utf-8")
+    found = _build(after, tmp_path / "out", relocate_published=str(inventory))
+    assert found == [
+        f"{table}:4: WARNING: section guide#tuning-label was published at "
+        "guide.html#tuning-label; the table sends it to guide/basics, which has no such "
+        "section, and it has no [anchors] entry [relocate.unredirected]",
+    ]
+    monkeypatch.chdir(after)
+    assert main(["check", ".", "--published", str(inventory)]) == 1
+    assert "section guide#tuning-label was published" in capsys.readouterr().out
+    with table.open("a", encoding="utf-8") as file:
+        file.write('"guide#tuning-label" = "guide/advanced#tuning-label"\n')
+    assert _build(after, tmp_path / "out", relocate_published=str(inventory)) == []
+    assert main(["check", ".", "--published", str(inventory)]) == 0
