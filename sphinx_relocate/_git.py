@@ -627,8 +627,14 @@ def section_changes(
         except OSError:
             continue
         fresh += [(doc, path, s) for s in sections_in(text, path, heading_anchors)]
+    by_id: dict[str, list[tuple[str, str, Section]]] = {}
+    for new_place in fresh:
+        for i in new_place[2].ids:
+            by_id.setdefault(i, []).append(new_place)
+    # by text only while it stays cheap: every lost section against every new one
+    by_text = len(lost_here) * len(fresh) <= MAX_TEXT_PAIRS
     for old_doc, section, old_id, title in lost_here:
-        place = _elsewhere(section, old_doc, fresh, by_text=not title)
+        place = _elsewhere(section, old_doc, fresh, by_id, by_text and not title)
         if place is None:
             if not title:  # a deleted page's title: a link to it lands on the page's target
                 found.append(SectionChange(old_doc, old_id))
@@ -639,17 +645,23 @@ def section_changes(
     return found
 
 
+#: the most (lost section, new section) pairs whose texts are compared across pages; past
+#: it (thousands of pages deleted and added at once) sections are found by id and label
+MAX_TEXT_PAIRS = 20_000
+
+
 def _elsewhere(
-    section: Section, old_doc: str, fresh: list[tuple[str, str, Section]], by_text: bool
+    section: Section, old_doc: str, fresh: list[tuple[str, str, Section]],
+    by_id: dict[str, list[tuple[str, str, Section]]], by_text: bool,
 ) -> tuple[str, str, Section] | None:
     """The new section on another page that ``section`` (lost from ``old_doc``) became:
     one with its id or a label, else (``by_text``) the one whose text is most alike.
     A deleted page's title goes by its id only: every new page's first lines are alike."""
-    others = [place for place in fresh if place[0] != old_doc and place[2].ids]
     for old_id in section.ids:
-        place = next((p for p in others if old_id in p[2].ids), None)
+        place = next((p for p in by_id.get(old_id, ()) if p[0] != old_doc), None)
         if place is not None:
             return place
+    others = [place for place in fresh if place[0] != old_doc and place[2].ids]
     if not by_text or not section.body.strip():
         return None
     scored = []
