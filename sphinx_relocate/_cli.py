@@ -562,7 +562,7 @@ def _published_problems(
         labels = project.labels()[0] | generated_labels(published)
     problems = []
     table_setting = project.settings.get("relocate_table", "relocations.toml")
-    for found in unredirected(published, documents, labels, table):
+    for found in unredirected(published, documents, labels, table, _ids_now(project)):
         where = entries_location(
             project.confdir, table_setting, found.section, "relocate_published", table=args.table
         )
@@ -850,7 +850,8 @@ def command_from_git(args: argparse.Namespace) -> int:
         return _check_unredirected(args, project, table, prefix, changes)
     present, _ = walk_repository(project.srcdir)
     derived, known = without_known(
-        derive(changes, prefix, project.source_suffixes, present), table
+        derive(changes, prefix, project.source_suffixes, present), table,
+        _ids_now(project),
     )
     for docname in derived.deleted:
         print(
@@ -879,6 +880,14 @@ def command_from_git(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _ids_now(project: DocsProject) -> Callable[[str], set[str]]:
+    """The section ids of a page of the project now, for the sections of moved pages."""
+    from ._git import ids_now
+
+    anchors = int(project.settings.get("myst_heading_anchors") or 0)
+    return ids_now(project.srcdir, project.source_suffixes, anchors)
 
 
 def _say_unpaired(
@@ -910,7 +919,7 @@ def _check_unredirected(
 
     setting = project.settings.get("relocate_table", "relocations.toml")
     shown = _shown(args.table or findings_file(project.confdir, setting))
-    missing = unredirected(changes, prefix, project.source_suffixes, table)
+    missing = unredirected(changes, prefix, project.source_suffixes, table, _ids_now(project))
     for old, new in missing:
         place, line = shown, 0
         heading = heading_at(changes, old)

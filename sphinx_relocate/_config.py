@@ -508,7 +508,14 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     since = app.config.relocate_since
     if not since:
         return
-    from ._git import GitError, docs_changes, heading_at, unredirected, unredirected_message
+    from ._git import (
+        GitError,
+        docs_changes,
+        heading_at,
+        ids_now,
+        unredirected,
+        unredirected_message,
+    )
 
     confdir = Path(app.confdir)
     try:
@@ -524,7 +531,9 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
         return
     where = entries_location(confdir, app.config.relocate_table, "pages", "relocate_since")
     suffixes = tuple(app.config.source_suffix)
-    for old, new in unredirected(changes, prefix, suffixes, table):
+    anchors = int(getattr(app.config, "myst_heading_anchors", 0) or 0)
+    ids_of = ids_now(Path(app.srcdir), suffixes, anchors)
+    for old, new in unredirected(changes, prefix, suffixes, table, ids_of):
         message = unredirected_message(old, new, since)
         warn(RelocateWarning.UNREDIRECTED, message,
              location=str(heading_at(changes, old) or where))

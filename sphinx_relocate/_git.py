@@ -36,7 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -559,22 +559,33 @@ def section_changes(
     root: Path, revision: str, changes: Changes, docs_prefix: str,
     suffixes: tuple[str, ...], heading_anchors: int = 0,
 ) -> list[SectionChange]:
-    """The section ids lost on each page present at ``revision`` and in the working tree
-    (moved or not), with where each went; the old texts are read in one
-    ``git cat-file --batch``."""
-    pairs: list[tuple[str, str]] = []
-    for old, new in [*changes.renames, *((path, path) for path in changes.modified)]:
-        if not (old.startswith(docs_prefix) and new.startswith(docs_prefix)):
+    """The section ids lost on each page present at ``revision`` (moved, changed or
+    deleted), with where each went; the old texts are read in one ``git cat-file --batch``.
+
+    A section a page lost that now lives on another page (the other half of a split, or
+    the page a short one was merged into) goes there: the section on a page added or
+    changed since ``revision`` that has its id or one of its labels, else whose text is
+    most alike (the rules of :func:`compare_sections`).
+    """
+    pairs: list[tuple[str, str | None]] = []
+    gone = [(path, None) for path in changes.deleted]
+    for old, new in [*changes.renames, *((path, path) for path in changes.modified), *gone]:
+        if not old.startswith(docs_prefix) or "\n" in old:
             continue
-        old_doc, old_page = strip_source_suffix(old[len(docs_prefix) :], suffixes)
-        new_doc, new_page = strip_source_suffix(new[len(docs_prefix) :], suffixes)
-        if old_page and new_page and "\n" not in old:
-            pairs.append((old, new))
+        if not strip_source_suffix(old[len(docs_prefix) :], suffixes)[1]:
+            continue
+        kept = new is not None and new.startswith(docs_prefix) and strip_source_suffix(
+            new[len(docs_prefix) :], suffixes)[1]
+        pairs.append((old, new if kept else None))
     if not pairs or revision == EMPTY_TREE:
         return []
     request = "".join(f"{revision}:{old}\n" for old, _ in pairs).encode()
     out = git(["cat-file", "--batch"], root, stdin=request)
     found: list[SectionChange] = []
+    #: the sections a page added or changed has that it did not have: (doc, path, section)
+    fresh: list[tuple[str, str, Section]] = []
+    #: (old doc, old section, lost id, whether the section is a deleted page's title)
+    lost_here: list[tuple[str, Section, str, bool]] = []
     offset = 0
     for old, new in pairs:
         header_end = out.index(b"\n", offset)
@@ -585,21 +596,83 @@ def section_changes(
         size = int(header[2])
         old_text = out[offset : offset + size].decode("utf-8", "replace")
         offset += size + 1
+        old_doc = strip_source_suffix(old[len(docs_prefix) :], suffixes)[0]
+        old_sections = sections_in(old_text, old, heading_anchors)
+        if new is None:  # deleted: every id is lost here
+            lost_here += [
+                (old_doc, s, i, n == 0) for n, s in enumerate(old_sections) for i in s.ids
+            ]
+            continue
         try:
             new_text = (root / new).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        old_doc = strip_source_suffix(old[len(docs_prefix) :], suffixes)[0]
         new_doc = strip_source_suffix(new[len(docs_prefix) :], suffixes)[0]
         new_sections = sections_in(new_text, new, heading_anchors)
-        lost = compare_sections(sections_in(old_text, old, heading_anchors), new_sections)
-        for old_id, new_id in lost:
+        old_ids = {i for s in old_sections for i in s.ids}
+        fresh += [(new_doc, new, s) for s in new_sections if not old_ids.intersection(s.ids)]
+        for old_id, new_id in compare_sections(old_sections, new_sections):
             if new_id is None:
-                found.append(SectionChange(old_doc, old_id))
+                section = next(s for s in old_sections if old_id in s.ids)
+                lost_here.append((old_doc, section, old_id, False))
                 continue
             line = next(s.line for s in new_sections if new_id in s.ids)
             found.append(SectionChange(old_doc, old_id, new_doc, new_id, str(root / new), line))
+    for path in changes.added:
+        if not path.startswith(docs_prefix):
+            continue
+        doc, is_page = strip_source_suffix(path[len(docs_prefix) :], suffixes)
+        try:
+            text = (root / path).read_text(encoding="utf-8", errors="replace") if is_page else ""
+        except OSError:
+            continue
+        fresh += [(doc, path, s) for s in sections_in(text, path, heading_anchors)]
+    by_id: dict[str, list[tuple[str, str, Section]]] = {}
+    for new_place in fresh:
+        for i in new_place[2].ids:
+            by_id.setdefault(i, []).append(new_place)
+    # by text only while it stays cheap: every lost section against every new one
+    by_text = len(lost_here) * len(fresh) <= MAX_TEXT_PAIRS
+    for old_doc, section, old_id, title in lost_here:
+        place = _elsewhere(section, old_doc, fresh, by_id, by_text and not title)
+        if place is None:
+            if not title:  # a deleted page's title: a link to it lands on the page's target
+                found.append(SectionChange(old_doc, old_id))
+            continue
+        doc, path, went = place
+        new_id = old_id if old_id in went.ids else went.ids[0]
+        found.append(SectionChange(old_doc, old_id, doc, new_id, str(root / path), went.line))
     return found
+
+
+#: the most (lost section, new section) pairs whose texts are compared across pages; past
+#: it (thousands of pages deleted and added at once) sections are found by id and label
+MAX_TEXT_PAIRS = 20_000
+
+
+def _elsewhere(
+    section: Section, old_doc: str, fresh: list[tuple[str, str, Section]],
+    by_id: dict[str, list[tuple[str, str, Section]]], by_text: bool,
+) -> tuple[str, str, Section] | None:
+    """The new section on another page that ``section`` (lost from ``old_doc``) became:
+    one with its id or a label, else (``by_text``) the one whose text is most alike.
+    A deleted page's title goes by its id only: every new page's first lines are alike."""
+    for old_id in section.ids:
+        place = next((p for p in by_id.get(old_id, ()) if p[0] != old_doc), None)
+        if place is not None:
+            return place
+    others = [place for place in fresh if place[0] != old_doc and place[2].ids]
+    if not by_text or not section.body.strip():
+        return None
+    scored = []
+    for number, (_, _, other) in enumerate(others):
+        if not other.body.strip():
+            continue
+        matcher = difflib.SequenceMatcher(None, section.body, other.body)
+        if matcher.real_quick_ratio() >= SAME_TEXT and matcher.quick_ratio() >= SAME_TEXT:
+            scored.append((matcher.ratio(), number))
+    best = max(scored, default=(0.0, -1))
+    return others[best[1]] if best[0] >= SAME_TEXT else None
 
 
 @dataclass
@@ -738,30 +811,72 @@ def _new_folder(rest: str, new: str) -> str | None:
     return new[: -len(rest) - 1] if new.endswith("/" + rest) else None
 
 
-def without_known(derived: Derived, table: RelocationTable) -> tuple[Derived, int]:
-    """Drop what the table already moves; also return how many were dropped."""
+def without_known(
+    derived: Derived, table: RelocationTable, ids_of: Callable[[str], set[str]] | None = None
+) -> tuple[Derived, int]:
+    """Drop what the table already moves; also return how many were dropped.
+
+    A section of a page the table moves is covered when the page it lands on has its id
+    (``ids_of``: the section ids of a page now); the sections of a deleted page that no
+    entry moves go with the page's own finding.
+    """
     known_files = set(table.files)
     known_folders = {old for old, _ in table.prefixes}
+    deleted = [d for d in derived.deleted if table.locate_page(d) is None]
+    with_page = [o for o in derived.removed if o.partition("#")[0] not in deleted]
     kept = Derived(
         pages=[(o, n) for o, n in derived.pages if table.locate_page(o) is None],
         files=[(o, n) for o, n in derived.files if o not in known_files],
-        deleted=[d for d in derived.deleted if table.locate_page(d) is None],
+        deleted=deleted,
         prefixes=[(o, n) for o, n in derived.prefixes if o not in known_folders],
-        anchors=[(o, n) for o, n in derived.anchors if not _anchor_known(table, o)],
-        removed=[o for o in derived.removed if not _anchor_known(table, o)],
+        anchors=[(o, n) for o, n in derived.anchors if not _anchor_known(table, o, n, ids_of)],
+        removed=[o for o in with_page if not _anchor_known(table, o, "", ids_of)],
     )
-    dropped = sum(
+    dropped = len(with_page) - len(kept.removed) + sum(
         len(getattr(derived, name)) - len(getattr(kept, name))
-        for name in ("pages", "files", "deleted", "prefixes", "anchors", "removed")
+        for name in ("pages", "files", "deleted", "prefixes", "anchors")
     )
     return kept, dropped
 
 
-def _anchor_known(table: RelocationTable, old: str) -> bool:
-    """Whether the table sends ``page#id`` elsewhere (not just along with its page)."""
+def _anchor_known(
+    table: RelocationTable, old: str, new: str = "",
+    ids_of: Callable[[str], set[str]] | None = None,
+) -> bool:
+    """Whether ``page#id`` lands on a section: an entry sends it elsewhere, or the page
+    the table moves it to is ``new`` or has a section with that id."""
     page, _, fragment = old.partition("#")
     target = table.locate_reference(page, fragment)
-    return target is not None and (bool(target.url) or target.anchor != fragment)
+    if target is None:
+        return False
+    if target.url or target.anchor != fragment or (page, fragment) in table.anchors:
+        return True
+    return str(target) == new or (ids_of is not None and fragment in ids_of(target.path))
+
+
+def ids_now(
+    srcdir: Path, suffixes: tuple[str, ...], heading_anchors: int = 0
+) -> Callable[[str], set[str]]:
+    """The section ids (and other anchors) of a page in the working tree, by docname."""
+    from ._find import anchors_in_source
+
+    cache: dict[str, set[str]] = {}
+
+    def ids_of(docname: str) -> set[str]:
+        if docname not in cache:
+            cache[docname] = set()
+            for suffix in suffixes:
+                path = srcdir / f"{docname}{suffix}"
+                if "\n" not in docname and path.is_file():
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                    name = path.name
+                    cache[docname] = {
+                        i for s in sections_in(text, name, heading_anchors) for i in s.ids
+                    } | set(anchors_in_source(text, name, heading_anchors))
+                    break
+        return cache[docname]
+
+    return ids_of
 
 
 def docs_changes(
@@ -813,7 +928,8 @@ def unpaired(
 
 
 def unredirected(
-    changes: Changes, docs_prefix: str, suffixes: tuple[str, ...], table: RelocationTable
+    changes: Changes, docs_prefix: str, suffixes: tuple[str, ...], table: RelocationTable,
+    ids_of: Callable[[str], set[str]] | None = None,
 ) -> list[tuple[str, str]]:
     """Pages renamed or deleted that no entry moves: ``(old, new)``, ``new`` empty if deleted.
 
@@ -821,7 +937,7 @@ def unredirected(
     counts as covered when the table locates it (``[pages]``, ``[prefixes]``, the map).
     Folders are not folded, so each page of a moved folder is checked on its own.
     """
-    missing, _ = without_known(_entries(changes, docs_prefix, suffixes), table)
+    missing, _ = without_known(_entries(changes, docs_prefix, suffixes), table, ids_of)
     return sorted([
         *missing.pages, *((page, "") for page in missing.deleted), *missing.anchors,
         *((section, "") for section in missing.removed),
@@ -839,7 +955,8 @@ def unredirected_message(old: str, new: str, since: str | None) -> str:
     """The line the command and the build give for a page or section that lost its URL
     silently (``old`` and ``new`` of a section are ``page#id``)."""
     if "#" in old:
-        change = f"was renamed to {new}" if new else "was removed"
+        moved = new and new.partition("#")[0] != old.partition("#")[0]
+        change = f"{'moved' if moved else 'was renamed'} to {new}" if new else "was removed"
         return f"heading {old} {change} since {since or 'HEAD'} and has no [anchors] entry"
     change = f"was renamed to {new}" if new else "was deleted"
     return f"{old} {change} since {since or 'HEAD'} and has no entry"

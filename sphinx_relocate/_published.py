@@ -233,12 +233,52 @@ def unredirected(
     documents: set[str],
     labels: set[str] | None,
     table: RelocationTable,
+    ids_of: Callable[[str], set[str]] | None = None,
 ) -> list[Unredirected]:
     """The published pages that are no longer documents and that the table does not move
-    to a page or URL, then the labels (``None``: not checked) that are gone unmoved."""
+    to a page or URL, then the labels (``None``: not checked) that are gone unmoved, then
+    (with ``ids_of``, a page's section ids now) the sections of moved pages that land on
+    no section."""
     found = unredirected_pages(published, documents, table)
     if labels is not None:
         found += unredirected_labels(published, labels, table)
+    if labels is not None and ids_of is not None:
+        found += unredirected_sections(published, documents, labels, table, ids_of)
+    return found
+
+
+def unredirected_sections(
+    published: Published, documents: set[str], labels: set[str],
+    table: RelocationTable, ids_of: Callable[[str], set[str]],
+) -> list[Unredirected]:
+    """The anchors of published labels on pages that are gone (moved, split, merged)
+    that land on no section: no ``[anchors]`` entry, and the page the table sends the
+    old page to has no such id (``guide.html#tuning`` after ``tuning`` went to the other
+    half of a split).  A label gone or renamed is a label finding, or carries its old
+    id on its new section."""
+    pages = {entry.uri: name for name, entry in published.inventory.of_role("std:doc").items()}
+    exists = documents.__contains__
+    found: list[Unredirected] = []
+    seen: set[tuple[str, str]] = set()
+    for name, entry in sorted(published.inventory.of_role("std:label").items()):
+        if label_moved(table, name) or name not in labels:
+            continue
+        page_uri, _, anchor = entry.uri.partition("#")
+        docname = pages.get(page_uri)
+        if not anchor or docname is None or docname in documents or (docname, anchor) in seen:
+            continue
+        seen.add((docname, anchor))
+        target = table.locate_reference(docname, anchor, exists)
+        if target is None or target.url or target.anchor != anchor:
+            continue  # no entry (the page's own finding), or sent to an id or a URL
+        if (docname, anchor) in table.anchors or anchor in ids_of(target.path):
+            continue
+        url = published.url(entry)
+        message = (
+            f"section {docname}#{anchor} was published at {url}; the table sends it to "
+            f"{target.path}, which has no such section, and it has no [anchors] entry"
+        )
+        found.append(Unredirected(f"{docname}#{anchor}", url, message, "anchors"))
     return found
 
 
@@ -326,7 +366,12 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []
     state.published_pages = published.pages()
     labels = labels_of(env)
-    for finding in unredirected(published, set(env.found_docs), labels, table_of(app)):
+    from ._git import ids_now
+
+    anchors = int(getattr(app.config, "myst_heading_anchors", 0) or 0)
+    ids_of = ids_now(Path(app.srcdir), tuple(app.config.source_suffix), anchors)
+    documents = set(env.found_docs)
+    for finding in unredirected(published, documents, labels, table_of(app), ids_of):
         where = entries_location(
             Path(app.confdir), app.config.relocate_table, finding.section, "relocate_published"
         )

@@ -1,0 +1,72 @@
+"""A split page in a real browser: headless Chromium (JavaScript on) opens
+``guide.html#tuning`` and ``guide.html#something-else`` of ``guide``, split into
+``guide/basics`` and ``guide/advanced``; the stub forwards each to the section it names.
+
+The table is the one :mod:`test_split` checks: ``[pages]`` sends ``guide`` to
+``guide/basics`` (its fallback, where ``#something-else`` still is) and ``[anchors]``
+sends ``guide#tuning`` to ``guide/advanced``.  Each section stands between tall spacers,
+so the section a fragment lands on is at the window's top and one it misses is not.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reorg_fixture import write_tree
+from sphinx.testing.util import SphinxTestApp
+from test_browser_old_ids import Tabs, probe
+from test_split import AFTER, CONF, TABLE
+
+pytestmark = pytest.mark.browser
+
+SPACER = '\n<div style="height: 3000px"></div>\n\n'
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("browser-split")
+    src = base / "src"
+    pages = {path.removeprefix("docs/"): text.replace("\n## ", f"{SPACER}## ") + SPACER
+             for path, text in AFTER.items()}
+    write_tree(src, {**pages, "conf.py": CONF, "relocations.toml": TABLE}, {})
+    built = {}
+    for builder in ("html", "dirhtml"):
+        app = SphinxTestApp(builder, srcdir=src, builddir=base / builder,
+                            status=None, warning=io.StringIO(), freshenv=True)
+        try:
+            app.build()
+        finally:
+            app.cleanup()
+        built[builder] = Path(app.outdir)
+    return built
+
+
+def test_the_sections_of_a_split_page_land_in_chromium(
+    sites: dict[str, Path], tmp_path: Path
+) -> None:
+    html, dirhtml = sites["html"].as_uri(), sites["dirhtml"].as_uri()
+    cases = [
+        # a section that went to the other half: its [anchors] entry
+        (f"{html}/guide.html#tuning", "guide/advanced.html", "tuning"),
+        (f"{dirhtml}/guide/index.html#tuning", "guide/advanced/index.html", "tuning"),
+        # a section that stayed: the page's fallback
+        (f"{html}/guide.html#something-else", "guide/basics.html", "something-else"),
+        (f"{dirhtml}/guide/index.html#something-else", "guide/basics/index.html",
+         "something-else"),
+    ]
+    browser = Tabs(tmp_path / "js")
+    try:
+        found: list[dict[str, Any]] = [probe(browser, url) for url, _, _ in cases]
+        finals = browser.urls()
+    finally:
+        browser.close()
+    pages = sorted(finals.values())
+    for (url, page, section), seen in zip(cases, found, strict=True):
+        assert seen["section"] == section, (url, seen)
+        assert seen["target"] == section, (url, seen)
+        assert seen["scrolled"] > 0, (url, seen)  # the page moved to the section ...
+        assert abs(seen["top"]) <= 2, (url, seen)  # ... which is at the window's top
+        assert any(final.endswith(f"/{page}#{section}") for final in pages), (page, pages)

@@ -1,0 +1,230 @@
+"""Split and merged pages: every section id of the old page must land on a section.
+
+A page split in two (``guide`` → ``guide/basics`` + ``guide/advanced``) is written as a
+``[pages]`` entry for the half that keeps most of it plus an ``[anchors]`` entry for
+each section that went to the other half.  ``from-git`` proposes those entries from the
+old page's text in git; ``from-git --check`` and ``relocate_since`` name each section
+id that would land on no section.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from reorg_fixture import git, write_tree
+
+from sphinx_relocate._cli import main
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+CONF = 'extensions = ["myst_parser", "sphinx_relocate"]\nmyst_heading_anchors = 3\n'
+SOMETHING = "What else there is to say about the basics, in a few words of its own.\n"
+TUNING = "Tuning the engine: set the cache size and the number of workers.\n"
+OBSOLETE = "Nothing of this is kept anywhere.\n"
+
+BEFORE = {
+    "docs/conf.py": CONF,
+    "docs/index.md": "# Home\n\n```{toctree}\nguide\nnotes\n```\n",
+    "docs/notes.md": "# Notes\n\n## Release\n\nThe notes.\n",
+    "docs/guide.md": (
+        f"# Guide\n\n\n## Something else\n\n{SOMETHING}\n## Tuning\n\n{TUNING}\n"
+        f"## Obsolete\n\n{OBSOLETE}\n"
+        "## Caveats\n\nA short note on caveats that moves to the notes page.\n"
+    ),
+}
+AFTER = {
+    "docs/index.md": "# Home\n\n```{toctree}\nguide/basics\nguide/advanced\nnotes\n```\n",
+    "docs/guide/basics.md": f"# Basics\n\n\n## Something else\n\n{SOMETHING}",
+    "docs/guide/advanced.md": f"# Advanced\n\n\n## Tuning\n\n{TUNING}",
+    "docs/notes.md": (
+        "# Notes\n\n## Release\n\nThe notes.\n"
+        "\n## Known limits\n\nA short note on caveats that moves to the notes page.\n"
+    ),
+}
+
+#: the table a split needs: the page's fallback and the sections that went elsewhere
+TABLE = """\
+[pages]
+"guide" = "guide/basics"
+
+[anchors]
+"guide#tuning" = "guide/advanced#tuning"
+"guide#caveats" = "notes#known-limits"
+"guide#obsolete" = "guide/basics#basics"
+"""
+
+
+def split_repo(root: Path, commit: bool = True) -> str:
+    """``guide`` split into ``guide/basics`` and ``guide/advanced`` (one of its sections
+    merged into ``notes``, one dropped); return the commit before."""
+    root.mkdir(parents=True, exist_ok=True)
+    write_tree(root, BEFORE, {})
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "before")
+    base = git(root, "rev-parse", "HEAD").strip()
+    (root / "docs/guide.md").unlink()
+    write_tree(root, AFTER, {})
+    if commit:
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "split the guide")
+    return base
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
+    root = tmp_path / "repo"
+    base = split_repo(root)
+    monkeypatch.chdir(root)
+    return root, base
+
+
+def test_from_git_proposes_the_anchors_of_a_split_page(
+    repo: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, base = repo
+    assert main(["from-git", "docs", "--since", base]) == 0
+    out, err = capsys.readouterr()
+    data = tomllib.loads(out)
+    # each section found on the page it went to, by its id or (renamed) by its text
+    assert data["anchors"] == {
+        "guide#caveats": "notes#known-limits",
+        "guide#something-else": "guide/basics#something-else",
+        "guide#tuning": "guide/advanced#tuning",
+    }
+    assert "docs/guide: page deleted without a rename" in err
+    assert "# \"guide\" = \"\"  # deleted: needs a target" in out
+    # once the page has its fallback, the sections that land there need no entry, the
+    # one that went nowhere does
+    (repo[0] / "docs/relocations.toml").write_text('[pages]\n"guide" = "guide/basics"\n')
+    assert main(["from-git", "docs", "--since", base]) == 0
+    out, err = capsys.readouterr()
+    assert tomllib.loads(out) == {"anchors": {
+        "guide#caveats": "notes#known-limits", "guide#tuning": "guide/advanced#tuning",
+    }}
+    assert '# "guide#obsolete" = ""  # removed: needs a target' in out
+    assert "docs/guide#obsolete: section removed" in err
+
+
+def test_from_git_check_names_each_section_that_lands_nowhere(
+    repo: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, base = repo
+    table = root / "docs/relocations.toml"
+    table.write_text('[pages]\n"guide" = "guide/basics"\n', "utf-8")
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"docs/notes.md:7: heading guide#caveats moved to notes#known-limits since {base} "
+        "and has no [anchors] entry",
+        f"docs/relocations.toml: heading guide#obsolete was removed since {base} and has "
+        "no [anchors] entry",
+        f"docs/guide/advanced.md:4: heading guide#tuning moved to guide/advanced#tuning "
+        f"since {base} and has no [anchors] entry",
+    ]
+    assert "3 headings renamed or deleted" in err
+    table.write_text(TABLE, "utf-8")
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 0
+    assert "every page and heading renamed or deleted since" in capsys.readouterr().err
+
+
+def test_uncommitted_split_is_checked_against_head(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "repo"
+    split_repo(root, commit=False)
+    monkeypatch.chdir(root)
+    (root / "docs/relocations.toml").write_text(
+        TABLE.replace('"guide#tuning" = "guide/advanced#tuning"\n', ""), "utf-8"
+    )
+    assert main(["from-git", "docs", "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "heading guide#tuning moved to guide/advanced#tuning since HEAD" in out
+    assert out.count("\n") == 1
+
+
+def test_relocate_since_warns_for_a_section_of_a_split_page(
+    repo: tuple[Path, str], tmp_path: Path
+) -> None:
+    from sphinx.testing.util import SphinxTestApp
+
+    root, base = repo
+    docs = root / "docs"
+    (docs / "conf.py").write_text(CONF + f"relocate_since = {base!r}\n", "utf-8")
+    (docs / "relocations.toml").write_text(
+        TABLE.replace('"guide#tuning" = "guide/advanced#tuning"\n', ""), "utf-8"
+    )
+
+    def unredirected() -> list[str]:
+        warning = StringIO()
+        app = SphinxTestApp("html", srcdir=docs, builddir=tmp_path / "build",
+                            status=StringIO(), warning=warning,
+                            confoverrides={"show_warning_types": True}, freshenv=True)
+        try:
+            app.build()
+        finally:
+            app.cleanup()
+        lines = re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()).splitlines()
+        return [line for line in lines if "[relocate.unredirected]" in line]
+
+    assert unredirected() == [
+        f"{docs / 'guide/advanced.md'}:4: WARNING: heading guide#tuning moved to "
+        f"guide/advanced#tuning since {base} and has no [anchors] entry "
+        "[relocate.unredirected]",
+    ]
+    (docs / "relocations.toml").write_text(TABLE, "utf-8")
+    assert unredirected() == []
+
+
+def _build(srcdir: Path, out: Path, **overrides: object) -> list[str]:
+    """Build ``srcdir`` with html; the ``relocate.unredirected`` warnings."""
+    from sphinx.testing.util import SphinxTestApp
+
+    warning = StringIO()
+    app = SphinxTestApp("html", srcdir=srcdir, builddir=out, status=StringIO(),
+                        warning=warning, freshenv=True,
+                        confoverrides={"show_warning_types": True, **overrides})
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()).splitlines()
+    return [line for line in lines if "[relocate.unredirected]" in line]
+
+
+def test_relocate_published_names_a_label_anchor_of_a_split_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without git: the release's objects.inv lists ``tuning-label`` at
+    ``guide.html#tuning-label``; the label still exists, on the other half."""
+    labelled = "(tuning-label)=\n## Tuning"
+    before, after = tmp_path / "before", tmp_path / "after"
+    write_tree(before, {path.removeprefix("docs/"): text.replace("## Tuning", labelled)
+                        for path, text in BEFORE.items()}, {})
+    assert _build(before, tmp_path / "release") == []
+    inventory = tmp_path / "release/html/objects.inv"
+    pages = {**{k: v for k, v in BEFORE.items() if k != "docs/guide.md"}, **AFTER}
+    write_tree(after, {path.removeprefix("docs/"): text.replace("## Tuning", labelled)
+                       for path, text in pages.items()}, {})
+    table = after / "relocations.toml"
+    table.write_text(TABLE, "utf-8")
+    found = _build(after, tmp_path / "out", relocate_published=str(inventory))
+    assert found == [
+        f"{table}:4: WARNING: section guide#tuning-label was published at "
+        "guide.html#tuning-label; the table sends it to guide/basics, which has no such "
+        "section, and it has no [anchors] entry [relocate.unredirected]",
+    ]
+    monkeypatch.chdir(after)
+    assert main(["check", ".", "--published", str(inventory)]) == 1
+    assert "section guide#tuning-label was published" in capsys.readouterr().out
+    with table.open("a", encoding="utf-8") as file:
+        file.write('"guide#tuning-label" = "guide/advanced#tuning-label"\n')
+    assert _build(after, tmp_path / "out", relocate_published=str(inventory)) == []
+    assert main(["check", ".", "--published", str(inventory)]) == 0
