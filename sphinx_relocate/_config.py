@@ -218,7 +218,9 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         (str, type(None)),
         "A git revision (``main``, a tag, a commit): every build warns "
         "``relocate.unredirected`` at the table for each page renamed or deleted since "
-        "then, in commits or in the working tree, that no entry redirects; the check of "
+        "then, in commits or in the working tree, that no entry redirects, and at the "
+        "page for each heading whose id changed or whose section moved to another page "
+        "(a split) with no ``[anchors]`` entry; the check of "
         "``sphinx-relocate from-git --check``.",
         expects="a git revision (a string) or None",
     ),
@@ -238,7 +240,8 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "The ``objects.inv`` of a release: a file relative to the conf dir, or an http(s) "
         "URL (fetched on every build). Every page of it that is no longer a document and "
         "that the table does not move, and every label of it that is no longer a label, "
-        "is a ``relocate.unredirected`` warning naming its published URL; pages the "
+        "is a ``relocate.unredirected`` warning naming its published URL, and so is a "
+        "label on a page that is gone whose anchor lands on no section; pages the "
         "table moves get stubs and inventory entries even when only a pattern names them.",
         expects="a file name or URL (a string) or None",
     ),
