@@ -53,13 +53,17 @@ class Tabs(Browser):
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("browser-old-ids")
-    src = base / "src"
-    shutil.copytree(ROOT, src)
+    shutil.copytree(ROOT, base / "src")
+    return build_sites(base)
+
+
+def build_sites(base: Path) -> dict[str, Path]:
+    """The project in ``base / "src"`` built as html and dirhtml, by builder."""
     built = {}
     for builder in ("html", "dirhtml"):
         # SphinxTestApp, for its cleanup: a plain Sphinx() leaves its node classes
         # registered with docutils, and later builds in this process warn about them
-        app = SphinxTestApp(builder, srcdir=src, builddir=base / builder,
+        app = SphinxTestApp(builder, srcdir=base / "src", builddir=base / builder,
                             status=None, warning=io.StringIO(), freshenv=True)
         try:
             app.build()

@@ -10,14 +10,12 @@ so the section a fragment lands on is at the window's top and one it misses is n
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
 import pytest
 from reorg_fixture import write_tree
-from sphinx.testing.util import SphinxTestApp
-from test_browser_old_ids import Tabs, probe
+from test_browser_old_ids import Tabs, build_sites, probe
 from test_split import AFTER, CONF, TABLE
 
 pytestmark = pytest.mark.browser
@@ -32,16 +30,7 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     pages = {path.removeprefix("docs/"): text.replace("\n## ", f"{SPACER}## ") + SPACER
              for path, text in AFTER.items()}
     write_tree(src, {**pages, "conf.py": CONF, "relocations.toml": TABLE}, {})
-    built = {}
-    for builder in ("html", "dirhtml"):
-        app = SphinxTestApp(builder, srcdir=src, builddir=base / builder,
-                            status=None, warning=io.StringIO(), freshenv=True)
-        try:
-            app.build()
-        finally:
-            app.cleanup()
-        built[builder] = Path(app.outdir)
-    return built
+    return build_sites(base)
 
 
 def test_the_sections_of_a_split_page_land_in_chromium(
