@@ -88,7 +88,7 @@ class OwnTime:
             if transform.__module__.startswith("sphinx_relocate"):
                 transform.run = self.wrap(transform.run)
         try:
-            from sphinx_relocate import _resolve
+            from sphinx_relocate.sphinx_ext import resolve as _resolve
         except ImportError:
             return
         _resolve.RelocatingTocTree._map = staticmethod(  # type: ignore[method-assign]

@@ -9,7 +9,7 @@ page); this file holds what the runner's interpreter cannot do itself:
                ``relocations.toml``, ``reredirects`` with ``redirects = {...}`` in
                ``conf.py``, ``rediraffe`` with a ``rediraffe_redirects`` file), every
                old name moved to the one page, ``index``;
-``inprocess``  time ``sphinx_relocate._table.load_table`` on the same table, and the
+``inprocess``  time ``sphinx_relocate.core.table.load_table`` on the same table, and the
                planning and rendering of its stubs without writing them, then of as
                many stubs for old names moved each to a page of its own (prints one
                JSON object per size; run with the interpreter that builds);
@@ -131,7 +131,7 @@ def check_stubs(outdir: Path, count: int, mode: str) -> int:
 def inprocess(count: int, runs: int, workdir: Path) -> dict[str, Any]:
     """``load_table`` on the N-entry table, then plan and render its N stubs, ``runs``
     times each after one untimed warm-up; wall and CPU seconds of every run."""
-    from sphinx_relocate._table import load_table
+    from sphinx_relocate.core.table import load_table
 
     table_file = workdir / f"relocations-{count}.toml"
     table_file.write_text(table_text(count), "utf-8")
@@ -189,7 +189,7 @@ def traced_memory(table_file: Path, documents: set[str], titles: dict[str, str])
     hidden under the peak of Sphinx's own work, which a small table stays below."""
     import tracemalloc
 
-    from sphinx_relocate._table import load_table
+    from sphinx_relocate.core.table import load_table
 
     gc.collect()
     tracemalloc.start()

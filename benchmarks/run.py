@@ -550,7 +550,7 @@ def cli_command(python: str) -> list[str]:
     script = Path(python).parent / "sphinx-relocate"
     if script.exists():
         return [str(script)]
-    return [python, "-c", "import sys; from sphinx_relocate._cli import main; sys.exit(main())"]
+    return [python, "-c", "import sys; from sphinx_relocate.cli.main import main; sys.exit(main())"]
 
 
 def rewrite_once(run: Runner, docs: Path, *extra: str) -> dict[str, Any]:
@@ -986,7 +986,7 @@ def endtoend_section(results: dict[str, Any], plot: str | None,
     if timings:
         add("### Table and stubs in-process")
         add("")
-        add("`sphinx_relocate._table.load_table(path)` (reading, parsing and validating "
+        add("`sphinx_relocate.core.table.load_table(path)` (reading, parsing and validating "
             "the same `relocations.toml`), then planning the stubs (`_stubs.plan`, with the "
             "one page, where each old page lands worked out afresh in every run, as in a "
             "build) and rendering them (`render_default`, encoded), without writing, "

@@ -48,20 +48,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _inventory, _published, _record, _stubs, _summary
-from ._catalogs import setup_catalogs
-from ._check import setup_checker
-from ._config import (
+from sphinx_relocate.core.table import Location, Problem, RelocationTable, Target, load_table
+from sphinx_relocate.sphinx_ext import inventory as _inventory
+from sphinx_relocate.sphinx_ext import published as _published
+from sphinx_relocate.sphinx_ext import record as _record
+from sphinx_relocate.sphinx_ext import stubs as _stubs
+from sphinx_relocate.sphinx_ext import summary as _summary
+from sphinx_relocate.sphinx_ext.catalogs import setup_catalogs
+from sphinx_relocate.sphinx_ext.check import setup_checker
+from sphinx_relocate.sphinx_ext.config import (
     CONFIG_VALUES,
     check_config,
     on_config_inited,
     on_env_get_outdated,
     register,
 )
-from ._old_ids import setup_old_ids
-from ._resolve import setup_resolver
-from ._table import Location, Problem, RelocationTable, Target, load_table
-from ._warnings import RelocateWarning
+from sphinx_relocate.sphinx_ext.old_ids import setup_old_ids
+from sphinx_relocate.sphinx_ext.resolve import setup_resolver
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

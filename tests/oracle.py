@@ -210,7 +210,7 @@ def expected(
     repo_url: str = "",
 ) -> dict[str, list[Link]]:
     """Where every link of the moved layout must land: the original's, through the table."""
-    from sphinx_relocate._table import load_table
+    from sphinx_relocate.core.table import load_table
 
     table, problems = load_table(table_file, source_suffixes=_SOURCE_SUFFIXES)
     assert not [p for p in problems if p.fatal], problems

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from sphinx_relocate._cli import main
-from sphinx_relocate._landing import Project, Site, land
-from sphinx_relocate._table import load_table
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.core.landing import Project, Site, land
+from sphinx_relocate.core.table import load_table
 
 #: "a" became "b", then "guide/setup"; "merged" was merged into it
 PAGES = '[pages]\n"a" = "b"\n"b" = "guide/setup"\n"merged" = "guide/setup"\n'

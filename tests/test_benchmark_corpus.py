@@ -117,7 +117,11 @@ def test_build_once_times_the_extensions_own_code(corpus: Path, tmp_path: Path) 
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["reread"] == PAGES and result["statuscode"] == 0
     assert 0 < result["own_cpu"] < result["cpu"]
-    assert {"_resolve.on_doctree_read", "_check.on_env_updated", "_stubs.on_build_finished"} <= (
+    assert {
+        "sphinx_ext.resolve.on_doctree_read",
+        "sphinx_ext.check.on_env_updated",
+        "sphinx_ext.stubs.on_build_finished",
+    } <= (
         result["own_by_name"].keys()
     )
 

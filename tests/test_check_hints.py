@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sphinx_relocate._table import check_against_project, load_table
+from sphinx_relocate.core.table import check_against_project, load_table
 
 COLOR = re.compile(r"\x1b\[[0-9;]*m")
 

@@ -104,8 +104,8 @@ class FakeEnv:
 
 
 def locate(tmp_path: Path, text: str, refs: list[tuple[int, str]]) -> list[int]:
-    from sphinx_relocate._check import Locator
-    from sphinx_relocate._record import Reference
+    from sphinx_relocate.sphinx_ext.check import Locator
+    from sphinx_relocate.sphinx_ext.record import Reference
 
     (tmp_path / "page.md").write_text(text, "utf-8")
     locator = Locator(FakeEnv(tmp_path), (".md",))  # type: ignore[arg-type]

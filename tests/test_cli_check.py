@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_table_errors import CASES
 
-from sphinx_relocate._cli import main
+from sphinx_relocate.cli.main import main
 
 
 def make_docs(tmp_path: Path, table: str | bytes, conf: str = "") -> Path:
@@ -144,7 +144,7 @@ def test_conf_py_that_raises_is_read_as_literals(tmp_path, capsys, monkeypatch) 
 def test_console_script(tmp_path) -> None:
     docs = make_docs(tmp_path, '[pages]\n"a" = "a"\n')
     script = Path(sys.executable).with_name("sphinx-relocate")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "sphinx_relocate._cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "sphinx_relocate"]
     result = subprocess.run(
         [*command, "check", str(docs)],
         capture_output=True,

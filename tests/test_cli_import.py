@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sphinx_relocate._cli import main
+from sphinx_relocate.cli.main import main
 
 if sys.version_info >= (3, 11):
     import tomllib

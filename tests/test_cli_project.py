@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from reorg_fixture import committed_hook_repo, git, write_tree
 
-from sphinx_relocate._cli import main
+from sphinx_relocate.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 GATES = {

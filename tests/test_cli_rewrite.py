@@ -24,9 +24,9 @@ from reorg_fixture import REPO_URL, git, make_reorganized_repo
 from sphinx.application import Sphinx
 from sphinx.util.docutils import docutils_namespace
 
-from sphinx_relocate import _rewrite
-from sphinx_relocate._cli import main
-from sphinx_relocate._rewrite import find_targets
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.core import rewrite as _rewrite
+from sphinx_relocate.core.rewrite import find_targets
 
 
 @pytest.fixture
@@ -397,7 +397,7 @@ def _patch_project(root: Path) -> None:
 
 
 def _run_cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    code = "import sys; from sphinx_relocate._cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from sphinx_relocate.cli.main import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run(
         [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, check=False,
         env={**os.environ, "PYTHONPATH": str(Path(_rewrite.__file__).parent.parent)},

@@ -1,11 +1,11 @@
-"""Reading a conf.py's settings from its syntax tree (:mod:`sphinx_relocate._confpy`)."""
+"""Reading a conf.py's settings from its syntax tree (:mod:`sphinx_relocate.core.confpy`)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sphinx_relocate._confpy import read_literals
+from sphinx_relocate.core.confpy import read_literals
 
 LITERALS = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),

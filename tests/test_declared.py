@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sphinx.errors import ConfigError
 
-from sphinx_relocate._cli import main
-from sphinx_relocate._declared import _docinfo, _front_matter, declared_names, peer_declarations
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.core.declared import _docinfo, _front_matter, declared_names, peer_declarations
 
 ROOTS = Path(__file__).parent / "roots"
 _REFRESH = re.compile(r'http-equiv="refresh" content="0; url=([^"]*)"')

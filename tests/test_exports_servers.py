@@ -26,8 +26,8 @@ from urllib.parse import quote, urlsplit
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate._exports import NGINX_SERVER_LINE, export_files
-from sphinx_relocate._table import load_table
+from sphinx_relocate.core.exports import NGINX_SERVER_LINE, export_files
+from sphinx_relocate.core.table import load_table
 
 ROOT = Path(__file__).parent / "roots" / "test-servers"
 NGINX = "/usr/sbin/nginx"

@@ -20,7 +20,7 @@ import pytest
 from reorg_fixture import committed_hook_repo, git, write_tree
 from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate._cli import finding, main
+from sphinx_relocate.cli.main import finding, main
 
 CONF = 'extensions = ["sphinx_relocate"]\nrelocate_map = {"mapped": "mapped_new"}\n'
 TABLE = '# our moves\n[pages]\n"paged" = "paged_new"\n\n[prefixes]\n"guide/" = "manual/"\n'

@@ -20,8 +20,8 @@ from reorg_fixture import (
     write_tree,
 )
 
-from sphinx_relocate._cli import main, read_project
-from sphinx_relocate._git import Derived, fold_folders, merge_into, render
+from sphinx_relocate.cli.main import main, read_project
+from sphinx_relocate.core.git import Derived, fold_folders, merge_into, render
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -249,13 +249,13 @@ def test_exclude_patterns_match_as_sphinx_matches_them(pattern: str) -> None:
     """``_git`` may not import Sphinx: its reading of ``exclude_patterns`` is Sphinx's."""
     from sphinx.util.matching import _translate_pattern
 
-    from sphinx_relocate._git import _translate
+    from sphinx_relocate.core.git import _translate
 
     assert _translate(pattern) == _translate_pattern(pattern)
 
 
 def test_excluded_paths() -> None:
-    from sphinx_relocate._git import excluded_paths
+    from sphinx_relocate.core.git import excluded_paths
 
     paths = ["a.rst", "_build/html/x.txt", "out/html/.buildinfo", "out/html/_sources/a.txt",
              "out/doctrees/environment.pickle", "drafts/a/b.rst", "drafts/c.rst",
@@ -499,7 +499,7 @@ def test_markdown_section_ids_are_myst_slugs(headings: list[tuple[int, str]]) ->
     from docutils.core import publish_doctree
     from myst_parser.parsers.docutils_ import Parser
 
-    from sphinx_relocate._git import sections_in
+    from sphinx_relocate.core.git import sections_in
 
     text = "".join(f"{'#' * level} {title}\n\ntext\n\n" for level, title in headings)
     doctree = publish_doctree(text, parser=Parser(), settings_overrides={
@@ -525,7 +525,7 @@ def test_rest_section_ids_are_docutils_ids(titles: list[str], label: str) -> Non
     from docutils import nodes
     from docutils.core import publish_doctree
 
-    from sphinx_relocate._git import sections_in
+    from sphinx_relocate.core.git import sections_in
 
     rules = "=-~^"
     text = f".. _{label}:\n\n" if label else ""
@@ -545,7 +545,7 @@ def test_rest_section_ids_are_docutils_ids(titles: list[str], label: str) -> Non
 
 
 def test_renamed_heading_at_the_same_place_or_by_its_text() -> None:
-    from sphinx_relocate._git import compare_sections, sections_in
+    from sphinx_relocate.core.git import compare_sections, sections_in
 
     old = sections_in("# T\n\n## A\n\nsame text here\n\n## B\n\nb text\n\n## C\n\nc\n", "p.md", 2)
     # B renamed in place with new text; A renamed and its text kept, moved to the end

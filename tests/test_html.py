@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate._html import _ATTRIBUTE, UrlAttribute, find_urls, rewrite_urls
+from sphinx_relocate.core.html import _ATTRIBUTE, UrlAttribute, find_urls, rewrite_urls
 
 
 def values(text: str) -> list[tuple[str, str, str]]:

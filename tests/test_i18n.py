@@ -20,16 +20,16 @@ from reorg_fixture import git
 from sphinx.testing.util import SphinxTestApp
 from sphinx.util.i18n import CatalogInfo
 
-from sphinx_relocate import _stubs
-from sphinx_relocate._catalogs import (
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.core.table import RelocationTable, load_table
+from sphinx_relocate.sphinx_ext import stubs as _stubs
+from sphinx_relocate.sphinx_ext.catalogs import (
     CatalogMove,
     borrowed_catalogs,
     domain_of,
     move_catalog,
     plan_moves,
 )
-from sphinx_relocate._cli import main
-from sphinx_relocate._table import RelocationTable, load_table
 
 ROOT = Path(__file__).parent / "roots" / "test-i18n-moved"
 MESSAGES = "locale/de/LC_MESSAGES"

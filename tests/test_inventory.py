@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from sphinx.testing.util import SphinxTestApp
 from sphinx.util.console import strip_colors
 
-from sphinx_relocate._inventory import (
+from sphinx_relocate.sphinx_ext.inventory import (
     Entry,
     InventoryError,
     aliases,

@@ -13,9 +13,9 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import docutils_namespace
 from test_labels import hrefs as body_hrefs
 
-from sphinx_relocate._cli import main
-from sphinx_relocate._rewrite import Rewriter
-from sphinx_relocate._table import load_table
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.core.rewrite import Rewriter
+from sphinx_relocate.core.table import load_table
 
 ROOT = Path(__file__).parent / "roots" / "test-labels"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sphinx_relocate._landing import (
+from sphinx_relocate.core.landing import (
     UNDECIDED,
     Landing,
     Project,
@@ -19,8 +19,8 @@ from sphinx_relocate._landing import (
     settle,
     site_of,
 )
-from sphinx_relocate._paths import relative_path
-from sphinx_relocate._table import RelocationTable, Target, load_table
+from sphinx_relocate.core.paths import relative_path
+from sphinx_relocate.core.table import RelocationTable, Target, load_table
 
 SUFFIXES = (".md", ".rst")
 

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate._old_ids import Carried, Clash, carried_ids, changed_documents
-from sphinx_relocate._table import Entry, Location, RelocationTable, Target
+from sphinx_relocate.core.table import Entry, Location, RelocationTable, Target
+from sphinx_relocate.sphinx_ext.old_ids import Carried, Clash, carried_ids, changed_documents
 
 ROOT = Path(__file__).parent / "roots" / "test-old-ids"
 

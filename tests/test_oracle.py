@@ -24,7 +24,7 @@ import pytest
 from oracle import compare, expected, landings, literals, wrong_pages
 from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate._cli import main
+from sphinx_relocate.cli.main import main
 
 REPO_URL = "https://forge.example/org/repo/blob/main/"
 #: (pages, seed): small corpora with every kind of ambiguity, and one larger

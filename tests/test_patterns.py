@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sphinx_relocate._table import Target, check_against_project, load_table
+from sphinx_relocate.core.table import Target, check_against_project, load_table
 
 
 def load_text(tmp_path: Path, text: str, **kwargs: object):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sphinx_relocate._peers import convert, read_rediraffe_file
-from sphinx_relocate._table import (
+from sphinx_relocate.core.peers import convert, read_rediraffe_file
+from sphinx_relocate.core.table import (
     Problem,
     RelocationTable,
     Target,

@@ -20,7 +20,7 @@ from sphinx.errors import ConfigError
 from sphinx.util.console import strip_colors
 from test_peers import LANDS
 
-from sphinx_relocate._paths import html_page_path
+from sphinx_relocate.core.paths import html_page_path
 
 ROOTS = Path(__file__).parent / "roots"
 _SUBTYPE = re.compile(r" \[[a-z_]+\.[a-z_]+\]$")

@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 from test_inventory import build, copy, entries
 
-from sphinx_relocate import _published
-from sphinx_relocate._cli import main
-from sphinx_relocate._find import labels_in
-from sphinx_relocate._inventory import InventoryError
-from sphinx_relocate._published import Published, read, unredirected
-from sphinx_relocate._table import load_table
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.core.spans import labels_in
+from sphinx_relocate.core.table import load_table
+from sphinx_relocate.sphinx_ext import published as _published
+from sphinx_relocate.sphinx_ext.inventory import InventoryError
+from sphinx_relocate.sphinx_ext.published import Published, read, unredirected
 
 PAGE = "dropped was published at {base}dropped.html and is no longer a page; it has no entry"
 LABEL = (

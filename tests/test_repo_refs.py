@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate._cli import main
-from sphinx_relocate._landing import current_refs, repository_path
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.core.landing import current_refs, repository_path
 
 FORGE = "https://forge.example/org/repo"
 
@@ -40,7 +40,7 @@ def test_the_refs_of_today(repo_url: str, refs: tuple[str, ...]) -> None:
 
 
 def test_repository_path_on_todays_refs_only() -> None:
-    from sphinx_relocate._landing import current_ref_pattern
+    from sphinx_relocate.core.landing import current_ref_pattern
 
     pattern = current_ref_pattern(f"{FORGE}/blob/main/")
     assert [repository_path(url, FORGE, pattern) for url in TODAY] == ["docs/old.md"] * 3

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate._record import Reference
+from sphinx_relocate.sphinx_ext.record import Reference
 
 ROOT = Path(__file__).parent / "roots" / "test-reorg"
 

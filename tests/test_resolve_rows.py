@@ -22,7 +22,7 @@ import pytest
 from oracle import compare, landings
 from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate._cli import main
+from sphinx_relocate.cli.main import main
 
 ROOT = Path(__file__).parent / "roots" / "test-resolve-rows"
 COLOR = re.compile(r"\x1b\[[0-9;]*m")

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from sphinx_relocate._landing import repo_base
-from sphinx_relocate._rewrite import (
+from sphinx_relocate.core.landing import repo_base
+from sphinx_relocate.core.rewrite import (
     Rewriter,
     SourceFile,
     find_targets,
@@ -19,7 +19,7 @@ from sphinx_relocate._rewrite import (
     walk_repository,
     write_atomically,
 )
-from sphinx_relocate._table import load_table
+from sphinx_relocate.core.table import load_table
 
 SUFFIXES = (".md", ".rst")
 
@@ -442,6 +442,6 @@ def test_write_keeps_hard_links_and_owner(tmp_path: Path) -> None:
     ],
 )
 def test_title_in(path: str, text: str, title: str | None) -> None:
-    from sphinx_relocate._find import title_in
+    from sphinx_relocate.core.spans import title_in
 
     assert title_in(text, path) == title

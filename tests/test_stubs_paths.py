@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sphinx_relocate._paths import (
+from sphinx_relocate.core.paths import (
     html_page_path,
     page_href,
     page_root_url,
@@ -21,8 +21,8 @@ from sphinx_relocate._paths import (
     relative_path,
     safe_output_path,
 )
-from sphinx_relocate._stubs import Site, js_string, old_page_landings, old_pages, plan
-from sphinx_relocate._table import RelocationTable, Target, load_table
+from sphinx_relocate.core.table import RelocationTable, Target, load_table
+from sphinx_relocate.sphinx_ext.stubs import Site, js_string, old_page_landings, old_pages, plan
 
 _CHARS = st.sampled_from(list("abcXYZ09-_.~ '\"<>&%:#?@=+;,!()[]特性总览é\u2028"))
 segment = st.one_of(

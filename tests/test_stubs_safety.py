@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sphinx_relocate import _stubs
-from sphinx_relocate._paths import safe_output_path
+from sphinx_relocate.core.paths import safe_output_path
+from sphinx_relocate.sphinx_ext import stubs as _stubs
 
 CONF = """\
 project = "safety"

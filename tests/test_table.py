@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sphinx_relocate._table import Target, load_table
+from sphinx_relocate.core.table import Target, load_table
 
 REORG = """\
 # the real-world example of the design notes

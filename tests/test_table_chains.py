@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sphinx_relocate._stubs import old_page_landings
-from sphinx_relocate._table import RelocationTable, Target, check_against_project, load_table
+from sphinx_relocate.core.table import RelocationTable, Target, check_against_project, load_table
+from sphinx_relocate.sphinx_ext.stubs import old_page_landings
 
 STEPS = 20_000
 
@@ -75,7 +75,7 @@ def test_remembered_walks_answer_as_fresh_ones(
     """Any order of lookups gives what a table with no memory gives (cycles included:
     this table is made without load_table's checks)."""
     entries = [("pages", old, Target(new, anchor)) for old, (new, anchor) in moves.items()]
-    from sphinx_relocate._table import Entry, Location
+    from sphinx_relocate.core.table import Entry, Location
 
     def fresh() -> RelocationTable:
         return RelocationTable.of_entries(
@@ -121,7 +121,7 @@ class CountingLabels(dict[str, str]):
 
 
 def test_a_long_label_chain_is_followed_in_linear_steps(tmp_path: Path) -> None:
-    from sphinx_relocate._table import check_labels
+    from sphinx_relocate.core.table import check_labels
 
     path = tmp_path / "relocations.toml"
     path.write_text("[labels]\n" + "".join(f'"l{i}" = "l{i + 1}"\n' for i in range(STEPS)))
@@ -139,7 +139,7 @@ def test_a_long_label_chain_is_followed_in_linear_steps(tmp_path: Path) -> None:
 def test_remembered_label_walks_answer_as_fresh_ones(
     moves: dict[str, str], labels: set[str], order: list[str]
 ) -> None:
-    from sphinx_relocate._table import Entry, Location
+    from sphinx_relocate.core.table import Entry, Location
 
     def fresh() -> RelocationTable:
         return RelocationTable.of_entries(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sphinx_relocate._table import Target, check_against_project, load_table
+from sphinx_relocate.core.table import Target, check_against_project, load_table
 
 # (table text, expected line, expected words in the message)
 CASES = {
@@ -121,7 +121,7 @@ def test_folders_that_move_into_each_other_are_a_cycle(tmp_path: Path, prefixes:
 def test_a_table_made_without_the_checks_still_ends_every_lookup() -> None:
     """RelocationTable.of_entries takes entries as they are (the checks are load_table's):
     a lookup gives up once it has taken more steps than there are entries."""
-    from sphinx_relocate._table import Entry, Location, RelocationTable
+    from sphinx_relocate.core.table import Entry, Location, RelocationTable
 
     table = RelocationTable.of_entries([
         Entry("prefixes", "a/", Target("b/"), Location("t.toml", 2)),

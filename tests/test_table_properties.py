@@ -14,7 +14,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sphinx_relocate._paths import (
+from sphinx_relocate.core.paths import (
     html_page_path,
     join_relative,
     join_target,
@@ -22,7 +22,7 @@ from sphinx_relocate._paths import (
     relative_path,
     split_target,
 )
-from sphinx_relocate._table import (
+from sphinx_relocate.core.table import (
     _CLEAN_PATH,
     Location,
     _Builder,
@@ -276,7 +276,7 @@ def test_the_table_is_the_same_by_either_reader(
         path = Path(folder, "relocations.toml")
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         fast = load_table(path)
-        with mock.patch("sphinx_relocate._table._scan_simple", return_value=None):
+        with mock.patch("sphinx_relocate.core.table._scan_simple", return_value=None):
             slow = load_table(path)
     assert fast[0].entries == slow[0].entries
     assert [str(p) for p in fast[1]] == [str(p) for p in slow[1]]
@@ -287,7 +287,7 @@ def test_the_table_is_the_same_by_either_reader(
 def test_a_clean_path_is_one_check_path_keeps(text: str) -> None:
     """The shortcut in ``_check_path`` takes only paths the full check returns as they are."""
     problems: list[object] = []
-    with mock.patch("sphinx_relocate._table._CLEAN_PATH", re.compile("(?!)")):
+    with mock.patch("sphinx_relocate.core.table._CLEAN_PATH", re.compile("(?!)")):
         checked = _Builder((".md",), problems)._check_path(text, Location("t"), "l")  # type: ignore[arg-type]
     if _CLEAN_PATH.fullmatch(text):
         assert (checked, problems) == (text, [])
@@ -314,7 +314,7 @@ def test_the_short_way_for_plain_pages_keeps_what_the_checks_keep(
         return list(builder.entries.values()), [str(p) for p in problems]
 
     short = build()
-    with mock.patch("sphinx_relocate._table._PLAIN_PAGE", re.compile("(?!)")):
+    with mock.patch("sphinx_relocate.core.table._PLAIN_PAGE", re.compile("(?!)")):
         checked = build()
     assert short == checked
 

@@ -13,7 +13,7 @@ from docutils.utils import column_width
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sphinx_relocate._textedit import (
+from sphinx_relocate.core.textedit import (
     adds_parse_errors,
     apply_edits,
     apply_edits_checked,

@@ -19,16 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._state import state_of
-from ._warnings import logger
+from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.warnings import logger
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
 
     from sphinx.application import Sphinx
 
-    from ._stubs import StubReport
-    from ._table import RelocationTable
+    from sphinx_relocate.core.table import RelocationTable
+    from sphinx_relocate.sphinx_ext.stubs import StubReport
 
 
 @dataclass
@@ -130,8 +130,8 @@ def summary_line(
 
 def rewritten_references(app: Sphinx) -> tuple[int, int]:
     """(references, documents) the table sends elsewhere, over every document."""
-    from . import _record
-    from ._check import anchors_of, label_key, settle_reference
+    from sphinx_relocate.sphinx_ext import record as _record
+    from sphinx_relocate.sphinx_ext.check import anchors_of, label_key, settle_reference
 
     env = app.env
     report = state_of(app).report

@@ -7,7 +7,7 @@ How it works:
   priority location display``, matched with the pattern Sphinx's own reader uses.
 * After an HTML build has written ``objects.inv``, :func:`on_build_finished` adds one
   ``std:doc`` entry for every old page name that the table moves to a page of the build
-  (the old names that get redirect stubs, :func:`~sphinx_relocate._stubs.old_pages`).
+  (the old names that get redirect stubs, :func:`~sphinx_relocate.sphinx_ext.stubs.old_pages`).
   The entry copies Sphinx's own entry for the new page, its location (plus the target's
   ``#anchor``) and its title, so ``:doc:`demo:old/name``` in another project lands on
   the new page, not on a stub.  Likewise one ``std:label`` entry for every ``[labels]``
@@ -33,12 +33,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from ._paths import quote_fragment
+from sphinx_relocate.core.paths import quote_fragment
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-    from ._table import RelocationTable, Target
+    from sphinx_relocate.core.table import RelocationTable, Target
 
 #: The file every HTML builder writes into its output folder.
 FILENAME = "objects.inv"
@@ -229,7 +229,7 @@ def page_moves(
     landings: Mapping[str, Target], documents: set[str]
 ) -> dict[str, tuple[str, str]]:
     """Old name → ``(new page, anchor)`` for each old page that lands on a page
-    (``landings``: :func:`~sphinx_relocate._stubs.old_page_landings`)."""
+    (``landings``: :func:`~sphinx_relocate.sphinx_ext.stubs.old_page_landings`)."""
     return {
         old: (target.path, target.anchor)
         for old, target in landings.items()
@@ -274,7 +274,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     path = Path(app.outdir, FILENAME)
     if not path.is_file():
         return  # the epub builders write none
-    from ._warnings import RelocateWarning, warn
+    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
     try:
         data = path.read_bytes()
@@ -283,18 +283,18 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else err
         warn(RelocateWarning.STUB, f"{path}: cannot list the old names: {reason}")
         return
-    from ._table import collection_paused
+    from sphinx_relocate.core.table import collection_paused
 
     with collection_paused():
         _add_aliases(app, path, inventory)
 
 
 def _add_aliases(app: Sphinx, path: Path, inventory: Inventory) -> None:
-    from ._check import labels_of
-    from ._config import table_of
-    from ._state import state_of
-    from ._stubs import old_page_landings
-    from ._warnings import RelocateWarning, warn
+    from sphinx_relocate.sphinx_ext.check import labels_of
+    from sphinx_relocate.sphinx_ext.config import table_of
+    from sphinx_relocate.sphinx_ext.state import state_of
+    from sphinx_relocate.sphinx_ext.stubs import old_page_landings
+    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
     documents = set(app.env.found_docs)
     labels = labels_of(app.env)

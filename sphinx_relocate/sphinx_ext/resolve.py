@@ -41,7 +41,7 @@ from sphinx.util.matching import patfilter
 from sphinx.util.nodes import make_refnode
 from sphinx.util.osutil import relative_uri
 
-from ._landing import (
+from sphinx_relocate.core.landing import (
     EXTERNAL,
     FILE_LIKE,
     UNDECIDED,
@@ -54,7 +54,7 @@ from ._landing import (
     repository_path,
     span_kind,
 )
-from ._paths import (
+from sphinx_relocate.core.paths import (
     decode,
     folder_of,
     join_relative,
@@ -66,11 +66,18 @@ from ._paths import (
     split_target,
     strip_source_suffix,
 )
-from ._record import PerDocument, Reference, record
-from ._sphinx import app_of, current_docname, elements, label_xref, line_of, source_suffixes
-from ._state import state_of
-from ._table import RelocationTable, normalize_label
-from ._warnings import RelocateWarning, logger, warn
+from sphinx_relocate.core.table import RelocationTable, normalize_label
+from sphinx_relocate.sphinx_ext.adapters import (
+    app_of,
+    current_docname,
+    elements,
+    label_xref,
+    line_of,
+    source_suffixes,
+)
+from sphinx_relocate.sphinx_ext.record import PerDocument, Reference, record
+from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
 # _find, _textedit and _html are imported where a document needs them (an include, a
 # moved page's spellings, raw HTML): a build without any does not pay for them
@@ -79,7 +86,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from . import _html
+    from sphinx_relocate.core import html as _html
 
 #: what makes a toctree entry a glob pattern (with ``:glob:``), as for Sphinx
 _GLOB = re.compile(r"[*?\[]")
@@ -144,7 +151,7 @@ class Resolver:
         the node's line.
         """
         if self._spellings is None:
-            from ._find import find_targets
+            from sphinx_relocate.core.spans import find_targets
 
             self._spellings = {}
             text = self.state.text_of(self.env, self.docname)
@@ -550,7 +557,7 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
 
 def _raw_html(resolver: Resolver, node: nodes.raw, subtype: str) -> None:
     """Rewrite raw HTML's href/src to resolved source paths; register its images."""
-    from . import _html
+    from sphinx_relocate.core import html as _html
 
     line = line_of(node)
     env = resolver.env
@@ -722,7 +729,7 @@ class RelocatingTocTree(TocTree):
 
 def _old_title(resolver: Resolver, ref: str) -> str | None:
     """The title of the deleted page ``ref`` names, from the last version git has."""
-    from ._rewrite import deleted_page_title
+    from sphinx_relocate.core.rewrite import deleted_page_title
 
     old = docname_join(resolver.docname, ref)
     paths = [resolver.in_repository(old + suffix) for suffix in resolver.suffixes]
@@ -764,8 +771,8 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     state.texts[docname] = text
     if "include" not in text and ":file:" not in text:
         return
-    from ._find import find_targets
-    from ._textedit import apply_edits
+    from sphinx_relocate.core.spans import find_targets
+    from sphinx_relocate.core.textedit import apply_edits
 
     resolver = Resolver(app, docname)
     edits = []
@@ -821,7 +828,7 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     imagedir = getattr(builder, "imagedir", "_images")
     folder = ""
 
-    from . import _html
+    from sphinx_relocate.core import html as _html
 
     def rewrite(found: _html.UrlAttribute) -> str | None:
         path, query, fragment = split_target(found.value)

@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from docutils import nodes
 from docutils.nodes import make_id
 
-from ._paths import decode
-from ._sphinx import elements, line_of
-from ._table import RelocationTable
+from sphinx_relocate.core.paths import decode
+from sphinx_relocate.core.table import RelocationTable
+from sphinx_relocate.sphinx_ext.adapters import elements, line_of
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -129,10 +129,10 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Make this build's map, warn for each old id the page still uses (on every
     build), and return the documents whose carried ids changed, to be written again (a
     table edit changes the page, not its source)."""
-    from ._check import anchors_of
-    from ._config import table_of
-    from ._stubs import _label_places
-    from ._warnings import RelocateWarning, warn
+    from sphinx_relocate.sphinx_ext.check import anchors_of
+    from sphinx_relocate.sphinx_ext.config import table_of
+    from sphinx_relocate.sphinx_ext.stubs import _label_places
+    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
     table = table_of(app)
     carried: dict[str, tuple[Carried, ...]] = {}
@@ -204,9 +204,9 @@ def _placed(
 ) -> Iterator[tuple[Carried, nodes.Element]]:
     """Each old id of the page's documents with the element that is to carry it; an
     old id that another element of the page (or its raw HTML) has is a warning."""
-    from ._check import _RAW_ID
-    from ._config import table_of
-    from ._warnings import RelocateWarning, warn
+    from sphinx_relocate.sphinx_ext.check import _RAW_ID
+    from sphinx_relocate.sphinx_ext.config import table_of
+    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
     # every id of the page, and who holds it (raw HTML holds its own)
     holders: dict[str, nodes.Element] = {}

@@ -9,7 +9,7 @@ A MyST page lists them in its front matter, a reST page in its file-wide field l
                                           =====
 
 Each name becomes the ``[pages]`` row old → this page, at the page's own file and line,
-for the one table builder of :mod:`sphinx_relocate._table`: the same checks, and an old
+for the one table builder of :mod:`sphinx_relocate.core.table`: the same checks, and an old
 name the table file moves elsewhere is an error naming both places.  References to old
 names are resolved while documents are read, so the names must be known before: they are
 read from the top of each source file, not from doctrees, and only files whose first
@@ -32,10 +32,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ._find import MARKDOWN_SUFFIXES
-from ._paths import folder_of, join_relative, longest_first, strip_source_suffix
-from ._peers import Converted
-from ._table import Location, Problem
+from sphinx_relocate.core.paths import folder_of, join_relative, longest_first, strip_source_suffix
+from sphinx_relocate.core.peers import Converted
+from sphinx_relocate.core.spans import MARKDOWN_SUFFIXES
+from sphinx_relocate.core.table import Location, Problem
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -31,13 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._inventory import Entry, Inventory, InventoryError, parse
+from sphinx_relocate.sphinx_ext.inventory import Entry, Inventory, InventoryError, parse
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from ._table import RelocationTable
+    from sphinx_relocate.core.table import RelocationTable
 
 #: Seconds the whole fetch of a published inventory may take (connection, redirects,
 #: every byte): a server that trickles bytes cannot hold the build.
@@ -337,11 +337,11 @@ def generated_labels(published: Published) -> set[str]:
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Warn for each published page or label that lost its way in, on every build."""
-    from ._check import labels_of
-    from ._config import entries_location, setting_location, table_of
-    from ._state import state_of
-    from ._stubs import base_url
-    from ._warnings import RelocateWarning, warn
+    from sphinx_relocate.sphinx_ext.check import labels_of
+    from sphinx_relocate.sphinx_ext.config import entries_location, setting_location, table_of
+    from sphinx_relocate.sphinx_ext.state import state_of
+    from sphinx_relocate.sphinx_ext.stubs import base_url
+    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
     state = state_of(app)
     state.published_pages = frozenset()
@@ -366,7 +366,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []
     state.published_pages = published.pages()
     labels = labels_of(env)
-    from ._git import ids_now
+    from sphinx_relocate.core.git import ids_now
 
     anchors = int(getattr(app.config, "myst_heading_anchors", 0) or 0)
     ids_of = ids_now(Path(app.srcdir), tuple(app.config.source_suffix), anchors)

@@ -1,7 +1,7 @@
 """The state of one build in one typed object, as intersphinx keeps its inventories.
 
 Every handler asks :func:`state_of` for the table, the settings derived from the config,
-the project as the resolution rule sees it (:class:`~sphinx_relocate._landing.Project`)
+the project as the resolution rule sees it (:class:`~sphinx_relocate.core.landing.Project`)
 and the report of the last check, instead of each module keeping a dict of its own.
 What must outlive a build (references, anchors, lookups) lives in the environment
 (``_record.PerDocument``); this is what one ``Sphinx`` object derives and caches.
@@ -17,18 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._landing import Project, Site, framed, site_of
-from ._table import Problem, RelocationTable
+from sphinx_relocate.core.landing import Project, Site, framed, site_of
+from sphinx_relocate.core.table import Problem, RelocationTable
 
 if TYPE_CHECKING:
     import jinja2
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from ._catalogs import Serving
-    from ._check import Report
-    from ._stubs import StubReport
-    from ._summary import Sources
+    from sphinx_relocate.sphinx_ext.catalogs import Serving
+    from sphinx_relocate.sphinx_ext.check import Report
+    from sphinx_relocate.sphinx_ext.stubs import StubReport
+    from sphinx_relocate.sphinx_ext.summary import Sources
 
 
 @dataclass

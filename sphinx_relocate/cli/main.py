@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._paths import DEFAULT_SOURCE_SUFFIXES
-from ._table import (
+from sphinx_relocate.core.paths import DEFAULT_SOURCE_SUFFIXES
+from sphinx_relocate.core.table import (
     Location,
     Problem,
     RelocationTable,
@@ -29,9 +29,9 @@ from ._table import (
 )
 
 if TYPE_CHECKING:
-    from ._git import Changes
-    from ._peers import Converted
-    from ._rewrite import FileChange
+    from sphinx_relocate.core.git import Changes
+    from sphinx_relocate.core.peers import Converted
+    from sphinx_relocate.core.rewrite import FileChange
 
 #: Trees with at least this many candidate files get a progress line on stderr.
 PROGRESS_THRESHOLD = 2000
@@ -69,8 +69,8 @@ class DocsProject:
         """The labels written in the sources, and whether they are all the project's:
         not with ``sphinx.ext.autosectionlabel`` (every section title is one) or sources
         that are not reST or Markdown text (notebooks)."""
-        from ._find import MARKDOWN_SUFFIXES, REST_SUFFIXES
-        from ._rewrite import project_labels, walk_repository
+        from sphinx_relocate.core.rewrite import project_labels, walk_repository
+        from sphinx_relocate.core.spans import MARKDOWN_SUFFIXES, REST_SUFFIXES
 
         files, _ = walk_repository(self.srcdir)
         found = project_labels(self.srcdir, "", files, self.source_suffixes)
@@ -84,7 +84,7 @@ class DocsProject:
     def peers(self, *, loaded_too: bool = False) -> Converted:
         """The peers' tables in conf.py as table rows, as the extension reads them: not the
         table of a peer that is still loaded (that one is the peer's), unless ``loaded_too``."""
-        from ._peers import PEERS, Converted, convert, documents_on_disk
+        from sphinx_relocate.core.peers import PEERS, Converted, convert, documents_on_disk
 
         extensions = set(self.settings.get("extensions") or ())
         values = {
@@ -107,8 +107,8 @@ class DocsProject:
 
     def table_sources(self, table_option: Path | None) -> TableSources:
         """Where the table is read from (as :meth:`load_table` reads it)."""
-        from ._config import table_file
-        from ._peers import PEERS
+        from sphinx_relocate.core.peers import PEERS
+        from sphinx_relocate.sphinx_ext.config import table_file
 
         setting = self.settings.get("relocate_table", "relocations.toml")
         path = table_option or (self.confdir / setting if setting else None)
@@ -148,7 +148,7 @@ class DocsProject:
 
         ``peers`` replaces the peers' rows it would read (:meth:`peers`).
         """
-        from ._config import table_file
+        from sphinx_relocate.sphinx_ext.config import table_file
 
         if table_option is not None:
             if not table_option.is_file():
@@ -156,7 +156,7 @@ class DocsProject:
             path: Path | None = table_option
         else:
             path = table_file(self.confdir, self.settings.get("relocate_table", "relocations.toml"))
-        from ._declared import declared_names
+        from sphinx_relocate.core.declared import declared_names
 
         mapping = self.settings.get("relocate_map") or {}
         conf_py = self.confdir / "conf.py"
@@ -229,7 +229,7 @@ class TableSources:
 
 def _peer_names() -> dict[str, str]:
     """The peers' table settings, and the extension each belongs to."""
-    from ._peers import PEERS
+    from sphinx_relocate.core.peers import PEERS
 
     return {name: module for name, (_, module) in PEERS.items()}
 
@@ -339,7 +339,7 @@ def _has_pages(folder: Path) -> bool:
 def read_project(docs_dir: Path) -> DocsProject:
     """Read conf.py the way sphinx-build does (it runs the file); when running it fails
     (an import of the project's own package, not installed here), read its literal
-    settings instead (:mod:`sphinx_relocate._confpy`)."""
+    settings instead (:mod:`sphinx_relocate.core.confpy`)."""
     docs_dir = find_docs(docs_dir)
     conf_py = docs_dir / "conf.py"
     from sphinx.config import eval_config_file
@@ -376,7 +376,7 @@ _TABLE_SETTINGS = ("relocate_table", "relocate_map", "redirects", "rediraffe_red
 def _literal_settings(conf_py: Path, err: Exception) -> dict[str, Any]:
     """The settings of a conf.py that fails to run, read as literals, with one line
     saying so; a setting of the table that is no literal stops the command."""
-    from ._confpy import read_literals
+    from sphinx_relocate.core.confpy import read_literals
 
     failure = _conf_error(conf_py, err)
     cause = err.__cause__ or err
@@ -424,7 +424,7 @@ _RELOCATE_SETTINGS = (
 
 def _check_settings(conf_py: Path, settings: dict[str, Any]) -> None:
     """Refuse a value of the wrong type that a command reads: one line each, exit 2."""
-    from ._config import setting_location, setting_problem
+    from sphinx_relocate.sphinx_ext.config import setting_location, setting_problem
 
     wanted = {**dict.fromkeys(_RELOCATE_SETTINGS), **_OTHER_SETTINGS}
     problems: dict[str, str] = {}
@@ -534,10 +534,10 @@ def _published_problems(
 ) -> list[Problem]:
     """The build's published check (``--published``, else ``relocate_published``) on the
     sources: the documents Sphinx would find, the labels written in the sources."""
-    from ._config import entries_location, setting_location
-    from ._inventory import InventoryError
-    from ._published import generated_labels, read, unredirected
-    from ._stubs import base_url
+    from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
+    from sphinx_relocate.sphinx_ext.inventory import InventoryError
+    from sphinx_relocate.sphinx_ext.published import generated_labels, read, unredirected
+    from sphinx_relocate.sphinx_ext.stubs import base_url
 
     setting = args.published or project.settings.get("relocate_published")
     if not setting:
@@ -636,7 +636,12 @@ def _kinds(kinds: Counter[str]) -> str:
 
 def command_rewrite(args: argparse.Namespace) -> int:
     """Rewrite link targets in the sources (a diff by default, ``--check``, ``--write``)."""
-    from ._rewrite import Rewriter, candidate_files, list_repository, rewrite_files
+    from sphinx_relocate.core.rewrite import (
+        Rewriter,
+        candidate_files,
+        list_repository,
+        rewrite_files,
+    )
 
     project = read_project(args.docs_dir)
     table = _table_or_exit(project, args.table)
@@ -740,7 +745,7 @@ def command_rewrite(args: argparse.Namespace) -> int:
 def _print_patch(change: FileChange, shown: str) -> None:
     """The file's patch on stdout, in its own bytes; a file no text patch can show is
     named on stderr, never left out silently."""
-    from ._rewrite import patch_of
+    from sphinx_relocate.core.rewrite import patch_of
 
     patch = patch_of(change)
     if patch is None:
@@ -770,8 +775,8 @@ def _move_catalogs(
     language of ``locale_dirs`` (``git mv`` for tracked files); return how many were (or
     would be) moved and how many moves failed.  A per-folder catalog that cannot move as
     a whole is named and left: the build keeps serving it."""
-    from ._catalogs import move_catalog, plan_moves
-    from ._git import GitError, git
+    from sphinx_relocate.core.git import GitError, git
+    from sphinx_relocate.sphinx_ext.catalogs import move_catalog, plan_moves
 
     settings = project.settings
     moves, kept = plan_moves(
@@ -831,8 +836,15 @@ def _move_catalogs(
 
 def command_from_git(args: argparse.Namespace) -> int:
     """Derive table entries from git renames; print them or merge them into the table."""
-    from ._git import GitError, derive, docs_changes, merge_into, render, without_known
-    from ._rewrite import walk_repository
+    from sphinx_relocate.core.git import (
+        GitError,
+        derive,
+        docs_changes,
+        merge_into,
+        render,
+        without_known,
+    )
+    from sphinx_relocate.core.rewrite import walk_repository
 
     project = read_project(args.docs_dir)
     table = _table_or_exit(project, args.table)
@@ -884,7 +896,7 @@ def command_from_git(args: argparse.Namespace) -> int:
 
 def _ids_now(project: DocsProject) -> Callable[[str], set[str]]:
     """The section ids of a page of the project now, for the sections of moved pages."""
-    from ._git import ids_now
+    from sphinx_relocate.core.git import ids_now
 
     anchors = int(project.settings.get("myst_heading_anchors") or 0)
     return ids_now(project.srcdir, project.source_suffixes, anchors)
@@ -896,7 +908,7 @@ def _say_unpaired(
 ) -> None:
     """Name the deleted and added pages of the same name that git did not pair: a page
     rewritten as it moved is under git's similarity threshold and looks deleted."""
-    from ._git import unpaired
+    from sphinx_relocate.core.git import unpaired
 
     for old, new in unpaired(changes, prefix, project.source_suffixes):
         if table.locate_page(old) is not None:
@@ -914,8 +926,8 @@ def _check_unredirected(
     changes: Changes,
 ) -> int:
     """``from-git --check``: exit 1 listing each renamed or deleted page with no entry."""
-    from ._config import findings_file
-    from ._git import heading_at, unredirected, unredirected_message
+    from sphinx_relocate.core.git import heading_at, unredirected, unredirected_message
+    from sphinx_relocate.sphinx_ext.config import findings_file
 
     setting = project.settings.get("relocate_table", "relocations.toml")
     shown = _shown(args.table or findings_file(project.confdir, setting))
@@ -951,9 +963,9 @@ def _pages_and_headings(found: list[tuple[str, str]]) -> str:
 
 def command_import(args: argparse.Namespace) -> int:
     """Print the peers' tables as ``relocations.toml`` entries, or merge them into it."""
-    from ._declared import discover_files, peer_declarations
-    from ._git import merge_lines
-    from ._peers import table_lines
+    from sphinx_relocate.core.declared import discover_files, peer_declarations
+    from sphinx_relocate.core.git import merge_lines
+    from sphinx_relocate.core.peers import table_lines
 
     project = read_project(args.docs_dir)
     converted = project.peers(loaded_too=True)
@@ -994,7 +1006,7 @@ def command_import(args: argparse.Namespace) -> int:
 
 
 def _no_peers() -> Converted:
-    from ._peers import Converted
+    from sphinx_relocate.core.peers import Converted
 
     return Converted()
 
@@ -1010,7 +1022,7 @@ def _stop(errors: list[str]) -> None:
 
 def _table_path(project: DocsProject, option: Path | None) -> Path:
     """The table file a command writes: ``--table``, else the one conf.py names."""
-    from ._config import table_file
+    from sphinx_relocate.sphinx_ext.config import table_file
 
     setting = project.settings.get("relocate_table", "relocations.toml")
     path = option or table_file(project.confdir, setting)
@@ -1027,7 +1039,7 @@ def _write_merged(path: Path, merge: Callable[[str], str]) -> None:
     A table that is a symlink (one table shared by several docs folders) is written
     through to its target, atomically there: the link stays a link.
     """
-    from ._rewrite import SourceFile, read_source, write_atomically
+    from sphinx_relocate.core.rewrite import SourceFile, read_source, write_atomically
 
     path = Path(os.path.realpath(path))
     source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
@@ -1082,7 +1094,7 @@ def _add_format(parser: argparse.ArgumentParser) -> None:
 
 
 def _version() -> str:
-    from . import __version__
+    from sphinx_relocate import __version__
 
     return f"sphinx-relocate {__version__}"
 

@@ -17,21 +17,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._declared import declared_names
-from ._exports import EXPORTS
-from ._peers import convert as convert_peers
-from ._peers import documents_on_disk
-from ._sphinx import source_suffixes
-from ._state import state_of
-from ._summary import sources_of
-from ._table import (
+from sphinx_relocate.core.declared import declared_names
+from sphinx_relocate.core.exports import EXPORTS
+from sphinx_relocate.core.peers import convert as convert_peers
+from sphinx_relocate.core.peers import documents_on_disk
+from sphinx_relocate.core.table import (
     Location,
     Problem,
     RelocationTable,
     check_against_project,
     load_table,
 )
-from ._warnings import RelocateWarning, logger, stop, warn
+from sphinx_relocate.sphinx_ext.adapters import source_suffixes
+from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.summary import sources_of
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, stop, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -94,7 +94,7 @@ class ConfigValue:
     #: which documents to re-read (a change must not throw the whole environment away).
     rebuild: str = ""
     #: the extension whose option this is: registered (and read) only when that one, or
-    #: another extension, has not registered it (see :mod:`sphinx_relocate._peers`)
+    #: another extension, has not registered it (see :mod:`sphinx_relocate.core.peers`)
     owner: str = ""
     #: what a value must be, in the words of the error and the docs (default: its types)
     expects: str = ""
@@ -511,7 +511,7 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     since = app.config.relocate_since
     if not since:
         return
-    from ._git import (
+    from sphinx_relocate.core.git import (
         GitError,
         docs_changes,
         heading_at,

@@ -37,11 +37,11 @@ from typing import TYPE_CHECKING, Any
 from sphinx.transforms import SphinxTransform
 from sphinx.transforms.i18n import Locale
 
-from ._record import PerDocument
-from ._sphinx import app_of, current_docname
-from ._state import state_of
-from ._table import RelocationTable
-from ._warnings import RelocateWarning, logger, warn
+from sphinx_relocate.core.table import RelocationTable
+from sphinx_relocate.sphinx_ext.adapters import app_of, current_docname
+from sphinx_relocate.sphinx_ext.record import PerDocument
+from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ._paths import DEFAULT_SOURCE_SUFFIXES, longest_first, strip_source_suffix
+from sphinx_relocate.core.paths import DEFAULT_SOURCE_SUFFIXES, longest_first, strip_source_suffix
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -123,7 +123,7 @@ class Problem:
     location: Location
     message: str
     fatal: bool = True
-    #: a :class:`~sphinx_relocate._warnings.RelocateWarning` value for non-fatal ones
+    #: a :class:`~sphinx_relocate.sphinx_ext.warnings.RelocateWarning` value for non-fatal ones
     subtype: str = "table"
 
     def __str__(self) -> str:
@@ -605,7 +605,7 @@ def load_table(
     caller must not go on when any of them is ``fatal``.
     ``display_name`` is how the table file is named in messages (default: its path).
     ``peer_rows`` are entries converted from another extension's config
-    (:mod:`sphinx_relocate._peers`), validated like the rest; ``peer_problems`` are what
+    (:mod:`sphinx_relocate.core.peers`), validated like the rest; ``peer_problems`` are what
     went wrong reading them.  Notes go to ``table.notes``, not to the problems.
     """
     with collection_paused():

@@ -3,7 +3,7 @@
 A project that replaces one of them with sphinx-relocate keeps its config: ``redirects``
 (sphinx-reredirects) and ``rediraffe_redirects`` (sphinxext-rediraffe, a dict or a file)
 become the rows a ``relocations.toml`` would hold, for the one table builder of
-:mod:`sphinx_relocate._table`.  So they are validated like the rest of the table, and
+:mod:`sphinx_relocate.core.table`.  So they are validated like the rest of the table, and
 every problem names the conf.py line or the line of the redirects file.  Nothing here
 imports Sphinx.
 
@@ -35,8 +35,8 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._paths import join_relative, leaves_root
-from ._table import (
+from sphinx_relocate.core.paths import join_relative, leaves_root
+from sphinx_relocate.core.table import (
     _SCHEME,
     WILDCARDS,
     Location,
@@ -344,7 +344,7 @@ def table_lines(
     """The converted rows as ``relocations.toml`` lines, each with a comment naming where
     it was written; rows the ``table`` already has are left out, rows it has with another
     target are conflicts (an import never overwrites an entry)."""
-    from ._git import toml_string
+    from sphinx_relocate.core.git import toml_string
 
     have = {(entry.section, entry.old): entry for entry in table.entries}
     imported = Imported()

@@ -46,17 +46,17 @@ from urllib.parse import urlsplit
 
 from docutils.nodes import make_id
 
-from ._exports import EXPORTS, export_files
-from ._paths import (
+from sphinx_relocate.core.exports import EXPORTS, export_files
+from sphinx_relocate.core.paths import (
     html_page_path,
     page_href,
     page_root_url,
     quote_url,
     safe_output_path,
 )
-from ._state import state_of
-from ._table import Location, Problem, RelocationTable, Target, collection_paused
-from ._warnings import RelocateWarning, fatal, stop, warn
+from sphinx_relocate.core.table import Location, Problem, RelocationTable, Target, collection_paused
+from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, fatal, stop, warn
 
 if TYPE_CHECKING:
     import jinja2
@@ -457,7 +457,7 @@ def _head(redirect: Redirect, url: str) -> str:
 
 #: The package's gettext catalog of the stubs' words, and where it lies.
 MESSAGE_CATALOG = "sphinx_relocate"
-LOCALE_DIR = str(Path(__file__).parent / "locale")
+LOCALE_DIR = str(Path(__file__).parents[1] / "locale")
 
 
 @dataclass(frozen=True)
@@ -918,7 +918,7 @@ def on_env_get_outdated(
     state.stale_pages = {site.file(d) for d in removed} if site is not None else set()
     if not previous or site is None:
         return []
-    from ._config import table_of
+    from sphinx_relocate.sphinx_ext.config import table_of
 
     table = table_of(app)
     return sorted(
@@ -993,7 +993,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def _write_stubs(app: Sphinx, site: Site) -> None:
-    from ._config import table_of
+    from sphinx_relocate.sphinx_ext.config import table_of
 
     state = state_of(app)
     env = app.env

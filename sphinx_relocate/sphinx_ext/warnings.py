@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 from sphinx.errors import ConfigError
 from sphinx.util import logging
 
-from ._table import Location, Problem
+from sphinx_relocate.core.table import Location, Problem
 
 logger = logging.getLogger("sphinx_relocate")
 

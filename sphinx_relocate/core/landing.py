@@ -34,11 +34,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from ._paths import decode, join_relative, leaves_root, split_target, strip_source_suffix
-from ._table import RelocationTable, Target
+from sphinx_relocate.core.paths import (
+    decode,
+    join_relative,
+    leaves_root,
+    split_target,
+    strip_source_suffix,
+)
+from sphinx_relocate.core.table import RelocationTable, Target
 
 if TYPE_CHECKING:
-    from ._find import Span
+    from sphinx_relocate.core.spans import Span
 
 #: What a reference may name: a document (toctree entry, ``:doc:``), a file (image,
 #: include, download) or either (a Markdown, reST or raw HTML link).
@@ -233,7 +239,7 @@ def framed(site: Site, text: str, path: str, project: Project) -> Site:
     """The site with its frame decided from the links of its source text.
 
     The build and ``rewrite`` both read the frame from the source text, through the
-    same :func:`~sphinx_relocate._find.find_targets`, so they count the same links.
+    same :func:`~sphinx_relocate.core.spans.find_targets`, so they count the same links.
     """
     if site.frame != UNDECIDED:
         return site
@@ -251,7 +257,9 @@ def span_kind(span: Span) -> Kind:
 
 def references_in(text: str, path: str) -> list[tuple[str, Kind]]:
     """The relative references of a source file, as written, with their kinds."""
-    from ._find import find_targets  # only for a moved page whose frame is asked for
+    from sphinx_relocate.core.spans import (
+        find_targets,  # only for a moved page whose frame is asked for
+    )
 
     return [
         (text[span.start : span.end], span_kind(span))

@@ -40,7 +40,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ._find import (
+from sphinx_relocate.core.paths import strip_source_suffix
+from sphinx_relocate.core.spans import (
     _MD_HEADING,
     _MD_LABEL,
     _RST_LABEL,
@@ -52,8 +53,7 @@ from ._find import (
     _markdown_targets,
     _outside,
 )
-from ._paths import strip_source_suffix
-from ._table import Location, RelocationTable
+from sphinx_relocate.core.table import Location, RelocationTable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -858,7 +858,7 @@ def ids_now(
     srcdir: Path, suffixes: tuple[str, ...], heading_anchors: int = 0
 ) -> Callable[[str], set[str]]:
     """The section ids (and other anchors) of a page in the working tree, by docname."""
-    from ._find import anchors_in_source
+    from sphinx_relocate.core.spans import anchors_in_source
 
     cache: dict[str, set[str]] = {}
 

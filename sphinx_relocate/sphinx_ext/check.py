@@ -53,11 +53,9 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join
 from sphinx.util.logging import is_suppressed_warning
 
-from . import _record
-from ._config import table_of
-from ._landing import LabelLanding, Landing, land_label
-from ._landing import settle as settle_landing
-from ._paths import (
+from sphinx_relocate.core.landing import LabelLanding, Landing, land_label
+from sphinx_relocate.core.landing import settle as settle_landing
+from sphinx_relocate.core.paths import (
     decode,
     folder_of,
     join_relative,
@@ -66,11 +64,20 @@ from ._paths import (
     split_target,
     strip_source_suffix,
 )
-from ._record import PerDocument, Reference
-from ._sphinx import app_of, current_docname, elements, label_xref, repo_root, source_suffixes
-from ._state import Settings, state_of
-from ._table import check_against_project, check_labels
-from ._warnings import RelocateWarning, warn
+from sphinx_relocate.core.table import check_against_project, check_labels
+from sphinx_relocate.sphinx_ext import record as _record
+from sphinx_relocate.sphinx_ext.adapters import (
+    app_of,
+    current_docname,
+    elements,
+    label_xref,
+    repo_root,
+    source_suffixes,
+)
+from sphinx_relocate.sphinx_ext.config import table_of
+from sphinx_relocate.sphinx_ext.record import PerDocument, Reference
+from sphinx_relocate.sphinx_ext.state import Settings, state_of
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -78,7 +85,7 @@ if TYPE_CHECKING:
     from sphinx.domains.std import StandardDomain
     from sphinx.environment import BuildEnvironment
 
-    from ._table import RelocationTable
+    from sphinx_relocate.core.table import RelocationTable
 
 #: Class given to the text that replaces a dangling link, image or download.
 DANGLING_CLASS = "relocate-dangling"
@@ -781,7 +788,7 @@ class Locator:
         self, ref: Reference, text: str, start: int, end: int
     ) -> tuple[int, int] | None:
         """The first link target of the block from ``start`` on that names the page."""
-        from ._find import find_targets
+        from sphinx_relocate.core.spans import find_targets
 
         folder = folder_of(ref.docname)
         for span in find_targets(text, self._path(ref.docname)):

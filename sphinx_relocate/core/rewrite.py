@@ -47,17 +47,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
 
-from ._find import (
-    MARKDOWN_SUFFIXES,
-    REST_SUFFIXES,
-    SPHINX_LABELS,
-    anchors_in_source,
-    find_targets,
-    labels_in,
-    role_around,
-    title_in,
-)
-from ._landing import (
+from sphinx_relocate.core.landing import (
     UNDECIDED,
     Kind,
     Project,
@@ -70,15 +60,25 @@ from ._landing import (
     site_of,
     span_kind,
 )
-from ._paths import (
+from sphinx_relocate.core.paths import (
     decode,
     join_relative,
     relative_path,
     split_target,
     strip_source_suffix,
 )
-from ._table import RelocationTable, normalize_label
-from ._textedit import adds_parse_errors, apply_edits_checked
+from sphinx_relocate.core.spans import (
+    MARKDOWN_SUFFIXES,
+    REST_SUFFIXES,
+    SPHINX_LABELS,
+    anchors_in_source,
+    find_targets,
+    labels_in,
+    role_around,
+    title_in,
+)
+from sphinx_relocate.core.table import RelocationTable, normalize_label
+from sphinx_relocate.core.textedit import adds_parse_errors, apply_edits_checked
 
 #: Folders never entered: build output, virtual environments, version control, tools'
 #: caches.  Other dot-folders are read (``.github/``, ``.agents/skills/…/SKILL.md``).
@@ -491,7 +491,7 @@ def deleted_page_title(root: Path, paths: Iterable[str]) -> str | None:
     (``paths``: its possible sources, relative to ``root``), so that a toctree entry
     sent to a URL can show it; ``None`` when git has no such file (or no title that a
     toctree entry can hold)."""
-    from ._git import GitError, GitMissing, git
+    from sphinx_relocate.core.git import GitError, GitMissing, git
 
     for path in paths:
         try:

@@ -1,0 +1,1 @@
+"""The ``sphinx-relocate`` command."""
