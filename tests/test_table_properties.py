@@ -22,15 +22,10 @@ from sphinx_relocate.core.paths import (
     relative_path,
     split_target,
 )
-from sphinx_relocate.core.table import (
-    _CLEAN_PATH,
-    Location,
-    _Builder,
-    _scan_simple,
-    _toml_lines,
-    load_table,
-    tomllib,
-)
+from sphinx_relocate.core.table import Location, load_table
+from sphinx_relocate.core.table.load import _Builder
+from sphinx_relocate.core.table.reader import LineIndex, _index_rest, index_lines, tomllib
+from sphinx_relocate.core.table.sections import CLEAN_PATH, Normalizer
 
 SEGMENT = st.sampled_from(["a", "b", "c", "guide", "安装", "Ep", "ep", "index"])
 DOCNAME = st.lists(SEGMENT, min_size=1, max_size=4).map("/".join)
@@ -199,7 +194,8 @@ _LINE = st.one_of(
 def test_the_one_pass_reader_reads_as_tomllib(
     lines: list[str], newline: str, ends_with_newline: bool
 ) -> None:
-    """Whatever the one-pass reader accepts, tomllib reads the same, at the same lines."""
+    """Whatever the one-pass reader accepts, tomllib reads the same, at the lines the
+    index of any other text gives."""
     text = newline.join(lines) + (newline if ends_with_newline else "")
     scanned = _scanned(text)
     if scanned is None:
@@ -210,17 +206,27 @@ def test_the_one_pass_reader_reads_as_tomllib(
         raise AssertionError(f"accepted what tomllib refuses: {err}") from None
     document, positions = scanned
     assert document == expected
-    assert positions == _toml_lines(text)
+    assert positions == _indexed(text).positions
+
+
+def _indexed(text: str) -> LineIndex:
+    """The line index of ``text`` as the pass makes it for a text tomllib reads."""
+    lines = text.split("\n")
+    if "\r" in text:
+        lines[:-1] = [line[:-1] if line.endswith("\r") else line for line in lines[:-1]]
+    index = LineIndex()
+    _index_rest(lines, 1, None, index.positions)
+    return index
 
 
 def _scanned(
     text: str,
 ) -> tuple[dict[str, dict[str, object]], dict[tuple[str, str | None], int]] | None:
-    """What the one-pass reader read, as tomllib's document and ``_toml_lines``."""
-    scanned = _scan_simple(text, "t.toml")
-    if scanned is None:
+    """What the one-pass reader read, as tomllib's document and the line index."""
+    scanned = index_lines(text, "t.toml")
+    if scanned.rows is None:
         return None
-    headers, rows = scanned
+    headers, rows = scanned.headers, scanned.rows
     document: dict[str, dict[str, object]] = {section: {} for section, _ in headers}
     positions: dict[tuple[str, str | None], int] = {(s, None): line for s, line in headers}
     for section, key, value, location in rows:
@@ -259,7 +265,7 @@ def test_a_common_table_is_read_in_one_pass() -> None:
     ],
 )
 def test_other_tables_go_to_tomllib(text: str) -> None:
-    assert _scan_simple(text, "t.toml") is None
+    assert index_lines(text, "t.toml").rows is None
 
 
 @settings(max_examples=200)
@@ -276,7 +282,8 @@ def test_the_table_is_the_same_by_either_reader(
         path = Path(folder, "relocations.toml")
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         fast = load_table(path)
-        with mock.patch("sphinx_relocate.core.table._scan_simple", return_value=None):
+        with mock.patch("sphinx_relocate.core.table.reader.index_lines",
+                        lambda text, name: _indexed(text)):
             slow = load_table(path)
     assert fast[0].entries == slow[0].entries
     assert [str(p) for p in fast[1]] == [str(p) for p in slow[1]]
@@ -285,11 +292,11 @@ def test_the_table_is_the_same_by_either_reader(
 @settings(max_examples=300)
 @given(st.text(alphabet="ab./\\:C", max_size=10))
 def test_a_clean_path_is_one_check_path_keeps(text: str) -> None:
-    """The shortcut in ``_check_path`` takes only paths the full check returns as they are."""
+    """The shortcut in ``check_path`` takes only paths the full check returns as they are."""
     problems: list[object] = []
-    with mock.patch("sphinx_relocate.core.table._CLEAN_PATH", re.compile("(?!)")):
-        checked = _Builder((".md",), problems)._check_path(text, Location("t"), "l")  # type: ignore[arg-type]
-    if _CLEAN_PATH.fullmatch(text):
+    with mock.patch("sphinx_relocate.core.table.sections.CLEAN_PATH", re.compile("(?!)")):
+        checked = Normalizer((".md",), problems).check_path(text, Location("t"), "l")  # type: ignore[arg-type]
+    if CLEAN_PATH.fullmatch(text):
         assert (checked, problems) == (text, [])
 
 
@@ -301,7 +308,7 @@ _PAGE_TEXT = st.text(alphabet="ab./\\:#*? \t.mdhtl", max_size=12)
 def test_the_short_way_for_plain_pages_keeps_what_the_checks_keep(
     rows: list[tuple[str, str]],
 ) -> None:
-    """``_Builder.add_all`` skips the checks for plain page names: the same entries and
+    """``[pages]``' shortcut skips the checks for plain page names: the same entries and
     problems as when every row goes through them."""
 
     def build() -> tuple[list[object], list[str]]:
@@ -314,7 +321,7 @@ def test_the_short_way_for_plain_pages_keeps_what_the_checks_keep(
         return list(builder.entries.values()), [str(p) for p in problems]
 
     short = build()
-    with mock.patch("sphinx_relocate.core.table._PLAIN_PAGE", re.compile("(?!)")):
+    with mock.patch("sphinx_relocate.core.table.sections.PLAIN_PAGE", re.compile("(?!)")):
         checked = build()
     assert short == checked
 
@@ -348,7 +355,8 @@ def test_old_names_are_the_entries_whose_chain_passes_the_page(pages, probes) ->
 def test_a_long_line_of_blanks_is_read_in_one_pass(line: str) -> None:
     """The reader's pattern has no two runs of white space side by side: a search over
     such a line would try every split of it (this took minutes with one that had)."""
-    assert _scan_simple(f"[pages]\n{line}\n", "t.toml") is None
-    assert _scan_simple(f"[pages]\n\"a\" = \"b\"{' ' * 100_000}# c\n", "t.toml") == (
+    assert index_lines(f"[pages]\n{line}\n", "t.toml").rows is None
+    index = index_lines(f"[pages]\n\"a\" = \"b\"{' ' * 100_000}# c\n", "t.toml")
+    assert (index.headers, index.rows) == (
         [("pages", 1)], [("pages", "a", "b", Location("t.toml", 2))]
     )

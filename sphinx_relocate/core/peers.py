@@ -37,17 +37,17 @@ from pathlib import Path
 
 from sphinx_relocate.core.paths import join_relative, leaves_root
 from sphinx_relocate.core.table import (
-    _SCHEME,
     WILDCARDS,
     Location,
     PatternValue,
     Problem,
     RelocationTable,
     Row,
-    _mapping_lines,
-    _some,
     load_table,
 )
+from sphinx_relocate.core.table.checks import some
+from sphinx_relocate.core.table.model import SCHEME
+from sphinx_relocate.core.table.reader import mapping_lines
 
 #: Each peer's config value, the extension that owns it and the module it is loaded as.
 PEERS: dict[str, tuple[str, str]] = {
@@ -133,7 +133,7 @@ def _reredirects(
         )
         if target is None:
             continue
-        if pattern and not _SCHEME.match(value.strip()) and not value.strip().startswith("/"):
+        if pattern and not SCHEME.match(value.strip()) and not value.strip().startswith("/"):
             converted.problems.append(Problem(
                 location,
                 f"redirects {key!r}: the relative target is read from the folder the key "
@@ -163,7 +163,7 @@ def _reredirects_target(
 
     ``is_document`` is ``None`` for a glob's target, which names no page until matched.
     """
-    if _SCHEME.match(value.strip()):
+    if SCHEME.match(value.strip()):
         return value.strip()  # the table checks the scheme
     path, hash_sign, anchor = value.strip().partition("#")
     label = f"redirects target {value!r}"
@@ -288,8 +288,8 @@ def _key_locations(conf_file: str, conf_text: str, name: str) -> Callable[[objec
     assignment = re.compile(rf"\s*{re.escape(name)}\s*(:[^=]*)?=")
     start = next((n for n, line in enumerate(lines, 1) if assignment.match(line)), 0)
     from_start = "\n" * (start - 1) + "\n".join(lines[start - 1 :])
-    after = _mapping_lines(from_start, name) if start else {}
-    anywhere = _mapping_lines(conf_text, name)
+    after = mapping_lines(from_start, name) if start else {}
+    anywhere = mapping_lines(conf_text, name)
 
     def location(key: object) -> Location:
         if isinstance(key, str):
@@ -370,7 +370,7 @@ def table_lines(
         matched = sorted(d for d in documents if pattern.matches(d)) if pattern else []
         if pattern is not None and pattern.peer and not pattern.replace and matched:
             lines.append(
-                f"# {pattern.peer} replaced {_some(matched)} with redirects; they stay pages "
+                f"# {pattern.peer} replaced {some(matched)} with redirects; they stay pages "
                 f"unless this is {{ to = {value}, replace = true }}"
             )
             # the build says so too, as it does reading conf.py: same table, same warnings

@@ -706,7 +706,7 @@ class Checker:
                 continue
             if entry.section == "patterns" and "$" in str(target):
                 continue  # a template: its anchors are known only once matched
-            settled = self.table._settle_anchor_target(target, self.docs.__contains__)
+            settled = self.table.settle_anchor_target(target, self.docs.__contains__)
             if settled.url or settled.path not in self.docs:
                 continue  # the missing page is reported as relocate.target_missing
             if not self.has_anchor(settled.path, settled.anchor):
