@@ -60,3 +60,12 @@ def test_the_check_compares_no_kind_by_name() -> None:
         )
     ]
     assert compared == []
+
+
+def test_undecided_is_a_value_of_its_own() -> None:
+    """The frame not read yet, and ``rewrite``'s answer that waits for it, are one enum
+    member: never an index (``-1`` named the last folder) nor a string target."""
+    from sphinx_relocate.core.landing import UNDECIDED, Site, Undecided
+
+    assert isinstance(UNDECIDED, Undecided) and not isinstance(UNDECIDED, (int, str))
+    assert Site(("docs/new", "docs/old"), "docs", UNDECIDED).frame is UNDECIDED

@@ -44,7 +44,7 @@ class Reference(NamedTuple):
     anchor: str = ""
     #: the table changed the written target
     rewritten: bool = False
-    #: ``(kind, target, anchor)`` of the other meanings of a reference that lands on
+    #: ``(lands_on, target, anchor)`` of the other meanings of a reference that lands on
     #: several targets from the document's folders and that the page's frame did not
     #: decide: the one that has the anchor wins once every document is read, else the
     #: reference is ambiguous (``_landing.settle``)

@@ -47,14 +47,14 @@ from sphinx_relocate.core.landing import (
     EXTERNAL,
     FILE_LIKE,
     UNDECIDED,
-    Kind,
     Landing,
+    ReadAs,
     Site,
     current_ref_pattern,
     land,
     repo_base,
     repository_path,
-    span_kind,
+    span_reads_as,
 )
 from sphinx_relocate.core.paths import (
     decode,
@@ -113,7 +113,7 @@ class Resolved(NamedTuple):
     #: the table or an old folder of the document changed the written target
     rewritten: bool = False
     query: str = ""
-    #: ``(kind, target, anchor)`` of the other meanings of a reference that lands on
+    #: ``(lands_on, target, anchor)`` of the other meanings of a reference that lands on
     #: several targets, to be settled once anchors are known (``_check``)
     alternatives: tuple[tuple[str, str, str], ...] = ()
 
@@ -160,12 +160,12 @@ class Resolver:
             here = self.site._replace(folders=self.site.folders[:1], frame=0)
             path = self.state.source_path(self.env, self.docname)
             for span in find_targets(text, path):
-                kind = span_kind(span)
-                if span.mode == "repo" or kind == "file":
+                reads_as = span_reads_as(span)
+                if span.mode == "repo" or reads_as == "file":
                     continue
                 written = text[span.start : span.end]
-                landing = land(written, kind, here, self.project)
-                if landing is not None and landing.kind == "page" and landing.exists:
+                landing = land(written, reads_as, here, self.project)
+                if landing is not None and landing.lands_on == "page" and landing.exists:
                     number = text.count("\n", 0, span.start) + 1
                     self._spellings.setdefault((landing.target, landing.anchor), []).append(
                         (number, written)
@@ -181,24 +181,25 @@ class Resolver:
         """Whether the document stood in another folder before (it has old folders)."""
         return len(self.site.folders) > 1
 
-    def resolve(self, written: str, kind: Kind) -> Resolved | None:
-        """Where ``written`` lands (``kind``: "page", "file" or "any"); ``None`` if not local."""
-        landing = land(written, kind, self.site, self.project)
-        if landing is not None and landing.others and self.site.frame == UNDECIDED:
+    def resolve(self, written: str, reads_as: ReadAs) -> Resolved | None:
+        """Where ``written`` lands, read as a "page", a "file" or "any"; ``None`` if not
+        local."""
+        landing = land(written, reads_as, self.site, self.project)
+        if landing is not None and landing.others and self.site.frame is UNDECIDED:
             self.site = self.state.framed_site(self.env, self.docname, self.project)
-            landing = land(written, kind, self.site, self.project)
+            landing = land(written, reads_as, self.site, self.project)
         if landing is None:
             return None
         return self.resolved(landing, split_target(written)[1])
 
     def resolved(self, landing: Landing, query: str = "") -> Resolved:
         alternatives = tuple(
-            (other.kind, self.docs_path(other), other.anchor)
+            (other.lands_on, self.docs_path(other), other.anchor)
             for other in landing.others
         )
-        if landing.kind == "url":
+        if landing.lands_on == "url":
             return Resolved("", True, "", landing.target, True, True, query)
-        is_page = landing.kind == "page"
+        is_page = landing.lands_on == "page"
         path = landing.target if is_page else self.docs_path(landing)
         return Resolved(
             path, is_page, landing.anchor, "", landing.exists, landing.changed, query,
@@ -207,7 +208,7 @@ class Resolver:
 
     def docs_path(self, landing: Landing) -> str:
         """A file landing's path relative to the source folder (``../`` when it leaves)."""
-        if landing.kind != "file":
+        if landing.lands_on != "file":
             return landing.target
         inside = self.project.docs_path(landing.target)
         if inside is not None:
@@ -869,7 +870,7 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     resolver = Resolver(app, docname)
     edits = []
     for span in find_targets(text, resolver.state.source_path(app.env, docname)):
-        if span.kind != "include":
+        if span.syntax != "include":
             continue
         written = text[span.start : span.end]
         resolved = resolver.resolve(written, "file")
@@ -991,18 +992,18 @@ def on_env_get_outdated(
         for docname, made in lookups.items():
             if docname in outdated:
                 continue
-            for kind, key, fragment in made:
-                if kind == "page" and key in appeared_or_gone:
+            for looked_up, key, fragment in made:
+                if looked_up == "page" and key in appeared_or_gone:
                     outdated.add(docname)
                     break
                 if old_table is None:
                     continue
                 before: object
                 after: object
-                if kind == "page":
+                if looked_up == "page":
                     before = old_table.locate_reference(key, fragment, docs)
                     after = table.locate_reference(key, fragment, docs)
-                elif kind == "label":  # where it lands is decided once all are read
+                elif looked_up == "label":  # where it lands is decided once all are read
                     before, after = key in old_table.labels, key in table.labels
                 else:
                     before = old_table.locate_file(key, file_exists)
