@@ -304,10 +304,10 @@ class RenamedLabels(SphinxPostTransform):
         if report is None or not report.labels:
             return
         for node in list(elements(self.document)):
-            kind = label_xref(node) if isinstance(node, addnodes.pending_xref) else ""
-            if not kind:
+            names = label_xref(node) if isinstance(node, addnodes.pending_xref) else ""
+            if not names:
                 continue
-            key = label_key(node.get("refdoc", ""), node["reftarget"], kind == "any")
+            key = label_key(node.get("refdoc", ""), node["reftarget"], names == "any")
             new = report.labels.get(key)
             if new:
                 node["reftarget"] = new

@@ -292,14 +292,14 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
             adapters = adapters_of[node.__class__] = tuple(
                 (adapter, entry.kind)
                 for entry in REFERENCE_KINDS if entry.kind is not None
-                for adapter in entry.nodes if isinstance(node, adapter.node)
+                for adapter in entry.node_adapters if isinstance(node, adapter.node)
             )
         for adapter, kind in adapters:
             if adapter.applies(node):
                 found.append((adapter, kind, node))
                 break
     for adapter, kind, node in found:  # adapters replace nodes: not while walking the tree
-        adapter.adapter(resolver, node, kind)
+        adapter.resolve(resolver, node, kind)
     resolver.state.texts.pop(resolver.docname, None)
 
 
@@ -640,7 +640,8 @@ class NodeAdapter(NamedTuple):
 
     node: type[nodes.Element]
     applies: Callable[[Any], bool]
-    adapter: Callable[[Resolver, Any, RelocateWarning], object]
+    #: resolves the node, rewrites it and records it as the kind it is given
+    resolve: Callable[[Resolver, Any, RelocateWarning], object]
 
 
 @dataclass(frozen=True)
@@ -659,7 +660,7 @@ class ReferenceKind:
     #: where the build finds it, for the reader of this table
     found: str
     #: the doctree nodes it is at ``doctree-read``, tried in the order of the registry
-    nodes: tuple[NodeAdapter, ...] = ()
+    node_adapters: tuple[NodeAdapter, ...] = ()
     #: a missing file's node is replaced by its text at read time, before Sphinx warns
     #: (``*.not_readable``) and re-reads the document on every build
     replaced_if_missing: bool = False
