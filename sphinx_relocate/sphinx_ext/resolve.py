@@ -661,6 +661,11 @@ class ReferenceKind:
     found: str
     #: the doctree nodes it is at ``doctree-read``, tried in the order of the registry
     node_adapters: tuple[NodeAdapter, ...] = ()
+    #: the spans (``Span.syntax``) it is mapped in the source text at ``source-read``:
+    #: a file a directive reads while the document is parsed, before any node exists
+    source_spans: frozenset[str] = frozenset()
+    #: text without which a source has none of those spans (so it is not searched)
+    source_markers: tuple[str, ...] = ()
     #: a missing file's node is replaced by its text at read time, before Sphinx warns
     #: (``*.not_readable``) and re-reads the document on every build
     replaced_if_missing: bool = False
@@ -748,8 +753,13 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
     ReferenceKind(
         None, "include", "source-read: the files of ``include``, ``literalinclude`` and "
         "``csv-table :file:``, mapped in the source text (:func:`on_source_read`)",
+        source_spans=frozenset({"include"}), source_markers=("include", ":file:"),
     ),
 )
+
+#: the spans mapped in the source text, and the text that a source with any has
+_SOURCE_SPANS = frozenset().union(*(entry.source_spans for entry in REFERENCE_KINDS))
+_SOURCE_MARKERS = tuple(marker for entry in REFERENCE_KINDS for marker in entry.source_markers)
 
 #: the recorded kinds, by ``Reference.kind``
 _RECORDED: dict[RelocateWarning, ReferenceKind] = {
@@ -863,7 +873,7 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     state = state_of(app)
     # kept until the document is read: a moved page's frame and spellings come from it
     state.texts[docname] = text
-    if "include" not in text and ":file:" not in text:
+    if not any(marker in text for marker in _SOURCE_MARKERS):
         return
     from sphinx_relocate.core.spans import find_targets
     from sphinx_relocate.core.textedit import apply_edits
@@ -871,7 +881,7 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     resolver = Resolver(app, docname)
     edits = []
     for span in find_targets(text, resolver.state.source_path(app.env, docname)):
-        if span.syntax != "include":
+        if span.syntax not in _SOURCE_SPANS:
             continue
         written = text[span.start : span.end]
         resolved = resolver.resolve(written, "file")
