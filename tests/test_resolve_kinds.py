@@ -7,6 +7,8 @@ import ast
 from pathlib import Path
 
 import pytest
+from docutils import nodes
+from sphinx import addnodes
 
 from sphinx_relocate.sphinx_ext import check
 from sphinx_relocate.sphinx_ext.record import Reference
@@ -23,6 +25,33 @@ def test_every_recorded_kind_is_one_entry() -> None:
     # toctree entries, includes and raw HTML are entries too
     labels = {entry.label for entry in REFERENCE_KINDS}
     assert {"toctree", "include", "raw html", "image", "download"} <= labels
+
+
+def _first_kind(node: object) -> RelocateWarning | None:
+    """The kind ``on_doctree_read`` takes a node for: the first entry whose adapter applies."""
+    return next(
+        (
+            entry.kind
+            for entry in REFERENCE_KINDS
+            for adapter in entry.node_adapters
+            if isinstance(node, adapter.node) and adapter.applies(node)
+        ),
+        None,
+    )
+
+
+def test_the_order_of_the_registry_decides_between_kinds() -> None:
+    """A download reference is also a reference; a MyST link that names no file may name
+    a label, which the link's adapter asks itself."""
+    download = addnodes.download_reference("", "", reftarget="x.zip", refuri="x.zip")
+    assert _first_kind(download) is RelocateWarning.DOWNLOAD
+    myst = addnodes.pending_xref("", reftype="myst", refdomain=None, reftarget="name")
+    assert _first_kind(myst) is RelocateWarning.LINK
+    ref = addnodes.pending_xref("", reftype="ref", refdomain="std", reftarget="name")
+    assert _first_kind(ref) is RelocateWarning.LABEL
+    assert _first_kind(nodes.reference("", "", refuri="page.html")) is RelocateWarning.LINK
+    assert _first_kind(nodes.raw("", "<a href='x'>", format="html")) is RelocateWarning.RAW_HTML
+    assert _first_kind(nodes.raw("", "x", format="latex")) is None
 
 
 def test_a_subtype_that_is_no_kind_of_reference_is_an_error() -> None:
