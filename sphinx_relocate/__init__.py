@@ -83,7 +83,7 @@ __all__ = [
 ]
 
 #: Bump when the data kept in the environment changes shape.
-ENV_VERSION = 5
+ENV_VERSION = 6
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -106,11 +106,12 @@ class FakeEnv:
 def locate(tmp_path: Path, text: str, refs: list[tuple[int, str]]) -> list[int]:
     from sphinx_relocate.sphinx_ext.check import Locator
     from sphinx_relocate.sphinx_ext.record import Reference
+    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
 
     (tmp_path / "page.md").write_text(text, "utf-8")
     locator = Locator(FakeEnv(tmp_path), (".md",))  # type: ignore[arg-type]
     return [
-        locator.line(Reference("page", line, "link", written, written, False))
+        locator.line(Reference("page", line, RelocateWarning.LINK, written, written, False))
         for line, written in refs
     ]
 

@@ -172,14 +172,14 @@ def test_label_roles_are_found_only_when_asked() -> None:
         "{ref}`not-in-rest`"
     )
     spans = find_targets(rest, "page.rst", labels=True)
-    assert [(rest[s.start : s.end], s.kind, s.mode) for s in spans] == [
+    assert [(rest[s.start : s.end], s.syntax, s.mode) for s in spans] == [
         ("Old", "ref", "label"), ("old", "ref", "label"), ("fig", "ref", "label"),
         ("s", "ref", "label"), ("a", "any", "label"),
     ]
     assert find_targets(rest, "page.rst") == []  # the build's frame never sees them
     markdown = "{ref}`old` {numref}`Fig <fig>` :ref:`not-in-myst` [x](#old)\n```\n{ref}`c`\n```\n"
     spans = find_targets(markdown, "page.md", labels=True)
-    assert [(markdown[s.start : s.end], s.kind) for s in spans] == [
+    assert [(markdown[s.start : s.end], s.syntax) for s in spans] == [
         ("old", "ref"), ("fig", "ref"), ("#old", "link"),
     ]
 

@@ -709,7 +709,7 @@ def command_rewrite(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         if change.read_only:
             refused += 1
-            count = sum(change.kinds.values())
+            count = sum(change.syntaxes.values())
             message = (
                 f"left as it is: read-only ({count} link{'s' if count > 1 else ''} to "
                 "rewrite); make it writable to rewrite it"
@@ -719,7 +719,7 @@ def command_rewrite(args: argparse.Namespace) -> int:
         if not change.changed:
             continue
         changed += 1
-        kinds += change.kinds
+        kinds += change.syntaxes
         if args.check:  # one line per link, where its target is written
             for link in change.links:
                 message = f"{link.written} → {link.new}"

@@ -32,7 +32,8 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from enum import Enum
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
 from sphinx_relocate.core.paths import (
     decode,
@@ -46,9 +47,9 @@ from sphinx_relocate.core.table import RelocationTable, Target
 if TYPE_CHECKING:
     from sphinx_relocate.core.spans import Span
 
-#: What a reference may name: a document (toctree entry, ``:doc:``), a file (image,
+#: How a written target is read: as a document (toctree entry, ``:doc:``), a file (image,
 #: include, download) or either (a Markdown, reST or raw HTML link).
-Kind = Literal["page", "file", "any"]
+ReadAs = Literal["page", "file", "any"]
 
 #: a URL with a scheme (``https:``, ``mailto:``) or a protocol-relative one
 EXTERNAL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//)")
@@ -148,16 +149,16 @@ class Project:
             return repo_path[len(prefix) :]
         return None
 
-    def page_name(self, docs_path: str, kind: Kind) -> str | None:
+    def page_name(self, docs_path: str, reads_as: ReadAs) -> str | None:
         """The docname a path may name: with a source suffix, ``.html``, or no suffix."""
-        if kind == "file":
+        if reads_as == "file":
             return None
         stem, had_suffix = strip_source_suffix(docs_path, self.suffixes)
         if had_suffix:
             return stem
         if docs_path.endswith(".html"):
             return docs_path[: -len(".html")]
-        if kind == "page" or "." not in posixpath.basename(docs_path):
+        if reads_as == "page" or "." not in posixpath.basename(docs_path):
             return docs_path or None
         return None
 
@@ -182,8 +183,9 @@ class Project:
 class Landing(NamedTuple):
     """Where a reference lands (a tuple: tens of thousands per build, hashed and cached)."""
 
-    #: "page" (a docname), "file" (a repository path, a file or a folder) or "url"
-    kind: str
+    #: what it lands on: "page" (a docname), "file" (a repository path, a file or a
+    #: folder) or "url"
+    lands_on: str
     target: str
     anchor: str = ""
     #: the table moved it (a page, a file or an anchor)
@@ -202,11 +204,19 @@ class Landing(NamedTuple):
 
     @property
     def key(self) -> tuple[str, str, str]:
-        return self.kind, self.target, self.anchor
+        return self.lands_on, self.target, self.anchor
 
 
-#: the frame of a moved file that no link has needed yet (see :func:`framed`)
-UNDECIDED = -1
+class Undecided(Enum):
+    """Not decided yet: a type of its own, so it is never taken for a frame (an index
+    of ``-1`` would name the last folder) nor for a new target (a string would)."""
+
+    UNDECIDED = "undecided"
+
+
+#: the frame of a moved file that no link has needed yet (see :func:`framed`); also what
+#: ``rewrite`` answers for a target whose meaning waits for that frame
+UNDECIDED: Final = Undecided.UNDECIDED
 
 
 class Site(NamedTuple):
@@ -218,7 +228,7 @@ class Site(NamedTuple):
     root: str = ""
     #: the index in ``folders`` the file's links were written from; ``None``: a tie;
     #: :data:`UNDECIDED`: not read yet
-    frame: int | None = 0
+    frame: int | Undecided | None = 0
 
 
 def site_of(docname: str, project: Project) -> Site:
@@ -241,34 +251,34 @@ def framed(site: Site, text: str, path: str, project: Project) -> Site:
     The build and ``rewrite`` both read the frame from the source text, through the
     same :func:`~sphinx_relocate.core.spans.find_targets`, so they count the same links.
     """
-    if site.frame != UNDECIDED:
+    if site.frame is not UNDECIDED:
         return site
     return site._replace(frame=frame_of(references_in(text, path), site, project))
 
 
-#: the kind of reference each kind of span (``_find.Span.kind``) is
-_SPAN_KINDS: dict[str, Kind] = {"image": "file", "include": "file", "download": "file"}
+#: how the target of each syntax of span (``_find.Span.syntax``) is read, if not "any"
+_SPAN_READS_AS: dict[str, ReadAs] = {"image": "file", "include": "file", "download": "file"}
 
 
-def span_kind(span: Span) -> Kind:
-    """What a target found in source text may name."""
-    return "page" if span.mode == "doc" else _SPAN_KINDS.get(span.kind, "any")
+def span_reads_as(span: Span) -> ReadAs:
+    """How a target found in source text is read."""
+    return "page" if span.mode == "doc" else _SPAN_READS_AS.get(span.syntax, "any")
 
 
-def references_in(text: str, path: str) -> list[tuple[str, Kind]]:
-    """The relative references of a source file, as written, with their kinds."""
+def references_in(text: str, path: str) -> list[tuple[str, ReadAs]]:
+    """The relative references of a source file, as written, with how each is read."""
     from sphinx_relocate.core.spans import (
         find_targets,  # only for a moved page whose frame is asked for
     )
 
     return [
-        (text[span.start : span.end], span_kind(span))
+        (text[span.start : span.end], span_reads_as(span))
         for span in find_targets(text, path)
         if span.mode != "repo"
     ]
 
 
-def land(written: str, kind: Kind, site: Site, project: Project) -> Landing | None:
+def land(written: str, reads_as: ReadAs, site: Site, project: Project) -> Landing | None:
     """Where ``written`` lands; ``None`` for what is not a local path (URLs, ``#id``).
 
     A reference that lands nowhere gets a landing with ``exists=False`` that names what
@@ -280,17 +290,17 @@ def land(written: str, kind: Kind, site: Site, project: Project) -> Landing | No
     path, fragment = decode(path), decode(fragment)
     if not path or EXTERNAL.match(path):
         return None
-    found = candidates(path, fragment, kind, site, project)
+    found = candidates(path, fragment, reads_as, site, project)
     if len(found) == 1:  # a page that did not move, or a "/"-absolute path
-        return found[0] or _missing(path, fragment, kind, site, project)
+        return found[0] or _missing(path, fragment, reads_as, site, project)
     landed = [c for c in found if c is not None]
     if not landed:
-        return _missing(path, fragment, kind, site, project)
+        return _missing(path, fragment, reads_as, site, project)
     distinct = list({c.key: c for c in reversed(landed)}.values())[::-1]
     if len(distinct) == 1:
         return landed[0]
     undecided = distinct[0]._replace(others=tuple(distinct[1:]))
-    if site.frame == UNDECIDED:  # the caller reads the frame (framed) and asks again
+    if site.frame is UNDECIDED:  # the caller reads the frame (framed) and asks again
         return undecided
     if site.frame is not None and found[site.frame] is not None:
         return found[site.frame]
@@ -298,13 +308,13 @@ def land(written: str, kind: Kind, site: Site, project: Project) -> Landing | No
 
 
 def candidates(
-    path: str, fragment: str, kind: Kind, site: Site, project: Project
+    path: str, fragment: str, reads_as: ReadAs, site: Site, project: Project
 ) -> list[Landing | None]:
     """Where a decoded path lands from each of the site's folders (``None``: nowhere)."""
     if path.startswith("/"):
-        return [_at(join_relative(site.root, path.lstrip("/")), fragment, kind, 0, project)]
+        return [_at(join_relative(site.root, path.lstrip("/")), fragment, reads_as, 0, project)]
     return [
-        _at(join_relative(folder, path), fragment, kind, index, project)
+        _at(join_relative(folder, path), fragment, reads_as, index, project)
         for index, folder in enumerate(site.folders)
     ]
 
@@ -319,7 +329,7 @@ def settle(landing: Landing, has_anchor: Callable[[str, str], bool | None]) -> L
     if not landing.others:
         return landing
     every = (landing, *landing.others)
-    if not landing.anchor or any(c.kind != "page" for c in every):
+    if not landing.anchor or any(c.lands_on != "page" for c in every):
         return landing
     answers = [has_anchor(c.target, c.anchor) for c in every]
     if any(answer is None for answer in answers):
@@ -330,18 +340,18 @@ def settle(landing: Landing, has_anchor: Callable[[str, str], bool | None]) -> L
     return landing
 
 
-def frame_of(references: Iterable[tuple[str, Kind]], site: Site, project: Project) -> int | None:
+def frame_of(references: Iterable[tuple[str, ReadAs]], site: Site, project: Project) -> int | None:
     """The folder a moved file's links were written from: the one most links land from
     alone; ``None`` on a tie (no votes, or as many for two folders)."""
     if len(site.folders) == 1:
         return 0
     votes = [0] * len(site.folders)
-    for written, kind in references:
+    for written, reads_as in references:
         path, _, fragment = split_target(written)
         path = decode(path)
         if not path or path.startswith("/") or EXTERNAL.match(path):
             continue
-        found = candidates(path, decode(fragment), kind, site, project)
+        found = candidates(path, decode(fragment), reads_as, site, project)
         landed = [index for index, c in enumerate(found) if c is not None]
         if len(landed) == 1:
             votes[landed[0]] += 1
@@ -351,23 +361,25 @@ def frame_of(references: Iterable[tuple[str, Kind]], site: Site, project: Projec
     return votes.index(best)
 
 
-def _at(repo_path: str, fragment: str, kind: Kind, folder: int, project: Project) -> Landing | None:
+def _at(
+    repo_path: str, fragment: str, reads_as: ReadAs, folder: int, project: Project
+) -> Landing | None:
     """Where a repository path lands, if anywhere (the order of the module docstring)."""
     if leaves_root(repo_path):
         return None
     inside = project.docs_path(repo_path)
     if inside is None:  # outside the source folder: a file of the repository
-        if kind != "page" and (project.is_file(repo_path) or project.is_folder(repo_path)):
+        if reads_as != "page" and (project.is_file(repo_path) or project.is_folder(repo_path)):
             return Landing("file", repo_path, fragment, False, folder)
         return None
     table = project.table
-    name = project.page_name(inside, kind)
+    name = project.page_name(inside, reads_as)
     documents = project.is_document
     note = project.on_lookup
     if note is not None:
         if name is not None:
             note(("page", name, fragment))
-        if kind != "page":
+        if reads_as != "page":
             note(("file", inside, ""))
     if name is not None and documents(name):
         if fragment and table.anchors:
@@ -375,7 +387,7 @@ def _at(repo_path: str, fragment: str, kind: Kind, folder: int, project: Project
             if target is not None:
                 return _through(target, folder, project)
         return Landing("page", name, fragment, False, folder)
-    if kind != "page" and inside and project.is_file(repo_path):
+    if reads_as != "page" and inside and project.is_file(repo_path):
         return Landing("file", repo_path, fragment, False, folder)
     if name is not None:
         target = table.locate_reference(name, fragment, documents)
@@ -385,7 +397,7 @@ def _at(repo_path: str, fragment: str, kind: Kind, folder: int, project: Project
                 # (its name now, one in the middle of a chain, one a glob gives) moves it
                 target = _moved_anchor(target.path, fragment, project) or target
             return _through(target, folder, project)
-    if kind != "page" and inside:
+    if reads_as != "page" and inside:
         moved = table.locate_file(inside, lambda p: project.is_file(project.repo_path(p)))
         if moved is not None:
             if moved.url:
@@ -412,14 +424,14 @@ def _through(target: Target, folder: int, project: Project) -> Landing:
     return Landing("page", target.path, target.anchor, True, folder)
 
 
-def _missing(path: str, fragment: str, kind: Kind, site: Site, project: Project) -> Landing:
+def _missing(path: str, fragment: str, reads_as: ReadAs, site: Site, project: Project) -> Landing:
     """What a reference that lands nowhere is read as, from where it is written."""
     start = site.root if path.startswith("/") else site.folders[0]
     repo_path = join_relative(start, path.lstrip("/") if path.startswith("/") else path)
     inside = project.docs_path(repo_path) if not leaves_root(repo_path) else None
-    name = project.page_name(inside, kind) if inside is not None else None
+    name = project.page_name(inside, reads_as) if inside is not None else None
     if name is not None and (
-        kind == "page" or not FILE_LIKE.search(name) or name.endswith(".html")
+        reads_as == "page" or not FILE_LIKE.search(name) or name.endswith(".html")
     ):
         return Landing("page", name, fragment, False, 0, False)
     return Landing("file", repo_path, fragment, False, 0, False)

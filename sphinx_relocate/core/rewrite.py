@@ -10,7 +10,7 @@ outside the docs folder (READMEs) are never built.  This module fixes the source
   lands is the rule of ``_landing``, the build's own: a target is rewritten when it lands
   elsewhere than it reads from the file's folder now, so a plain build of the rewritten
   tree lands every link where the build with the extension did.
-* ``_find.find_targets`` finds the target substrings of every link kind in one file
+* ``_find.find_targets`` finds the target substrings of every link syntax in one file
   (Markdown, MyST, reST, raw HTML, own-repository URLs, optional path mentions); the
   rewriter replaces just those substrings (``_textedit`` re-pads reST tables), so the
   diff shows only link targets.  A file whose rewrite could change how it parses is
@@ -49,16 +49,17 @@ from urllib.parse import quote
 
 from sphinx_relocate.core.landing import (
     UNDECIDED,
-    Kind,
     Project,
+    ReadAs,
     Site,
+    Undecided,
     current_ref_pattern,
     framed,
     land,
     land_label,
     repo_base,
     site_of,
-    span_kind,
+    span_reads_as,
 )
 from sphinx_relocate.core.paths import (
     decode,
@@ -96,7 +97,7 @@ _SAFE = "/._-~!$&'()*+,;=:@"
 
 @dataclass
 class FileChange:
-    """The new text of one file and how many targets of each kind changed.
+    """The new text of one file and how many targets of each syntax changed.
 
     The texts are empty when the caller asked only to count or write the changes.
     """
@@ -104,7 +105,7 @@ class FileChange:
     path: str
     old_text: str
     new_text: str
-    kinds: Counter[str] = field(default_factory=Counter)
+    syntaxes: Counter[str] = field(default_factory=Counter)
     #: why writing the file failed, when it was to be written
     error: str | None = None
     #: it was to be written, and is read-only: left as it is
@@ -126,7 +127,7 @@ class FileChange:
 
     @property
     def changed(self) -> bool:
-        return bool(self.kinds)
+        return bool(self.syntaxes)
 
 
 class LinkEdit(NamedTuple):
@@ -202,8 +203,9 @@ class Rewriter:
             self.project, has_anchor=lambda docname, anchor: None
         )
         self.repo_base = repo_base(repo_url) if repo_url else ""
-        #: new targets by site, written target and kind (sibling pages share a site)
-        self._cache: dict[tuple[Site, str, Kind, bool], str | None] = {}
+        #: new targets by site, written target and how it is read (sibling pages share a
+        #: site)
+        self._cache: dict[tuple[Site, str, ReadAs, bool], str | Undecided | None] = {}
         self._sites: dict[str, Site] = {}
         self._anchors: dict[str, frozenset[str] | None] = {}
         self._titles: dict[str, str | None] = {}
@@ -233,31 +235,34 @@ class Rewriter:
     # -- the one mechanism --------------------------------------------------------
 
     def new_target(
-        self, written: str, site: Site, kind: Kind = "any", *, raw_html: bool = False
-    ) -> str | None:
-        """The target to write instead of ``written``, or ``None`` to keep it."""
-        key = (site, written, kind, raw_html)
+        self, written: str, site: Site, reads_as: ReadAs = "any", *, raw_html: bool = False
+    ) -> str | Undecided | None:
+        """The target to write instead of ``written``, or ``None`` to keep it;
+        :data:`UNDECIDED` while its meaning waits for the site's frame (``framed``)."""
+        key = (site, written, reads_as, raw_html)
         if key in self._cache:
             return self._cache[key]
-        new = self._cache[key] = self._new_target(written, site, kind, raw_html)
+        new = self._cache[key] = self._new_target(written, site, reads_as, raw_html)
         return new
 
-    def _new_target(self, written: str, site: Site, kind: Kind, raw_html: bool) -> str | None:
+    def _new_target(
+        self, written: str, site: Site, reads_as: ReadAs, raw_html: bool
+    ) -> str | Undecided | None:
         if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
             return None
         path, query, fragment = split_target(written)
-        if not path or (kind == "page" and any(c in path for c in "*?[")):
+        if not path or (reads_as == "page" and any(c in path for c in "*?[")):
             return None
         project = self._raw_html_project if raw_html else self.project
-        landing = land(written, kind, site, project)
+        landing = land(written, reads_as, site, project)
         if landing is not None and landing.others:  # the frame did not decide, or is unread
-            return _UNDECIDED if site.frame == UNDECIDED else _AMBIGUOUS
+            return UNDECIDED if site.frame is UNDECIDED else _AMBIGUOUS
         if landing is None or not landing.exists or not landing.changed:
             return None
-        if landing.kind == "url":
+        if landing.lands_on == "url":
             return landing.target
         new_path = landing.target
-        if landing.kind == "page":
+        if landing.lands_on == "page":
             new_path = self.docs_prefix + landing.target + self._page_suffix(landing.target, path)
         if path.startswith("/"):
             root = site.root + "/" if site.root else ""
@@ -280,13 +285,13 @@ class Rewriter:
         return None if new == written else new
 
     def new_label(
-        self, written: str, kind: str, path: str, text: str, bracketed: bool = False
+        self, written: str, syntax: str, path: str, text: str, bracketed: bool = False
     ) -> str | None:
         """The label target to write instead of ``written`` (a role's target, or a MyST
         link's ``#name``, ``bracketed`` in ``<…>`` or not) in the document ``path`` whose
         text is ``text``, or ``None`` to keep it; ``_AMBIGUOUS`` when it may name a
         document too (``:any:``, MyST links), as the build warns."""
-        link = kind not in ("ref", "any")
+        link = syntax not in ("ref", "any")
         name = decode(written[1:] if link and written.startswith("#") else written)
         if normalize_label(name) not in self.table.labels or not path.startswith(self.docs_prefix):
             return None
@@ -296,7 +301,7 @@ class Rewriter:
         ) in self.files:
             return None  # MyST takes it for a file
         other = False
-        if kind != "ref":
+        if syntax != "ref":
             if link and name in anchors_in_source(text, path, self.heading_anchors):
                 return None  # an anchor of the page itself: MyST links there
             other = join_relative(posixpath.dirname(page), name) in self.documents
@@ -385,9 +390,9 @@ class Rewriter:
         spans = find_targets(
             text, path, self._url_re, self._mention_re, labels=bool(self.table.labels)
         )
-        kinds: Counter[str] = Counter()
+        syntaxes: Counter[str] = Counter()
         if not spans:
-            return Rewritten(text, kinds)
+            return Rewritten(text, syntaxes)
         edits: list[tuple[int, int, str]] = []
         ambiguous: list[str] = []
         ambiguous_labels: list[str] = []
@@ -401,25 +406,26 @@ class Rewriter:
         )
         for span in spans:
             written = text[span.start : span.end]
-            new: str | None = None
-            if span.mode == "label" or (links and span.kind in ("link", "reference")):
+            new: str | Undecided | None = None
+            if span.mode == "label" or (links and span.syntax in ("link", "reference")):
                 bracketed = text[span.start - 1 : span.start] == "<"
-                new = self.new_label(written, span.kind, path, text, bracketed)
+                new = self.new_label(written, span.syntax, path, text, bracketed)
             if new is None and span.mode == "repo":
                 new = self.new_target("/" + written, _REPO_SITE)
-                new = new[1:] if new and new.startswith("/") else new
+                new = new[1:] if isinstance(new, str) and new.startswith("/") else new
             elif new is None and span.mode != "label":
-                kind, raw_html = span_kind(span), span.kind == "html"
-                new = self.new_target(written, site, kind, raw_html=raw_html)
-                if new is _UNDECIDED:  # the first link with two meanings: read the frame
+                reads_as, raw_html = span_reads_as(span), span.syntax == "html"
+                new = self.new_target(written, site, reads_as, raw_html=raw_html)
+                if new is UNDECIDED:  # the first link with two meanings: read the frame
                     site = self._sites[path] = framed(site, text, path, self.project)
-                    new = self.new_target(written, site, kind, raw_html=raw_html)
+                    new = self.new_target(written, site, reads_as, raw_html=raw_html)
+            assert new is not UNDECIDED  # asked again once the frame was read
             if new is _AMBIGUOUS:
                 ambiguous.append(written)
             elif new is _AMBIGUOUS_LABEL:
                 ambiguous_labels.append(written)
             elif (
-                new is not None and span.kind == "toctree" and _SCHEME.match(new)
+                new is not None and span.syntax == "toctree" and _SCHEME.match(new)
                 and text[span.start - 1 : span.start] != "<"
             ):  # a toctree shows a URL by its title: the old page's, if git has it
                 title = self.old_title(path, written)
@@ -429,7 +435,7 @@ class Rewriter:
                 entry = f"{title} <{new}>"
                 links_rewritten.append(_link_edit(text, span.start, written, entry))
                 edits.append((span.start, span.end, entry))
-                kinds[span.kind] += 1
+                syntaxes[span.syntax] += 1
                 markup = True
             elif new is not None:
                 links_rewritten.append(_link_edit(text, span.start, written, new))
@@ -440,14 +446,14 @@ class Rewriter:
                     edits.append((role.start, role.end, link))
                 else:
                     edits.append((span.start, span.end, new))
-                kinds[span.kind] += 1
+                syntaxes[span.syntax] += 1
                 markup = markup or bool(_MARKUP.search(new))
         rest = posixpath.splitext(path)[1].lower() in (*REST_SUFFIXES, ".txt")
         new_text, unpadded = apply_edits_checked(text, edits, rest=rest)
         # a table the re-padding did not recognise is spliced as is: check it too
         tables = rest and bool(edits) and bool(_REST_TABLE.search(text))
         return Rewritten(
-            new_text, kinds, tuple(ambiguous), markup or tables or bool(unpadded),
+            new_text, syntaxes, tuple(ambiguous), markup or tables or bool(unpadded),
             tuple(ambiguous_labels), tuple(links_rewritten), tuple(untitled),
         )
 
@@ -456,7 +462,8 @@ class Rewritten(NamedTuple):
     """The rewrite of one file's text."""
 
     text: str
-    kinds: Counter[str]
+    #: how many targets of each syntax (``Span.syntax``) changed
+    syntaxes: Counter[str]
     #: targets left as written because they land on two targets and nothing decides
     ambiguous: tuple[str, ...] = ()
     #: an edit may change how the file parses (a new target with markup characters, a
@@ -477,12 +484,10 @@ _MARKUP = re.compile(r"""[\s()\[\]{}<>`\\|*"']""")
 _REST_TABLE = re.compile(r"^[ \t]*(?:\+[-=]+\+|=+[ \t]+=+)", re.MULTILINE)
 
 
-#: what :meth:`Rewriter.new_target` answers for a target with two meanings, and for one
-#: whose meaning waits for the file's frame; :meth:`Rewriter.new_label` for a label
-#: reference that may name a document too
+#: what :meth:`Rewriter.new_target` answers for a target with two meanings;
+#: :meth:`Rewriter.new_label` for a label reference that may name a document too
 _AMBIGUOUS = "\0ambiguous"
 _AMBIGUOUS_LABEL = "\0ambiguous label"
-_UNDECIDED = "\0undecided"
 _REPO_SITE = Site(("",), "", 0)
 
 
@@ -778,7 +783,7 @@ def rewrite_file(
         return None
     if source is None:
         return None
-    new_text, kinds, ambiguous, suspect, ambiguous_labels, links, untitled = (
+    new_text, syntaxes, ambiguous, suspect, ambiguous_labels, links, untitled = (
         rewriter.rewrite_text(rel, source.text)
     )
     if new_text == source.text and not ambiguous and not ambiguous_labels and not untitled:
@@ -787,12 +792,12 @@ def rewrite_file(
     if broken:  # never hand back a file that parses worse: leave it as it is
         line, message = broken[0]
         refused = f"line {line}: {message.splitlines()[0]}" if line else message.splitlines()[0]
-        new_text, kinds, links = source.text, Counter(), ()
+        new_text, syntaxes, links = source.text, Counter(), ()
     else:
         refused = None
     text_of = (lambda text: text) if with_text else (lambda text: "")
     change = FileChange(
-        rel, text_of(source.text), text_of(new_text), kinds, ambiguous=ambiguous,
+        rel, text_of(source.text), text_of(new_text), syntaxes, ambiguous=ambiguous,
         ambiguous_labels=ambiguous_labels, refused=refused, links=links, untitled=untitled,
         encoding=source.encoding, bom=source.bom,
     )

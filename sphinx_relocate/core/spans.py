@@ -1,6 +1,6 @@
 """Where link targets are written in source text: Markdown, MyST, reST and raw HTML.
 
-:func:`find_targets` finds the target substrings of every link kind in one file; the
+:func:`find_targets` finds the target substrings of every link syntax in one file; the
 rewriter replaces just those substrings, so a diff shows only link targets, and the
 build reads the same spans of a moved page to decide the folder its links were written
 from (its frame), so the build and ``rewrite`` count the same links.  Nothing here
@@ -23,13 +23,16 @@ _SCHEME_AT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")  # for match(text, pos)
 
 
 class Span(NamedTuple):
-    """One written target in a file: its offsets, its kind and how to read it."""
+    """One written target in a file: its offsets, the syntax it is written in and how to
+    read it."""
 
     start: int
     end: int
-    kind: str
+    #: the markup around it: "link", "image", "reference", "toctree", "html", "doc",
+    #: "download", "include", "ref", "any", "repo-url", "mention"
+    syntax: str
     #: "path": relative to the file; "doc": a docname; "repo": relative to the repo root;
-    #: "label": a label name (kind "ref" for ``:ref:`` and ``:numref:``, "any" for ``:any:``)
+    #: "label": a label name (syntax "ref" for ``:ref:`` and ``:numref:``, "any" for ``:any:``)
     mode: str = "path"
 
 
@@ -165,8 +168,8 @@ def _markdown_targets(
             if not match.group(group) and group == 2:
                 continue  # "[text]()": nothing to rewrite
             bracket = text.rfind("[", 0, match.start())
-            kind = "image" if bracket > 0 and text[bracket - 1] == "!" else "link"
-            spans.append(Span(match.start(group), match.end(group), kind))
+            syntax = "image" if bracket > 0 and text[bracket - 1] == "!" else "link"
+            spans.append(Span(match.start(group), match.end(group), syntax))
     if "]:" in text:
         for match in _MD_REFDEF.finditer(text):
             group = 1 if match.group(1) is not None else 2
@@ -407,9 +410,9 @@ class Role(NamedTuple):
 def role_around(text: str, span: Span) -> Role | None:
     """The role whose target is ``span``, so that a target that became a URL can be
     written as a link (a ``:doc:`` cannot name a URL)."""
-    if span.kind not in ("doc", "download"):
+    if span.syntax not in ("doc", "download"):
         return None
-    role = "doc" if span.kind == "doc" else "download"
+    role = "doc" if span.syntax == "doc" else "download"
     mark = max(
         text.rfind(":" + role + ":`", 0, span.start), text.rfind("{" + role + "}`", 0, span.start)
     )
@@ -432,8 +435,8 @@ def _label_role_targets(text: str, markdown: bool) -> list[Span]:
         if (match.group(1) == "{") != markdown or (match.group(3) == "}") != markdown:
             continue
         group = 4 if match.group(4) is not None else 5
-        kind = "any" if match.group(2) == "any" else "ref"
-        spans.append(Span(match.start(group), match.end(group), kind, "label"))
+        syntax = "any" if match.group(2) == "any" else "ref"
+        spans.append(Span(match.start(group), match.end(group), syntax, "label"))
     return spans
 
 

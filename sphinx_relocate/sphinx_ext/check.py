@@ -76,6 +76,7 @@ from sphinx_relocate.sphinx_ext.adapters import (
 )
 from sphinx_relocate.sphinx_ext.config import table_of
 from sphinx_relocate.sphinx_ext.record import PerDocument, Reference
+from sphinx_relocate.sphinx_ext.resolve import ReferenceKind, kind_of
 from sphinx_relocate.sphinx_ext.state import Settings, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
@@ -89,11 +90,8 @@ if TYPE_CHECKING:
 
 #: Class given to the text that replaces a dangling link, image or download.
 DANGLING_CLASS = "relocate-dangling"
-#: Kinds whose misses Sphinx itself reports on every build; counted, not warned again.
-SPHINX_REPORTS = frozenset({"toctree"})
 
 _RAW_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>'"]+))""", re.I)
-_PAGE_SUFFIXES = (".html", ".htm")
 
 
 # -- settings of one build ------------------------------------------------------
@@ -205,14 +203,14 @@ def has_anchor(anchors: dict[str, set[str]], docname: str, anchor: str) -> bool:
 
 def settle(
     anchors: dict[str, set[str]],
-    kind: str,
+    lands_on: str,
     target: str,
     anchor: str,
     alternatives: Iterable[Sequence[str]],
 ) -> tuple[str, str] | None:
     """``(target, anchor)`` a reference with several meanings goes to, by the one rule,
     now that every anchor is known; ``None`` while it is still ambiguous."""
-    first = Landing(kind, target, anchor)
+    first = Landing(lands_on, target, anchor)
     others = tuple(Landing(k, t, a) for k, t, a in alternatives)
     if not others:
         return target, anchor
@@ -258,7 +256,7 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
     missing = {
         ref.target
         for ref in _record.references_of(env).get(docname, ())
-        if ref.kind in ("image", "download", "link") and not ref.is_page
+        if kind_of(ref.kind).replaced_if_missing and not ref.is_page
         and not files.is_file(prefix + ref.target) and not files.is_folder(prefix + ref.target)
     }
     if not missing:  # the common case: no walk of the doctree
@@ -306,10 +304,10 @@ class RenamedLabels(SphinxPostTransform):
         if report is None or not report.labels:
             return
         for node in list(elements(self.document)):
-            kind = label_xref(node) if isinstance(node, addnodes.pending_xref) else ""
-            if not kind:
+            names = label_xref(node) if isinstance(node, addnodes.pending_xref) else ""
+            if not names:
                 continue
-            key = label_key(node.get("refdoc", ""), node["reftarget"], kind == "any")
+            key = label_key(node.get("refdoc", ""), node["reftarget"], names == "any")
             new = report.labels.get(key)
             if new:
                 node["reftarget"] = new
@@ -418,28 +416,27 @@ class Checker:
         """The finding for ``ref``, or ``None`` when it lands (or is ignored)."""
         if _ignored(self.settings, ref.written, ref.target):
             return None
-        if ref.kind == "label":
+        kind = kind_of(ref.kind)
+        if kind.names_label:
             return self._check_label(ref)
         if ref.rewritten and ref.target.startswith(("https://", "http://")):
             return None  # the table sent it to a URL (a [pages] or [patterns] target)
-        label = f"{ref.kind.replace('_', ' ')} {ref.written!r}"
+        label = f"{kind.label} {ref.written!r}"
         if ref.alternatives:
-            chosen = None if ref.kind == "raw_html" else settle_reference(self.anchors, ref)
+            chosen = settle_reference(self.anchors, ref) if kind.settled_by_anchor else None
             if chosen is None:
                 return self._ambiguous(ref, label)
             ref = ref._replace(target=chosen[0], anchor=chosen[1], alternatives=())
         if not ref.target:
-            return Finding(ref, _subtype(ref.kind), f"{label} does not land: nothing matches it")
+            return Finding(ref, ref.kind, f"{label} does not land: nothing matches it")
         if leaves_root(ref.target):
-            return self._check_repo_file(ref, label)
+            return self._check_repo_file(ref, kind, label)
         if ref.is_page:
-            return self._check_page(ref, label)
+            return self._check_page(ref, kind, label)
         if self.file_exists(ref.target) or (not ref.rewritten and self.claimed(ref)):
             return None
         hint = self._file_hint(ref)
-        return Finding(
-            ref, _subtype(ref.kind), self._message(label, f"no file {ref.target!r}", hint)
-        )
+        return Finding(ref, ref.kind, self._message(label, f"no file {ref.target!r}", hint))
 
     @property
     def labels(self) -> set[str]:
@@ -474,17 +471,17 @@ class Checker:
         )
         return Finding(ref, RelocateWarning.LABEL, message)
 
-    def _check_page(self, ref: Reference, label: str) -> Finding | None:
+    def _check_page(self, ref: Reference, kind: ReferenceKind, label: str) -> Finding | None:
         if ref.target not in self.docs:
             if not ref.rewritten and self.claimed(ref):
                 return None  # Sphinx's or MyST's to resolve, as without the extension
-            if ref.kind == "repo_url":  # checked against the tree and the table
+            if kind.relocated_page_lands:  # checked against the tree and the table
                 moved = self.table.locate_page(ref.target, self.docs.__contains__)
                 if moved is not None and (moved.url or moved.path in self.docs):
                     return None  # an old path the table relocates
             reason = f"no document {ref.target!r}"
             hint = self._page_hint(ref)
-            return Finding(ref, _subtype(ref.kind), self._message(label, reason, hint))
+            return Finding(ref, ref.kind, self._message(label, reason, hint))
         if ref.anchor and not self.has_anchor(ref.target, ref.anchor):
             reason = f"no anchor {ref.anchor!r} on {ref.target!r}"
             hint = self._anchor_hint(ref.target, ref.anchor)
@@ -505,9 +502,9 @@ class Checker:
         )
         return Finding(ref, RelocateWarning.AMBIGUOUS, message)
 
-    def _check_repo_file(self, ref: Reference, label: str) -> Finding | None:
+    def _check_repo_file(self, ref: Reference, kind: ReferenceKind, label: str) -> Finding | None:
         """A target outside the docs folder: a file (or folder) of the repository."""
-        kind = RelocateWarning.REPO_URL if ref.kind == "repo_url" else RelocateWarning.REPO_FILE
+        subtype = kind.outside_warned_as
         path = ref.target
         if ref.is_page:  # the resolver guessed a page name; the file is what was written
             written = decode(ref.written.partition("#")[0].partition("?")[0])
@@ -515,11 +512,13 @@ class Checker:
         full = Path(os.path.normpath(self.srcdir / path))
         if not _inside(full, self.settings.repo_root):
             reason = f"{path!r} is outside the repository ({self.settings.repo_root})"
-            return Finding(ref, kind, self._message(label, reason, ""))
+            return Finding(ref, subtype, self._message(label, reason, ""))
         if self.file_exists(path):
             return None
         where = full.relative_to(self.settings.repo_root).as_posix()
-        return Finding(ref, kind, self._message(label, f"no file {where!r} in the repository", ""))
+        return Finding(
+            ref, subtype, self._message(label, f"no file {where!r} in the repository", "")
+        )
 
     def has_anchor(self, docname: str, anchor: str) -> bool:
         return has_anchor(self.anchors, docname, anchor)
@@ -754,7 +753,7 @@ class Locator:
         key = (ref.docname, ref.line, ref.written)
         start = self._taken.get(key, starts[ref.line - 1])
         end = self._block_end(text, starts, ref.line)
-        flags = re.IGNORECASE if ref.kind == "label" else 0
+        flags = re.IGNORECASE if kind_of(ref.kind).names_label else 0
         pattern = re.compile(r"(?<![\w./-])" + re.escape(ref.written) + r"(?![\w/-])", flags)
         match = pattern.search(text, start, end)
         span = (match.start(), match.end()) if match else None
@@ -825,14 +824,6 @@ class Locator:
         return self._texts[docname]
 
 
-def _subtype(kind: str) -> RelocateWarning:
-    """The warning subtype of a recorded kind ("link", "image", ...)."""
-    try:
-        return RelocateWarning(kind)
-    except ValueError:
-        return RelocateWarning.LINK
-
-
 def _ignored(settings: Settings, *texts: str) -> bool:
     return any(p.match(t) for p in settings.ignore for t in texts if t)
 
@@ -892,7 +883,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     state_of(app).report = report
 
     for finding in report.findings:
-        if finding.reference.kind not in SPHINX_REPORTS:
+        if not kind_of(finding.reference.kind).warned_by_sphinx:
             warn(finding.subtype, finding.message, location=finding.location)
     if app.config.relocate_report_rewrites:
         report_rewrites(references, env.all_docs, checker.anchors, report.labels,
@@ -920,7 +911,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             }
     for docname in references.keys() & env.all_docs:
         for ref in references[docname]:
-            if not ref.alternatives or ref.kind == "label":
+            if not ref.alternatives or kind_of(ref.kind).names_label:
                 continue
             chosen = settle_reference(checker.anchors, ref)
             if chosen is not None and chosen != (ref.target, ref.anchor):
@@ -943,7 +934,7 @@ def label_landings(
     found: dict[tuple[str, str, bool], str] = {}
     for docname in sorted(references.keys() & existing):
         for ref in references[docname]:
-            if ref.kind != "label":
+            if not kind_of(ref.kind).names_label:
                 continue
             landing = checker.land_label(ref)
             if landing is None or (
@@ -977,7 +968,7 @@ def report_rewrites(
         if docname not in existing:
             continue
         for ref in references[docname]:
-            if ref.kind == "label":
+            if kind_of(ref.kind).names_label:
                 now = (labels or {}).get(label_key(docname, ref.written, bool(ref.alternatives)))
                 if now:
                     warn(

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -22,16 +24,16 @@ T = TypeVar("T")
 class Reference(NamedTuple):
     """One internal reference as it stands after resolution.
 
-    A tuple of strings, so the garbage collector stops tracking it and pickling the
-    environment stays cheap: a large site keeps tens of thousands of these.
+    A tuple of strings and one enum member, so pickling the environment stays cheap (the
+    member is pickled once): a large site keeps tens of thousands of these.
     """
 
     docname: str
     #: 1-based source line, 0 when docutils did not give one
     line: int
-    #: the RelocateWarning value reported when it dangles: "link", "toctree", "image",
-    #: "download", "raw_html", "repo_file" or "repo_url"
-    kind: str
+    #: its kind, a key of ``_resolve.REFERENCE_KINDS`` (the subtype reported when it
+    #: dangles): LINK, LABEL, TOCTREE, IMAGE, DOWNLOAD, RAW_HTML, REPO_FILE or REPO_URL
+    kind: RelocateWarning
     #: the target exactly as written in the source
     written: str
     #: what it points at now: a docname when ``is_page``, else a source-relative file
@@ -42,7 +44,7 @@ class Reference(NamedTuple):
     anchor: str = ""
     #: the table changed the written target
     rewritten: bool = False
-    #: ``(kind, target, anchor)`` of the other meanings of a reference that lands on
+    #: ``(lands_on, target, anchor)`` of the other meanings of a reference that lands on
     #: several targets from the document's folders and that the page's frame did not
     #: decide: the one that has the anchor wins once every document is read, else the
     #: reference is ambiguous (``_landing.settle``)

@@ -10,13 +10,14 @@ they are recorded as alternatives, and the link goes to the one page that has it
 anchor once every document is read (``_check.AmbiguousLinks``), else it is reported as
 ambiguous.
 
-Each kind of node is a thin adapter around it, one entry of :data:`REFERENCE_KINDS`:
-MyST links (rewritten at ``doctree-read``, before MyST's own resolver runs as a
-post-transform), ``:doc:``, ``:download:``, images and figures, local reST links and
-own URLs, raw HTML (source paths at read time, built URLs at ``doctree-resolved``), and
-references to renamed labels (``:ref:``, ``:numref:``, ``:any:``, MyST's ``[](#label)``),
-which are only recorded: the label they land on needs every document read, so
-``_check`` decides it and its post-transform ``RenamedLabels`` sends them there.
+Each kind of reference is one entry of :data:`REFERENCE_KINDS`, its nodes thin
+adapters around it: MyST links (rewritten at ``doctree-read``, before MyST's own
+resolver runs as a post-transform), ``:doc:``, ``:download:``, images and figures,
+local reST links and own URLs, raw HTML (source paths at read time, built URLs at
+``doctree-resolved``), and references to renamed labels (``:ref:``, ``:numref:``,
+``:any:``, MyST's ``[](#label)``), which are only recorded: the label they land on
+needs every document read, so ``_check`` decides it and its post-transform
+``RenamedLabels`` sends them there.
 Toctree entries are mapped by a ``toctree`` directive before Sphinx reads them, and the
 files of ``include``, ``literalinclude`` and ``csv-table`` in the source text as it is
 read (``source-read``).  Every reference is recorded for the checker, and the table
@@ -29,6 +30,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -45,14 +47,14 @@ from sphinx_relocate.core.landing import (
     EXTERNAL,
     FILE_LIKE,
     UNDECIDED,
-    Kind,
     Landing,
+    ReadAs,
     Site,
     current_ref_pattern,
     land,
     repo_base,
     repository_path,
-    span_kind,
+    span_reads_as,
 )
 from sphinx_relocate.core.paths import (
     decode,
@@ -111,7 +113,7 @@ class Resolved(NamedTuple):
     #: the table or an old folder of the document changed the written target
     rewritten: bool = False
     query: str = ""
-    #: ``(kind, target, anchor)`` of the other meanings of a reference that lands on
+    #: ``(lands_on, target, anchor)`` of the other meanings of a reference that lands on
     #: several targets, to be settled once anchors are known (``_check``)
     alternatives: tuple[tuple[str, str, str], ...] = ()
 
@@ -158,12 +160,12 @@ class Resolver:
             here = self.site._replace(folders=self.site.folders[:1], frame=0)
             path = self.state.source_path(self.env, self.docname)
             for span in find_targets(text, path):
-                kind = span_kind(span)
-                if span.mode == "repo" or kind == "file":
+                reads_as = span_reads_as(span)
+                if span.mode == "repo" or reads_as == "file":
                     continue
                 written = text[span.start : span.end]
-                landing = land(written, kind, here, self.project)
-                if landing is not None and landing.kind == "page" and landing.exists:
+                landing = land(written, reads_as, here, self.project)
+                if landing is not None and landing.lands_on == "page" and landing.exists:
                     number = text.count("\n", 0, span.start) + 1
                     self._spellings.setdefault((landing.target, landing.anchor), []).append(
                         (number, written)
@@ -179,24 +181,25 @@ class Resolver:
         """Whether the document stood in another folder before (it has old folders)."""
         return len(self.site.folders) > 1
 
-    def resolve(self, written: str, kind: Kind) -> Resolved | None:
-        """Where ``written`` lands (``kind``: "page", "file" or "any"); ``None`` if not local."""
-        landing = land(written, kind, self.site, self.project)
-        if landing is not None and landing.others and self.site.frame == UNDECIDED:
+    def resolve(self, written: str, reads_as: ReadAs) -> Resolved | None:
+        """Where ``written`` lands, read as a "page", a "file" or "any"; ``None`` if not
+        local."""
+        landing = land(written, reads_as, self.site, self.project)
+        if landing is not None and landing.others and self.site.frame is UNDECIDED:
             self.site = self.state.framed_site(self.env, self.docname, self.project)
-            landing = land(written, kind, self.site, self.project)
+            landing = land(written, reads_as, self.site, self.project)
         if landing is None:
             return None
         return self.resolved(landing, split_target(written)[1])
 
     def resolved(self, landing: Landing, query: str = "") -> Resolved:
         alternatives = tuple(
-            (other.kind, self.docs_path(other), other.anchor)
+            (other.lands_on, self.docs_path(other), other.anchor)
             for other in landing.others
         )
-        if landing.kind == "url":
+        if landing.lands_on == "url":
             return Resolved("", True, "", landing.target, True, True, query)
-        is_page = landing.kind == "page"
+        is_page = landing.lands_on == "page"
         path = landing.target if is_page else self.docs_path(landing)
         return Resolved(
             path, is_page, landing.anchor, "", landing.exists, landing.changed, query,
@@ -205,7 +208,7 @@ class Resolver:
 
     def docs_path(self, landing: Landing) -> str:
         """A file landing's path relative to the source folder (``../`` when it leaves)."""
-        if landing.kind != "file":
+        if landing.lands_on != "file":
             return landing.target
         inside = self.project.docs_path(landing.target)
         if inside is not None:
@@ -244,12 +247,11 @@ class Resolver:
         return None if leaves_root(inside) else inside
 
     def note(self, node: nodes.Node | None, line: int, written: str, resolved: Resolved,
-             kind: str, *, by_name: bool = False) -> None:
+             kind: RelocateWarning, *, by_name: bool = False) -> None:
         """Record the reference, and log a rewrite (``by_name``: see ``Reference.by_name``)."""
-        if resolved.exists and not resolved.is_page and leaves_root(resolved.path) and (
-            kind in ("link", "raw_html", "download")
-        ):
-            kind = "repo_file"
+        outside = kind_of(kind).outside_recorded_as
+        if outside and resolved.exists and not resolved.is_page and leaves_root(resolved.path):
+            kind = outside
         record(
             self.env,
             Reference(
@@ -271,7 +273,9 @@ class Resolver:
             )
             location = (self.docname, line) if line else self.docname
             # relocate.outdated comes from the checker, on every build, from the record
-            logger.verbose("relocated %s reference %r → %r", kind, written, now, location=location)
+            logger.verbose(
+                "relocated %s reference %r → %r", kind.value, written, now, location=location
+            )
 
 
 # -- doctree-read: the node adapters --------------------------------------------
@@ -281,25 +285,27 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     """Rewrite every reference of the document just read (before Sphinx's collectors)."""
     resolver = Resolver(app, current_docname(app.env))
     found = []
-    kinds_of = _KINDS_OF_CLASS
+    adapters_of = _ADAPTERS_OF_CLASS
     for node in elements(doctree):
-        kinds = kinds_of.get(node.__class__)
-        if kinds is None:  # once per node class: which kinds it may be, in their order
-            kinds = kinds_of[node.__class__] = tuple(
-                kind for kind in REFERENCE_KINDS if isinstance(node, kind.node)
+        adapters = adapters_of.get(node.__class__)
+        if adapters is None:  # once per node class: which kinds it may be, in their order
+            adapters = adapters_of[node.__class__] = tuple(
+                (adapter, entry.kind)
+                for entry in REFERENCE_KINDS if entry.kind is not None
+                for adapter in entry.node_adapters if isinstance(node, adapter.node)
             )
-        for kind in kinds:
-            if kind.applies(node):
-                found.append((kind, node))
+        for adapter, kind in adapters:
+            if adapter.applies(node):
+                found.append((adapter, kind, node))
                 break
-    for kind, node in found:  # adapters replace nodes: not while walking the tree
-        kind.adapter(resolver, node, kind.subtype.value)
+    for adapter, kind, node in found:  # adapters replace nodes: not while walking the tree
+        adapter.resolve(resolver, node, kind)
     resolver.state.texts.pop(resolver.docname, None)
 
 
-def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str) -> None:
+def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateWarning) -> None:
     line = line_of(node)
-    if label_xref(node) and _label_xref(resolver, node, RelocateWarning.LABEL.value):
+    if label_xref(node) and _label_xref(resolver, node, RelocateWarning.LABEL):
         return  # a MyST link to a renamed label, [](#old-label)
     if node["reftype"] == "doc":  # :doc:
         written = node["reftarget"]
@@ -310,7 +316,7 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str)
             node["reftarget"] = "/" + resolved.path
         elif resolved.url:
             node.replace_self(_external(node, resolved.url))
-        resolver.note(node, line, written, resolved, subtype)
+        resolver.note(node, line, written, resolved, kind)
         return
     # a MyST link: refdomain "doc" when MyST found the page, None when it found nothing
     if node.get("refdomain") == "doc" and (
@@ -346,7 +352,7 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str)
         if is_doc or _looks_like_path(written, resolver):
             # MyST found no page: it may still resolve the target as a label, an object
             # or an intersphinx name, which the checker knows once every page is read
-            resolver.note(node, line, node["reftarget"], resolved, subtype, by_name=not is_doc)
+            resolver.note(node, line, node["reftarget"], resolved, kind, by_name=not is_doc)
         return
     url = resolved.url or resolver.repo_url(resolved)
     if url:
@@ -375,10 +381,10 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str)
             if isinstance(child, nodes.Element):
                 child["classes"] = [*child["classes"], "download"]
         node.replace_self(download)
-    resolver.note(node, line, written.lstrip("/") if is_doc else written, resolved, subtype)
+    resolver.note(node, line, written.lstrip("/") if is_doc else written, resolved, kind)
 
 
-def _label_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str) -> bool:
+def _label_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateWarning) -> bool:
     """Record a reference to a renamed label (a ``[labels]`` key); ``False`` for others.
 
     Which label it lands on needs every label of the project, so it is decided once all
@@ -397,7 +403,7 @@ def _label_xref(resolver: Resolver, node: addnodes.pending_xref, subtype: str) -
         if node.get("reflocalid"):  # MyST 5: an id on the page that is not a label
             others += (("page", resolver.docname, node["reflocalid"]),)
     record(resolver.env, Reference(
-        resolver.docname, line_of(node), subtype, written, label, False, "", False, others
+        resolver.docname, line_of(node), kind, written, label, False, "", False, others
     ))
     return True
 
@@ -433,7 +439,7 @@ def _external(node: nodes.Element, url: str) -> nodes.reference:
     return reference
 
 
-def _download(resolver: Resolver, node: addnodes.download_reference, subtype: str) -> None:
+def _download(resolver: Resolver, node: addnodes.download_reference, kind: RelocateWarning) -> None:
     written = node["reftarget"]
     resolved = resolver.resolve(written, "file")
     if resolved is None:
@@ -443,10 +449,12 @@ def _download(resolver: Resolver, node: addnodes.download_reference, subtype: st
         node.replace_self(_external(node, url))
     elif resolved.exists and resolved.rewritten and not resolved.url:
         node["reftarget"] = resolver.relative(resolved, keep_fragment=False)
-    resolver.note(node, line_of(node), written, resolved, "link" if is_link else subtype)
+    resolver.note(
+        node, line_of(node), written, resolved, RelocateWarning.LINK if is_link else kind
+    )
 
 
-def _image(resolver: Resolver, node: nodes.image, subtype: str) -> None:
+def _image(resolver: Resolver, node: nodes.image, kind: RelocateWarning) -> None:
     written = node["uri"]
     if written.startswith("data:") or "://" in written or written.endswith(".*"):
         return
@@ -457,10 +465,10 @@ def _image(resolver: Resolver, node: nodes.image, subtype: str) -> None:
         node["uri"] = resolver.relative(resolved, keep_fragment=False)
     elif resolved.url:
         node["uri"] = resolved.url
-    resolver.note(node, line_of(node), written, resolved, subtype)
+    resolver.note(node, line_of(node), written, resolved, kind)
 
 
-def _reference(resolver: Resolver, node: nodes.reference, subtype: str) -> None:
+def _reference(resolver: Resolver, node: nodes.reference, kind: RelocateWarning) -> None:
     """A local link written in reST (```text <old/page.html>`_``) or an own absolute URL."""
     written = node["refuri"]
     if EXTERNAL.match(written):
@@ -473,7 +481,7 @@ def _reference(resolver: Resolver, node: nodes.reference, subtype: str) -> None:
     resolved = resolver.resolve(written, "any")
     if resolved is None or not resolved.exists:
         if resolved is not None and _looks_like_path(written, resolver):
-            resolver.note(node, line_of(node), written, resolved, subtype)
+            resolver.note(node, line_of(node), written, resolved, kind)
         return
     if resolved.url or (url := resolver.repo_url(resolved)):
         node["refuri"] = resolved.url or url
@@ -494,7 +502,7 @@ def _reference(resolver: Resolver, node: nodes.reference, subtype: str) -> None:
         node.replace_self(xref)
     elif resolved.rewritten:
         node["refuri"] = resolver.relative(resolved)
-    resolver.note(node, line_of(node), written, resolved, subtype)
+    resolver.note(node, line_of(node), written, resolved, kind)
 
 
 def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
@@ -531,7 +539,7 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
     record(
         resolver.env,
         Reference(
-            resolver.docname, line, "repo_url", url, resolved.url or resolved.path,
+            resolver.docname, line, RelocateWarning.REPO_URL, url, resolved.url or resolved.path,
             resolved.is_page and not resolved.url, resolved.anchor, resolved.rewritten,
         ),
     )
@@ -555,7 +563,7 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
     return quote_url(new) if "%" in url else new  # the author's spelling of the URL
 
 
-def _raw_html(resolver: Resolver, node: nodes.raw, subtype: str) -> None:
+def _raw_html(resolver: Resolver, node: nodes.raw, kind: RelocateWarning) -> None:
     """Rewrite raw HTML's href/src to resolved source paths; register its images."""
     from sphinx_relocate.core import html as _html
 
@@ -579,7 +587,7 @@ def _raw_html(resolver: Resolver, node: nodes.raw, subtype: str) -> None:
         outside = _outside_repository(resolver, resolved) if resolved.exists else None
         if outside is not None:  # never copied into the output: warned, left as written
             resolved = resolved._replace(path=outside, exists=False, rewritten=False)
-        resolver.note(node, line, written, resolved, subtype)
+        resolver.note(node, line, written, resolved, kind)
         if not resolved.exists:
             return None
         url = resolved.url or resolver.repo_url(resolved)
@@ -626,17 +634,55 @@ def _outside_repository(resolver: Resolver, resolved: Resolved) -> str | None:
     return os.path.relpath(real, resolver.srcdir).replace(os.sep, "/")
 
 
-class ReferenceKind(NamedTuple):
-    """One kind of reference: the nodes it is, the adapter that resolves them through
-    :class:`Resolver` and records them, and the warning subtype when they dangle.
-
-    A new kind of reference is one entry here (and a test root).
-    """
+class NodeAdapter(NamedTuple):
+    """A doctree node that is a reference of some kind, and the adapter that resolves it
+    through :class:`Resolver` and records it."""
 
     node: type[nodes.Element]
     applies: Callable[[Any], bool]
-    adapter: Callable[[Resolver, Any, str], object]
-    subtype: RelocateWarning
+    #: resolves the node, rewrites it and records it as the kind it is given
+    resolve: Callable[[Resolver, Any, RelocateWarning], object]
+
+
+@dataclass(frozen=True)
+class ReferenceKind:
+    """One kind of reference: where the build finds it, and what the check does with it.
+
+    A new kind of reference is one entry of :data:`REFERENCE_KINDS` (and a test root):
+    the check (``_check``) reads only these flags, never a list of kinds of its own.
+    """
+
+    #: ``Reference.kind`` and the subtype warned when it dangles; ``None`` for a kind
+    #: that is never recorded (docutils stops on a missing include itself)
+    kind: RelocateWarning | None
+    #: how a message names it ("raw html 'x.png' does not land: ...")
+    label: str
+    #: where the build finds it, for the reader of this table
+    found: str
+    #: the doctree nodes it is at ``doctree-read``, tried in the order of the registry
+    node_adapters: tuple[NodeAdapter, ...] = ()
+    #: the spans (``Span.syntax``) it is mapped in the source text at ``source-read``:
+    #: a file a directive reads while the document is parsed, before any node exists
+    source_spans: frozenset[str] = frozenset()
+    #: text without which a source has none of those spans (so it is not searched)
+    source_markers: tuple[str, ...] = ()
+    #: a missing file's node is replaced by its text at read time, before Sphinx warns
+    #: (``*.not_readable``) and re-reads the document on every build
+    replaced_if_missing: bool = False
+    #: Sphinx warns its misses on every build itself: counted, not warned twice
+    warned_by_sphinx: bool = False
+    #: it names a renamed label, decided once every label is known (case-insensitive)
+    names_label: bool = False
+    #: a meaning of several is chosen by the anchor once every page is read (raw HTML
+    #: keeps the one meaning of its written path: its URL is made per builder)
+    settled_by_anchor: bool = True
+    #: a page the table relocates counts as landing (an own URL: its stub answers)
+    relocated_page_lands: bool = False
+    #: the kind it is recorded as when it lands on an existing file outside the source
+    #: folder (``None``: it stays this kind)
+    outside_recorded_as: RelocateWarning | None = None
+    #: the subtype when its target outside the source folder does not land
+    outside_warned_as: RelocateWarning = RelocateWarning.REPO_FILE
 
 
 def _page_xref(node: addnodes.pending_xref) -> bool:
@@ -647,32 +693,90 @@ def _page_xref(node: addnodes.pending_xref) -> bool:
     )
 
 
-#: the kinds of reference nodes, in the order they are tried (a download reference is
+#: every kind of reference, in the order their nodes are tried (a download reference is
 #: also a reference; a MyST link that names no file may name a label, which
 #: ``_pending_xref`` asks first)
 REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
-    ReferenceKind(addnodes.pending_xref, _page_xref, _pending_xref, RelocateWarning.LINK),
     ReferenceKind(
-        addnodes.pending_xref, lambda node: bool(label_xref(node)), _label_xref,
-        RelocateWarning.LABEL,
+        RelocateWarning.DOWNLOAD, "download", "doctree-read: ``:download:``",
+        (NodeAdapter(addnodes.download_reference, lambda node: True, _download),),
+        replaced_if_missing=True, outside_recorded_as=RelocateWarning.REPO_FILE,
     ),
     ReferenceKind(
-        addnodes.download_reference, lambda node: True, _download, RelocateWarning.DOWNLOAD
-    ),
-    ReferenceKind(nodes.image, lambda node: True, _image, RelocateWarning.IMAGE),
-    ReferenceKind(
-        nodes.raw, lambda node: "html" in node.get("format", "").split(), _raw_html,
-        RelocateWarning.RAW_HTML,
+        RelocateWarning.IMAGE, "image", "doctree-read: images and figures",
+        (NodeAdapter(nodes.image, lambda node: True, _image),),
+        replaced_if_missing=True,
     ),
     ReferenceKind(
-        nodes.reference, lambda node: "refuri" in node and not node.get("internal"),
-        _reference, RelocateWarning.LINK,
+        RelocateWarning.LINK, "link",
+        "doctree-read: MyST links, ``:doc:``, local reST links (a MyST link to a file "
+        "becomes a download)",
+        (
+            NodeAdapter(addnodes.pending_xref, _page_xref, _pending_xref),
+            NodeAdapter(
+                nodes.reference, lambda node: "refuri" in node and not node.get("internal"),
+                _reference,
+            ),
+        ),
+        replaced_if_missing=True, outside_recorded_as=RelocateWarning.REPO_FILE,
+    ),
+    ReferenceKind(
+        RelocateWarning.LABEL, "label",
+        "doctree-read: ``:ref:``, ``:numref:``, ``:any:``, MyST's ``[](#label)`` to a "
+        "``[labels]`` key; sent to its label by ``_check.RenamedLabels``",
+        (NodeAdapter(addnodes.pending_xref, lambda node: bool(label_xref(node)), _label_xref),),
+        names_label=True,
+    ),
+    ReferenceKind(
+        RelocateWarning.RAW_HTML, "raw html",
+        "doctree-read: ``href`` and ``src`` of raw HTML, as source paths; made the "
+        "builder's URLs at doctree-resolved (:func:`on_doctree_resolved`)",
+        (NodeAdapter(nodes.raw, lambda node: "html" in node.get("format", "").split(),
+                     _raw_html),),
+        settled_by_anchor=False, outside_recorded_as=RelocateWarning.REPO_FILE,
+    ),
+    ReferenceKind(
+        RelocateWarning.TOCTREE, "toctree", "parse: the ``toctree`` directive's entries "
+        "(:class:`RelocatingTocTree`)",
+        warned_by_sphinx=True,
+    ),
+    ReferenceKind(
+        RelocateWarning.REPO_URL, "repo url",
+        "doctree-read: an absolute URL of the project's repository or site, in a link or "
+        "raw HTML (:func:`_own_url`)",
+        relocated_page_lands=True, outside_warned_as=RelocateWarning.REPO_URL,
+    ),
+    ReferenceKind(
+        RelocateWarning.REPO_FILE, "repo file",
+        "a link, download or raw HTML URL that lands on a file outside the source folder",
+    ),
+    ReferenceKind(
+        None, "include", "source-read: the files of ``include``, ``literalinclude`` and "
+        "``csv-table :file:``, mapped in the source text (:func:`on_source_read`)",
+        source_spans=frozenset({"include"}), source_markers=("include", ":file:"),
     ),
 )
 
+#: the spans mapped in the source text, and the text that a source with any has
+_SOURCE_SPANS = frozenset().union(*(entry.source_spans for entry in REFERENCE_KINDS))
+_SOURCE_MARKERS = tuple(marker for entry in REFERENCE_KINDS for marker in entry.source_markers)
 
-#: node class -> the kinds its nodes may be (most classes: none)
-_KINDS_OF_CLASS: dict[type, tuple[ReferenceKind, ...]] = {}
+#: the recorded kinds, by ``Reference.kind``
+_RECORDED: dict[RelocateWarning, ReferenceKind] = {
+    entry.kind: entry for entry in REFERENCE_KINDS if entry.kind is not None
+}
+
+
+def kind_of(kind: RelocateWarning) -> ReferenceKind:
+    """The registry entry of a recorded kind; any other subtype is an error."""
+    try:
+        return _RECORDED[kind]
+    except KeyError:
+        raise ValueError(f"{kind!r} is not a kind of reference") from None
+
+
+#: node class -> the node adapters its nodes may be, with their kind (most classes: none)
+_ADAPTERS_OF_CLASS: dict[type, tuple[tuple[NodeAdapter, RelocateWarning], ...]] = {}
 
 
 # -- toctree entries -----------------------------------------------------------
@@ -711,7 +815,7 @@ class RelocatingTocTree(TocTree):
         resolved = resolver.resolve(ref, "page")
         if resolved is None:
             return entry
-        resolver.note(None, line, ref, resolved, "toctree")
+        resolver.note(None, line, ref, resolved, RelocateWarning.TOCTREE)
         if not resolved.exists or not resolved.rewritten:
             return entry
         new = resolved.url or "/" + resolved.path
@@ -769,7 +873,7 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     state = state_of(app)
     # kept until the document is read: a moved page's frame and spellings come from it
     state.texts[docname] = text
-    if "include" not in text and ":file:" not in text:
+    if not any(marker in text for marker in _SOURCE_MARKERS):
         return
     from sphinx_relocate.core.spans import find_targets
     from sphinx_relocate.core.textedit import apply_edits
@@ -777,7 +881,7 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     resolver = Resolver(app, docname)
     edits = []
     for span in find_targets(text, resolver.state.source_path(app.env, docname)):
-        if span.kind != "include":
+        if span.syntax not in _SOURCE_SPANS:
             continue
         written = text[span.start : span.end]
         resolved = resolver.resolve(written, "file")
@@ -899,18 +1003,18 @@ def on_env_get_outdated(
         for docname, made in lookups.items():
             if docname in outdated:
                 continue
-            for kind, key, fragment in made:
-                if kind == "page" and key in appeared_or_gone:
+            for looked_up, key, fragment in made:
+                if looked_up == "page" and key in appeared_or_gone:
                     outdated.add(docname)
                     break
                 if old_table is None:
                     continue
                 before: object
                 after: object
-                if kind == "page":
+                if looked_up == "page":
                     before = old_table.locate_reference(key, fragment, docs)
                     after = table.locate_reference(key, fragment, docs)
-                elif kind == "label":  # where it lands is decided once all are read
+                elif looked_up == "label":  # where it lands is decided once all are read
                     before, after = key in old_table.labels, key in table.labels
                 else:
                     before = old_table.locate_file(key, file_exists)

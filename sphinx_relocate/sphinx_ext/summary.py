@@ -132,6 +132,7 @@ def rewritten_references(app: Sphinx) -> tuple[int, int]:
     """(references, documents) the table sends elsewhere, over every document."""
     from sphinx_relocate.sphinx_ext import record as _record
     from sphinx_relocate.sphinx_ext.check import anchors_of, label_key, settle_reference
+    from sphinx_relocate.sphinx_ext.resolve import kind_of
 
     env = app.env
     report = state_of(app).report
@@ -142,7 +143,7 @@ def rewritten_references(app: Sphinx) -> tuple[int, int]:
     for docname in references.keys() & env.all_docs:
         count = 0
         for ref in references[docname]:
-            if ref.kind == "label":
+            if kind_of(ref.kind).names_label:
                 count += bool(labels.get(label_key(docname, ref.written, bool(ref.alternatives))))
             elif ref.rewritten:
                 count += 1

@@ -2,7 +2,9 @@
 
 Each is logged with ``type="relocate"`` and ``subtype=<value>``, so a project silences
 one kind with ``suppress_warnings = ["relocate.<value>"]``.  The docs list every member
-(a test keeps them in step).
+(a test keeps them in step).  The members of the references' part are also the kinds of
+reference (``Reference.kind``; ``_resolve.REFERENCE_KINDS`` says what the build does
+with each): a ``str`` enum, so a kind compares equal to its value.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from sphinx_relocate.core.table import Location, Problem
 logger = logging.getLogger("sphinx_relocate")
 
 
-class RelocateWarning(Enum):
+class RelocateWarning(str, Enum):
     """The ``relocate.*`` warning subtypes."""
 
     # -- the table --
