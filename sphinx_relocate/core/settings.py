@@ -22,7 +22,6 @@ from types import MappingProxyType
 from typing import Any
 
 from sphinx_relocate.core.exports import EXPORTS
-from sphinx_relocate.core.paths import longest_first
 from sphinx_relocate.core.table import Location, Problem
 
 _REPR = reprlib.Repr()
@@ -426,8 +425,6 @@ class Settings:
     exports: tuple[str, ...] = ()
     #: the source suffixes in the order Sphinx reads them (:func:`source_suffixes`)
     source_suffixes: tuple[str, ...] = (".rst",)
-    #: the same, longest first (``.rst.txt`` before ``.txt``), as ``str.endswith`` takes them
-    ordered_suffixes: tuple[str, ...] = (".rst",)
     #: the source folder as the rule's paths name it: from ``files_root``, ending in ``/``
     docs_prefix: str = ""
     #: the folder the rule's paths start from (the file system's root)
@@ -470,7 +467,6 @@ def build_settings(
         stub_template=confdir / template if template else None,
         exports=tuple(given.get("relocate_redirect_exports") or ()),
         source_suffixes=suffixes,
-        ordered_suffixes=longest_first(suffixes),
         # the rule's paths are the file system's, from its root: a link that leaves the
         # source folder and comes back in is the same path as one that never left
         docs_prefix=source.relative_to(source.anchor).as_posix() + "/",
