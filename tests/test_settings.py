@@ -17,6 +17,7 @@ from sphinx_relocate.core.settings import (
     Settings,
     SettingsError,
     build_settings,
+    extensions_suffixes,
     source_suffixes,
 )
 from sphinx_relocate.sphinx_ext.config import table_of
@@ -73,7 +74,7 @@ def test_get_gives_the_value_else_the_declared_default_else_none(tmp_path: Path)
     ({".md": "markdown"}, ["myst_parser"], (".md",)),
 ])
 def test_source_suffixes_are_read_one_way(source_suffix, extensions, expected) -> None:
-    assert source_suffixes(source_suffix, extensions) == expected
+    assert source_suffixes(source_suffix, extensions_suffixes(extensions)) == expected
 
 
 def test_every_problem_is_named_at_its_line(tmp_path: Path) -> None:

@@ -505,7 +505,7 @@ def _published_problems(
     else:
         labels = project.labels()[0] | generated_labels(published)
     problems = []
-    table_setting = project.settings.get("relocate_table", "relocations.toml")
+    table_setting = project.settings.table
     for found in unredirected(published, documents, labels, table, _ids_now(project)):
         where = entries_location(
             project.confdir, table_setting, found.section, "relocate_published", table=args.table
@@ -873,7 +873,7 @@ def _check_unredirected(
     from sphinx_relocate.core.git import heading_at, unredirected, unredirected_message
     from sphinx_relocate.sphinx_ext.config import findings_file
 
-    setting = project.settings.get("relocate_table", "relocations.toml")
+    setting = project.settings.table
     shown = _shown(args.table or findings_file(project.confdir, setting))
     missing = unredirected(changes, prefix, project.source_suffixes, table, _ids_now(project))
     for old, new in missing:

@@ -354,11 +354,11 @@ def _names(target: ast.expr) -> list[str]:
 
 
 def source_suffixes(
-    source_suffix: str | Iterable[str] | None, extensions: Iterable[str] | None = ()
+    source_suffix: str | Iterable[str] | None, added: Iterable[str] = ()
 ) -> tuple[str, ...]:
     """The source suffixes of ``source_suffix`` as Sphinx reads it (a string, a list or
-    a dict; ``.rst`` when unset), in its order, plus ``.md`` when myst-parser is loaded
-    (it adds that one when the build starts)."""
+    a dict; ``.rst`` when unset), in its order, then those the loaded extensions
+    ``added`` (as Sphinx merges them)."""
     suffixes: tuple[str, ...]
     if isinstance(source_suffix, str):
         suffixes = (source_suffix,)
@@ -366,9 +366,13 @@ def source_suffixes(
         suffixes = tuple(source_suffix)
     else:
         suffixes = (".rst",)
-    if "myst_parser" in (extensions or ()) and ".md" not in suffixes:
-        suffixes = (*suffixes, ".md")
-    return suffixes
+    return tuple(dict.fromkeys((*suffixes, *added)))
+
+
+def extensions_suffixes(extensions: Iterable[str]) -> tuple[str, ...]:
+    """The suffixes the ``extensions`` add, as far as known without loading them: myst-parser
+    adds ``.md`` (a build asks Sphinx's registry instead)."""
+    return (".md",) if "myst_parser" in extensions else ()
 
 
 def table_file(confdir: Path, setting: str | None) -> Path | None:
@@ -444,16 +448,23 @@ def build_settings(
     confdir: Path,
     srcdir: Path | None = None,
     shown: str | None = None,
+    added_suffixes: Iterable[str] | None = None,
 ) -> Settings:
     """Check ``values`` (name → value; undeclared names are kept, not checked) against
     their declarations and derive the settings; :class:`SettingsError` names every value
-    that is not accepted, at its line of ``confdir``'s conf.py (shown as ``shown``)."""
+    that is not accepted, at its line of ``confdir``'s conf.py (shown as ``shown``).
+
+    ``added_suffixes`` are the source suffixes the loaded extensions add (default: those
+    :func:`extensions_suffixes` knows of).
+    """
     problems = validate_settings(values, confdir / "conf.py", shown)
     if problems:
         raise SettingsError(problems)
     frozen = MappingProxyType(dict(values))
     given = Settings(values=frozen)
-    suffixes = source_suffixes(given.get("source_suffix"), given.get("extensions"))
+    if added_suffixes is None:
+        added_suffixes = extensions_suffixes(given.get("extensions") or ())
+    suffixes = source_suffixes(given.get("source_suffix"), added_suffixes)
     source = Path(os.path.abspath(srcdir or confdir))
     template = given.get("relocate_stub_template")
     return Settings(

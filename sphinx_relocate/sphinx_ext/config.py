@@ -1,10 +1,10 @@
 """The settings and the table inside Sphinx: registered, checked and read once per build.
 
 ``setup()`` registers every value :data:`~sphinx_relocate.core.settings.CONFIG_VALUES`
-declares (:func:`register`); :func:`check_config` checks them first thing at
-``config-inited``, and :func:`on_config_inited` builds the one frozen
-:class:`~sphinx_relocate.core.settings.Settings` (as the command line builds it from
-conf.py) and reads the table into the build's state, where every reader finds them.
+declares (:func:`register`); :func:`check_config`, first thing at ``config-inited``,
+checks them and builds the one frozen :class:`~sphinx_relocate.core.settings.Settings`
+(as the command line builds it from conf.py), and :func:`on_config_inited` reads the
+table; both go into the build's state, where every reader finds them.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from sphinx_relocate.core.settings import (
     build_settings,
     setting_line,
     table_file,
-    validate_settings,
 )
 from sphinx_relocate.core.table import (
     Location,
@@ -134,41 +133,38 @@ def _declaring(app: Sphinx, table: RelocationTable) -> set[str]:
 
 
 def check_config(app: Sphinx, config: Config) -> None:
-    """Check every option before anything reads one, and before Sphinx's own type
-    warnings: a wrong value stops the build with one line at its conf.py line."""
+    """Check every option and build the settings, once, before anything reads one and
+    before Sphinx's own type warnings: a wrong value stops the build with one line at its
+    conf.py line."""
     state = state_of(app)
     state.peer_options = register_peer_values(app)
-    problems = validate_settings(_values(config, state.peer_options), Path(app.confdir, "conf.py"))
-    if problems:
-        stop(problems)
+    names = [v.name for v in CONFIG_VALUES if not v.owner] + state.peer_options
+    values = {name: getattr(config, name, None) for name in (*names, *_SPHINX_READS)}
+    try:
+        state.settings = build_settings(
+            values,
+            confdir=Path(app.confdir),
+            srcdir=Path(app.srcdir),
+            # Sphinx merges them into ``source_suffix`` later (priority 800)
+            added_suffixes=app.registry.source_suffix,
+        )
+    except SettingsError as err:
+        stop(err.problems)
+    state.forget_files()
 
 
-#: Settings of Sphinx the settings and the table are read with (Sphinx checked them).
+#: Settings of Sphinx the settings and the table are read with (Sphinx checks them).
 _SPHINX_READS = (
     "source_suffix", "extensions", "exclude_patterns", "html_file_suffix", "templates_path",
     "include_patterns",
 )
 
 
-def _values(config: Config, peers: list[str], *more: str) -> dict[str, object]:
-    """This extension's options (and the peers' ones it registered) as ``config`` holds them."""
-    names = [v.name for v in CONFIG_VALUES if not v.owner] + peers + list(more)
-    return {name: getattr(config, name, None) for name in names}
-
-
 def on_config_inited(app: Sphinx, config: Config) -> None:
-    """Build the settings and read the table, once per build, before any document is
-    read; after Sphinx's own handlers, which complete ``source_suffix``."""
+    """Read the table once per build, before any document is read."""
     state = state_of(app)
     peers = state.peer_options or []
-    values = _values(config, peers, *_SPHINX_READS)
-    try:
-        settings = build_settings(values, confdir=Path(app.confdir), srcdir=Path(app.srcdir))
-    except SettingsError as err:
-        stop(err.problems)
-    state.settings = settings
-    state.forget_files()
-    table = read_table(settings, srcdir=Path(app.srcdir), peers=peers)
+    table = read_table(state.settings, srcdir=Path(app.srcdir), peers=peers)
     options = {name: getattr(config, name, None) for name in ("relocate_map", *peers)}
     state.sources = sources_of(
         Path(app.confdir), table, config.relocate_table, options, _declaring(app, table)
