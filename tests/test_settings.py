@@ -9,8 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+from sphinx.errors import ConfigError
 
-from sphinx_relocate.cli.main import read_project
+from sphinx_relocate.cli.main import main, read_project
 from sphinx_relocate.core.settings import (
     CONFIG_VALUES,
     DECLARED,
@@ -144,3 +145,30 @@ def test_the_configuration_page_is_generated_from_the_declarations() -> None:
         entry = text.partition(f"```{{confval}} {value.name}\n")[2].partition("\n```\n")[0]
         assert f":default: ``{value.default!r}``" in entry, value.name
         assert value.accepts in entry and value.help in entry, value.name
+
+
+@pytest.mark.parametrize(("setting", "reason"), [
+    ('relocate_ignore = "abc"', "relocate_ignore must be a list of regular expressions, not "
+                                "the string 'abc' (write ['abc'])"),
+    ('relocate_redirect_exports = ["ngnix"]', "relocate_redirect_exports: unknown export "
+                                              "'ngnix' (expected any of: 'apache', 'json', "
+                                              "'netlify', 'nginx', 'readthedocs', 'vercel')"),
+])
+def test_a_value_the_build_refuses_the_commands_refuse(
+    make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], setting: str, reason: str,
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text(
+        f'extensions = ["sphinx_relocate"]\n{setting}\n', encoding="utf-8"
+    )
+    (docs / "index.rst").write_text("Home\n====\n", encoding="utf-8")
+    (docs / "relocations.toml").write_text('[pages]\n"a" = "index"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        make_app("html", srcdir=docs)
+    assert str(info.value) == f"{docs / 'conf.py'}:2: {reason}"
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["check", "docs"]) == 2
+    assert capsys.readouterr().err == f"sphinx-relocate: error: docs/conf.py:2: {reason}\n"
