@@ -415,8 +415,6 @@ class Settings:
     confdir: Path = Path()
     #: ``relocate_table``, the file name as set (``None``: no table file)
     table: str | None = DEFAULT_TABLE
-    #: the table file to read, or ``None`` (:func:`table_file`)
-    table_path: Path | None = None
     #: ``relocate_ignore``, compiled
     ignore: tuple[re.Pattern[str], ...] = ()
     #: the repository (:func:`find_repo_root`)
@@ -433,6 +431,12 @@ class Settings:
     docs_prefix: str = ""
     #: the folder the rule's paths start from (the file system's root)
     files_root: Path = Path()
+
+    @property
+    def table_path(self) -> Path | None:
+        """The table file to read now, or ``None`` (:func:`table_file`: the default file
+        counts only while it exists, so this is asked when the table is read)."""
+        return table_file(self.confdir, self.table)
 
     def get(self, name: str, default: Any = None) -> Any:
         """The value of a setting: as given, else its declared default, else ``default``."""
@@ -471,7 +475,6 @@ def build_settings(
         values=frozen,
         confdir=confdir,
         table=given.get("relocate_table"),
-        table_path=table_file(confdir, given.get("relocate_table")),
         ignore=tuple(re.compile(pattern) for pattern in given.get("relocate_ignore") or ()),
         repo_root=find_repo_root(confdir, given.get("relocate_repo_root")),
         repo_url=given.get("relocate_repo_url") or "",
