@@ -3,7 +3,7 @@
 How it works:
 
 * Every ``relocate_*`` value is checked once, first thing at ``config-inited``, by the
-  check declared with it in ``_config.CONFIG_VALUES``; a wrong one stops the build with
+  check declared with it in ``core.settings.CONFIG_VALUES``; a wrong one stops the build with
   one line at its conf.py line.  Every stop prints its own line before Sphinx's report.
 * The user moves pages (and images) and lists the moves in one relocation table:
   ``relocations.toml`` next to conf.py (``[pages]``, ``[prefixes]``, ``[files]``,
@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sphinx_relocate.core.settings import CONFIG_VALUES
 from sphinx_relocate.core.table import Location, Problem, RelocationTable, Target, load_table
 from sphinx_relocate.sphinx_ext import inventory as _inventory
 from sphinx_relocate.sphinx_ext import published as _published
@@ -57,7 +58,6 @@ from sphinx_relocate.sphinx_ext import summary as _summary
 from sphinx_relocate.sphinx_ext.catalogs import setup_catalogs
 from sphinx_relocate.sphinx_ext.check import setup_checker
 from sphinx_relocate.sphinx_ext.config import (
-    CONFIG_VALUES,
     check_config,
     on_config_inited,
     on_env_get_outdated,

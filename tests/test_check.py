@@ -13,7 +13,7 @@ import pytest
 from sphinx.cmd.build import build_main
 
 from sphinx_relocate import RelocateWarning
-from sphinx_relocate.sphinx_ext.config import CONFIG_VALUES
+from sphinx_relocate.core.settings import CONFIG_VALUES
 
 ROOT = Path(__file__).parent / "roots" / "test-check-dangling"
 DOCS = Path(__file__).parent.parent / "docs"

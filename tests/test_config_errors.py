@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sphinx.errors import ConfigError
 
 from sphinx_relocate.cli.main import main
-from sphinx_relocate.sphinx_ext.config import CONFIG_VALUES, validate_settings
+from sphinx_relocate.core.settings import CONFIG_VALUES, validate_settings
 
 CONF = 'project = "x"\nextensions = ["sphinx_relocate"]\n'
 

@@ -17,7 +17,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from sphinx_relocate.core.exports import EXPORTS, NGINX_SERVER_LINE, export_files
-from sphinx_relocate.sphinx_ext.config import CONFIG_VALUES
+from sphinx_relocate.core.settings import CONFIG_VALUES
 
 ROOT = Path(__file__).parent / "roots" / "test-stubs"
 DOCS = Path(__file__).parent.parent / "docs"

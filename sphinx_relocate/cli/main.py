@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import reprlib
 import sys
 import traceback
 from collections import Counter
@@ -18,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sphinx_relocate.core.paths import DEFAULT_SOURCE_SUFFIXES
+from sphinx_relocate.core.settings import Settings, SettingsError, build_settings
 from sphinx_relocate.core.table import (
     Location,
     Problem,
@@ -47,11 +46,18 @@ class DocsProject:
 
     confdir: Path
     srcdir: Path
-    settings: dict[str, Any]
-    source_suffixes: tuple[str, ...]
-    exclude_patterns: list[str]
+    #: conf.py's settings, checked as the build checks them
+    settings: Settings
     #: the pages that declare old names (``relocated_from``), once the table is loaded
     declaring: frozenset[str] = frozenset()
+
+    @property
+    def source_suffixes(self) -> tuple[str, ...]:
+        return self.settings.source_suffixes
+
+    @property
+    def exclude_patterns(self) -> list[str]:
+        return list(self.settings.get("exclude_patterns") or ())
 
     def docnames(self) -> set[str]:
         """The project's documents, discovered the way Sphinx does."""
@@ -88,7 +94,7 @@ class DocsProject:
 
         extensions = set(self.settings.get("extensions") or ())
         values = {
-            name: self.settings[name]
+            name: self.settings.get(name)
             for name, (_, module) in PEERS.items()
             if self.settings.get(name) and (loaded_too or module not in extensions)
         }
@@ -108,9 +114,8 @@ class DocsProject:
     def table_sources(self, table_option: Path | None) -> TableSources:
         """Where the table is read from (as :meth:`load_table` reads it)."""
         from sphinx_relocate.core.peers import PEERS
-        from sphinx_relocate.sphinx_ext.config import table_file
 
-        setting = self.settings.get("relocate_table", "relocations.toml")
+        setting = self.settings.table
         path = table_option or (self.confdir / setting if setting else None)
         extensions = set(self.settings.get("extensions") or ())
         names = [
@@ -122,7 +127,7 @@ class DocsProject:
             file=_shown(path) if path is not None else None,
             # a table named other than by default counts even when missing: its reader
             # says what is wrong with it
-            file_found=table_option is not None or table_file(self.confdir, setting) is not None,
+            file_found=table_option is not None or self.settings.table_path is not None,
             settings=tuple(names),
             peers_loaded=tuple(
                 name for name in PEERS
@@ -148,14 +153,12 @@ class DocsProject:
 
         ``peers`` replaces the peers' rows it would read (:meth:`peers`).
         """
-        from sphinx_relocate.sphinx_ext.config import table_file
-
         if table_option is not None:
             if not table_option.is_file():
                 raise UsageError(f"{table_option}: no such table file")
             path: Path | None = table_option
         else:
-            path = table_file(self.confdir, self.settings.get("relocate_table", "relocations.toml"))
+            path = self.settings.table_path
         from sphinx_relocate.core.declared import declared_names
 
         mapping = self.settings.get("relocate_map") or {}
@@ -345,28 +348,15 @@ def read_project(docs_dir: Path) -> DocsProject:
     from sphinx.config import eval_config_file
 
     try:
-        settings = eval_config_file(_conf_path_arg(conf_py.resolve()), tags=_empty_tags())
+        values = eval_config_file(_conf_path_arg(conf_py.resolve()), tags=_empty_tags())
     except Exception as err:  # a broken conf.py is the user's, not ours
-        settings = _literal_settings(conf_py, err)
-    _check_settings(conf_py, settings)
-    suffix = settings.get("source_suffix")
-    suffixes: tuple[str, ...]
-    if isinstance(suffix, str):
-        suffixes = (suffix,)
-    elif suffix:
-        suffixes = tuple(suffix)
-    else:
-        extensions = settings.get("extensions") or ()
-        suffixes = (".rst", ".md") if "myst_parser" in extensions else (".rst",)
-    if "myst_parser" in (settings.get("extensions") or ()) and ".md" not in suffixes:
-        suffixes = (*suffixes, ".md")
-    return DocsProject(
-        confdir=docs_dir,
-        srcdir=docs_dir,
-        settings=settings,
-        source_suffixes=suffixes or DEFAULT_SOURCE_SUFFIXES,
-        exclude_patterns=list(settings.get("exclude_patterns") or ()),
-    )
+        values = _literal_settings(conf_py, err)
+    try:
+        settings = build_settings(values, confdir=docs_dir, shown=_shown(conf_py))
+    except SettingsError as err:
+        _stop([str(problem) for problem in err.problems])
+        raise  # pragma: no cover - _stop raised
+    return DocsProject(confdir=docs_dir, srcdir=docs_dir, settings=settings)
 
 
 #: Settings that make up the table: read from a conf.py that cannot run only as literals.
@@ -401,52 +391,6 @@ def _literal_settings(conf_py: Path, err: Exception) -> dict[str, Any]:
     print(f"note: {where}: cannot run it here ({why}); read as literals: {read}{unread}",
           file=sys.stderr)
     return found.values
-
-
-#: The settings of Sphinx and myst-parser that the commands read, and the types they take.
-_OTHER_SETTINGS: dict[str, tuple[type, ...]] = {
-    "extensions": (list, tuple),
-    "source_suffix": (str, list, tuple, dict),
-    "exclude_patterns": (list, tuple),
-    "myst_heading_anchors": (int,),
-    "html_baseurl": (str,),
-    "locale_dirs": (list, tuple),
-    "gettext_compact": (bool, str),
-}
-#: Settings whose items (or keys) must be strings: the commands use each as a path.
-_STRING_ITEMS = ("extensions", "source_suffix", "exclude_patterns", "locale_dirs")
-#: The ``relocate_*`` settings the commands read (their types are in ``CONFIG_VALUES``).
-_RELOCATE_SETTINGS = (
-    "relocate_table", "relocate_map", "relocate_repo_root", "relocate_repo_url",
-    "relocate_published",
-)
-
-
-def _check_settings(conf_py: Path, settings: dict[str, Any]) -> None:
-    """Refuse a value of the wrong type that a command reads: one line each, exit 2."""
-    from sphinx_relocate.sphinx_ext.config import setting_location, setting_problem
-
-    wanted = {**dict.fromkeys(_RELOCATE_SETTINGS), **_OTHER_SETTINGS}
-    problems: dict[str, str] = {}
-    for name, types in wanted.items():
-        if name in settings and (
-            problem := setting_problem(conf_py, _shown(conf_py), name, settings[name], types)
-        ):
-            problems[name] = str(problem)
-    for name in _STRING_ITEMS:
-        value = settings.get(name)
-        if name in problems or not isinstance(value, (list, tuple, dict)):
-            continue
-        bad = [item for item in value if not isinstance(item, str)]
-        if isinstance(value, dict) and name == "source_suffix":
-            bad += [kind for kind in value.values() if not isinstance(kind, (str, type(None)))]
-        if bad:
-            where = setting_location(conf_py.parent, name)
-            problems[name] = (
-                f"{_shown(conf_py)}:{where.line}: {name} must hold strings only, not "
-                f"{type(bad[0]).__name__} {reprlib.repr(bad[0])}: {reprlib.repr(value)}"
-            )
-    _stop(list(problems.values()))
 
 
 def _conf_error(conf_py: Path, err: Exception) -> str:
@@ -545,7 +489,7 @@ def _published_problems(
     try:  # --published is relative to the current folder, relocate_published to conf.py's
         published = read(
             str(setting), Path() if args.published else project.confdir,
-            base_url=base_url(project.settings),
+            base_url=base_url(project.settings.values),
         )
     except InventoryError as err:
         if args.published:
@@ -561,7 +505,7 @@ def _published_problems(
     else:
         labels = project.labels()[0] | generated_labels(published)
     problems = []
-    table_setting = project.settings.get("relocate_table", "relocations.toml")
+    table_setting = project.settings.table
     for found in unredirected(published, documents, labels, table, _ids_now(project)):
         where = entries_location(
             project.confdir, table_setting, found.section, "relocate_published", table=args.table
@@ -929,7 +873,7 @@ def _check_unredirected(
     from sphinx_relocate.core.git import heading_at, unredirected, unredirected_message
     from sphinx_relocate.sphinx_ext.config import findings_file
 
-    setting = project.settings.get("relocate_table", "relocations.toml")
+    setting = project.settings.table
     shown = _shown(args.table or findings_file(project.confdir, setting))
     missing = unredirected(changes, prefix, project.source_suffixes, table, _ids_now(project))
     for old, new in missing:
@@ -996,7 +940,7 @@ def command_import(args: argparse.Namespace) -> int:
     path = _table_path(project, args.table)
     _write_merged(path, lambda text: merge_lines(text, imported.sections))
     names = " and ".join(name for name in ("redirects", "rediraffe_redirects")
-                         if name in project.settings)
+                         if name in project.settings.values)
     gone = [f"{names} can go from conf.py"] if names else []
     if in_pages.rows:
         gone.append("the pages' redirect-from directives, aliases and redirect_from keys "
@@ -1022,10 +966,8 @@ def _stop(errors: list[str]) -> None:
 
 def _table_path(project: DocsProject, option: Path | None) -> Path:
     """The table file a command writes: ``--table``, else the one conf.py names."""
-    from sphinx_relocate.sphinx_ext.config import table_file
-
-    setting = project.settings.get("relocate_table", "relocations.toml")
-    path = option or table_file(project.confdir, setting)
+    setting = project.settings.table
+    path = option or project.settings.table_path
     if path is None:
         if not setting:
             raise UsageError("conf.py sets relocate_table = None; pass --table FILE")

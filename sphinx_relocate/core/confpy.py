@@ -14,12 +14,11 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Settings the commands read besides the ``relocate_*`` and ``rediraffe_*`` ones.
-NEEDED = frozenset({
-    "extensions", "source_suffix", "exclude_patterns", "language", "html_baseurl",
-    "html_file_suffix", "root_doc", "master_doc", "locale_dirs", "gettext_compact",
-    "myst_heading_anchors", "redirects",
-})
+from sphinx_relocate.core.settings import DECLARED
+
+#: Settings the commands read besides the ``relocate_*`` and ``rediraffe_*`` ones: the
+#: declared ones, and a few of Sphinx's they read unchecked.
+NEEDED = frozenset(DECLARED) | {"language", "html_file_suffix", "root_doc", "master_doc"}
 
 
 def needed(name: str) -> bool:

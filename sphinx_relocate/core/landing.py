@@ -39,6 +39,7 @@ from sphinx_relocate.core.paths import (
     decode,
     join_relative,
     leaves_root,
+    longest_first,
     split_target,
     strip_source_suffix,
 )
@@ -130,7 +131,7 @@ class Project:
     _anchor_pages: dict[str, list[str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        self.suffixes = tuple(sorted(set(self.suffixes), key=len, reverse=True))
+        self.suffixes = longest_first(tuple(self.suffixes))
 
     def repo_path(self, docs_path: str) -> str:
         """The repository path of a path relative to the source folder."""

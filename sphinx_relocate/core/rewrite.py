@@ -64,6 +64,7 @@ from sphinx_relocate.core.landing import (
 from sphinx_relocate.core.paths import (
     decode,
     join_relative,
+    longest_first,
     relative_path,
     split_target,
     strip_source_suffix,
@@ -168,7 +169,7 @@ class Rewriter:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
         self.table = table
-        self.suffixes = tuple(sorted(set(source_suffixes), key=len, reverse=True))
+        self.suffixes = longest_first(tuple(source_suffixes))
         self.files = files
         self.folders = folders if folders is not None else _folders_of(files)
         if documents is None:  # every source file in the docs folder

@@ -4,14 +4,14 @@ every module reads the same way, and one fast walk of a doctree."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from docutils import nodes
 
+from sphinx_relocate.sphinx_ext.state import state_of
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
 
 
@@ -28,23 +28,9 @@ def app_of(env: BuildEnvironment) -> Sphinx:
     return cast("Sphinx", getattr(env, "_app", None) or env.app)
 
 
-def source_suffixes(config: Config) -> tuple[str, ...]:
-    suffix = config.source_suffix
-    if isinstance(suffix, str):
-        return (suffix,)
-    return tuple(suffix or (".rst",))
-
-
-def repo_root(app: Sphinx) -> str:
-    """``relocate_repo_root``, else the git top level above the conf dir, else the conf dir."""
-    configured = app.config.relocate_repo_root
-    confdir = Path(app.confdir)
-    if configured:
-        return str((confdir / configured).resolve())
-    for folder in (confdir.resolve(), *confdir.resolve().parents):
-        if (folder / ".git").exists():
-            return str(folder)
-    return str(confdir.resolve())
+def source_suffixes(app: Sphinx) -> tuple[str, ...]:
+    """The source suffixes, as the build's settings read them once at ``config-inited``."""
+    return state_of(app).settings.source_suffixes
 
 
 def elements(root: nodes.Element) -> Iterator[nodes.Element]:

@@ -48,7 +48,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 from sphinx import addnodes
-from sphinx.errors import ConfigError
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join
 from sphinx.util.logging import is_suppressed_warning
@@ -64,6 +63,7 @@ from sphinx_relocate.core.paths import (
     split_target,
     strip_source_suffix,
 )
+from sphinx_relocate.core.settings import Settings
 from sphinx_relocate.core.table import check_against_project, check_labels
 from sphinx_relocate.sphinx_ext import record as _record
 from sphinx_relocate.sphinx_ext.adapters import (
@@ -71,18 +71,16 @@ from sphinx_relocate.sphinx_ext.adapters import (
     current_docname,
     elements,
     label_xref,
-    repo_root,
     source_suffixes,
 )
 from sphinx_relocate.sphinx_ext.config import table_of
 from sphinx_relocate.sphinx_ext.record import PerDocument, Reference
 from sphinx_relocate.sphinx_ext.resolve import ReferenceKind, kind_of
-from sphinx_relocate.sphinx_ext.state import Settings, state_of
+from sphinx_relocate.sphinx_ext.state import state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.config import Config
     from sphinx.domains.std import StandardDomain
     from sphinx.environment import BuildEnvironment
 
@@ -94,7 +92,7 @@ DANGLING_CLASS = "relocate-dangling"
 _RAW_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>'"]+))""", re.I)
 
 
-# -- settings of one build ------------------------------------------------------
+# -- findings of one build ------------------------------------------------------
 
 
 @dataclass
@@ -114,46 +112,6 @@ class Report:
     #: references to renamed labels, by :func:`label_key`: the label each lands on now,
     #: ``""`` for an ambiguous one (for :class:`RenamedLabels`)
     labels: dict[tuple[str, str, bool], str] = field(default_factory=dict)
-
-
-
-
-def compile_ignore(patterns: Iterable[object]) -> tuple[re.Pattern[str], ...]:
-    """Compile ``relocate_ignore``; a bad pattern is a one-line configuration error."""
-    compiled = []
-    for pattern in patterns:
-        if not isinstance(pattern, str):
-            raise ConfigError(f"relocate_ignore: {pattern!r} is not a string")
-        try:
-            compiled.append(re.compile(pattern))
-        except re.error as err:
-            raise ConfigError(
-                f"relocate_ignore: invalid regular expression {pattern!r}: {err}"
-            ) from None
-    return tuple(compiled)
-
-
-def on_config_inited(app: Sphinx, config: Config) -> None:
-    """Derive the settings once: the ignore patterns, the repository, the source folder."""
-    srcdir = Path(os.path.abspath(app.srcdir))
-    state = state_of(app)
-    state.settings = Settings(
-        ignore=compile_ignore(config.relocate_ignore or ()),
-        repo_root=Path(repo_root(app)),
-        repo_url=config.relocate_repo_url or "",
-        # the rule's paths are the file system's, from its root: a link that leaves the
-        # source folder and comes back in is the same path as one that never left
-        docs_prefix=srcdir.relative_to(srcdir.anchor).as_posix() + "/",
-        files_root=Path(srcdir.anchor),
-    )
-    state.forget_files()
-
-
-def settings_of(app: Sphinx) -> Settings:
-    state = state_of(app)
-    if state.settings.files_root == Path():
-        on_config_inited(app, app.config)
-    return state.settings
 
 
 # -- what the environment keeps --------------------------------------------------
@@ -251,7 +209,7 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
     """
     env = app.env
     docname = current_docname(env)
-    settings = settings_of(app)
+    settings = state_of(app).settings
     files, prefix = state_of(app).files, settings.docs_prefix
     missing = {
         ref.target
@@ -853,9 +811,9 @@ def on_env_get_outdated(
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Check every recorded reference, on every build; return documents to write again."""
-    settings = settings_of(app)
+    settings = state_of(app).settings
     checker = Checker(
-        env, settings, table_of(app), Path(app.srcdir), source_suffixes(app.config)
+        env, settings, table_of(app), Path(app.srcdir), source_suffixes(app)
     )
     report = Report()
     references = _record.references_of(env)
@@ -1017,7 +975,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         if problems is None or table.labels:  # labels are known only now
             problems = check_against_project(
                 table, app.env.found_docs, lambda path: (srcdir / path).exists(),
-                source_suffixes(app.config), labels_of(app.env) if table.labels else None,
+                source_suffixes(app), labels_of(app.env) if table.labels else None,
             )
         in_table += [str(p.location) for p in problems if p.subtype == "target_missing"]
     total = len(findings) + len(in_table)
@@ -1036,7 +994,6 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
 def setup_checker(app: Sphinx) -> None:
     """Connect the checker; called from the extension's ``setup()``."""
-    app.connect("config-inited", on_config_inited)
     # after the resolver (200) has recorded the references, before Sphinx's collectors (500)
     app.connect("doctree-read", neutralize_files, priority=450)
     # last, so every id other handlers add is seen

@@ -369,7 +369,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     from sphinx_relocate.core.git import ids_now
 
     anchors = int(getattr(app.config, "myst_heading_anchors", 0) or 0)
-    ids_of = ids_now(Path(app.srcdir), tuple(app.config.source_suffix), anchors)
+    ids_of = ids_now(Path(app.srcdir), state.settings.source_suffixes, anchors)
     documents = set(env.found_docs)
     for finding in unredirected(published, documents, labels, table_of(app), ids_of):
         where = entries_location(

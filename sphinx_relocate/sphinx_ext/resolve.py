@@ -134,7 +134,7 @@ class Resolver:
         self.state = state_of(app)
         self.table: RelocationTable = self.state.table
         self.srcdir = str(app.srcdir)
-        self.suffixes = source_suffixes(app.config)
+        self.suffixes = source_suffixes(app)
         self.docs = self.env.found_docs
         self.verbose = app.verbosity > 0
         self.lookups = lookups_of(self.env).setdefault(docname, set())
@@ -927,7 +927,7 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     env = app.env
     if builder.name != "singlehtml" and docname not in raw_html_of(env):
         return  # no raw HTML read in this document (singlehtml joins every document's)
-    suffixes = source_suffixes(app.config)
+    suffixes = source_suffixes(app)
     page_uri = builder.get_target_uri(docname).partition("#")[0]
     imagedir = getattr(builder, "imagedir", "_images")
     folder = ""

@@ -10,7 +10,6 @@ What must outlive a build (references, anchors, lookups) lives in the environmen
 from __future__ import annotations
 
 import os
-import re
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx_relocate.core.landing import Project, Site, framed, site_of
+from sphinx_relocate.core.settings import Settings
 from sphinx_relocate.core.table import Problem, RelocationTable
 
 if TYPE_CHECKING:
@@ -29,20 +29,6 @@ if TYPE_CHECKING:
     from sphinx_relocate.sphinx_ext.check import Report
     from sphinx_relocate.sphinx_ext.stubs import StubReport
     from sphinx_relocate.sphinx_ext.summary import Sources
-
-
-@dataclass
-class Settings:
-    """What ``config-inited`` derives once: the ignore patterns and the repository."""
-
-    ignore: tuple[re.Pattern[str], ...] = ()
-    repo_root: Path = Path()
-    #: ``relocate_repo_url``: the forge has no redirect pages, unlike the site
-    repo_url: str = ""
-    #: the source folder as the rule's paths name it: from ``files_root``, ending in ``/``
-    docs_prefix: str = ""
-    #: the folder the rule's paths start from (the file system's root)
-    files_root: Path = Path()
 
 
 class FileCache:
@@ -74,15 +60,15 @@ class FileCache:
 class BuildState:
     """Everything one build derives from its config and its project."""
 
+    #: the table, read once at ``config-inited``
     table: RelocationTable = field(default_factory=RelocationTable)
-    #: the table was read (at ``config-inited``)
-    loaded: bool = False
     #: the peers' options this extension registered (``None``: the config is not checked yet)
     peer_options: list[str] | None = None
     #: for the summary line (``_summary``): where the table came from, what this build
     #: wrote (HTML builders) and the (references, documents) that dangle
     sources: Sources | None = None
     dangling: tuple[int, int] | None = None
+    #: the settings, built once at ``config-inited``
     settings: Settings = field(default_factory=Settings)
     files: FileCache = field(default_factory=lambda: FileCache(Path()))
     #: the project as the rule sees it; made once the documents are known

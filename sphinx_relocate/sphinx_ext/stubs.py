@@ -856,12 +856,12 @@ def write_all(
 
 
 def on_config_inited(app: Sphinx, config: Config) -> None:
-    """Compile ``relocate_stub_template`` once (``_config.check_config`` checked the values)."""
+    """Compile ``relocate_stub_template`` once (the settings were built before)."""
     state = state_of(app)
     state.stub_template, state.stub_template_name, state.rendered_pages = None, "", set()
     state.stub_report = None
-    if config.relocate_stub_template:
-        path = Path(app.confdir, config.relocate_stub_template)
+    path = state.settings.stub_template
+    if path is not None:
         state.stub_template_name = str(path)
         state.stub_template = load_template(path, str(path))
 
@@ -999,8 +999,7 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
     env = app.env
     documents = env.found_docs
     extra = _extra_files(app)
-    chosen = app.config.relocate_redirect_exports or []
-    export_names = {EXPORTS[name].path: name for name in chosen}
+    export_names = {EXPORTS[name].path: name for name in state.settings.exports}
     export_paths = set(export_names)
     # every file the build writes itself: no stub takes its place
     protected = {site.file(p) for p in state.rendered_pages} | extra | _BUILDER_FILES
@@ -1060,10 +1059,10 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
         """The exports, made once every stub is written (they follow the stubs in one
         stream): an old URL whose stub was not written gets no server rule either, so
         a file of the user's there is not redirected away."""
-        if not chosen:
+        if not state.settings.exports:
             return
         kept = [redirect for redirect in redirects if redirect.path not in failed]
-        exports = export_files(export_rows(kept, site), chosen, site.root_path)
+        exports = export_files(export_rows(kept, site), state.settings.exports, site.root_path)
         for path, text in exports.items():
             if path in extra:
                 warn(
