@@ -10,6 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from sphinx_relocate.cli.docutils_parser import DocutilsParser
 from sphinx_relocate.core.landing import repo_base
 from sphinx_relocate.core.rewrite import (
     Rewriter,
@@ -32,7 +33,12 @@ def make_rewriter(
     table, problems = load_table(table_file, source_suffixes=SUFFIXES)
     assert not problems
     return Rewriter(
-        table, docs_prefix=prefix, source_suffixes=SUFFIXES, files=files, **kwargs  # type: ignore[arg-type]
+        table,
+        parser=DocutilsParser(),
+        docs_prefix=prefix,
+        source_suffixes=SUFFIXES,
+        files=files,
+        **kwargs,  # type: ignore[arg-type]
     )
 
 
@@ -252,7 +258,9 @@ def test_only_the_target_changes_and_twice_is_once(
     old_doc, new_doc = "/".join(old), "/".join(["n", *new])
     table, _ = load_table(None, {old_doc: new_doc}, source_suffixes=SUFFIXES)
     files = {f"docs/{new_doc}.md", "docs/index.md"}
-    rewriter = Rewriter(table, docs_prefix="docs/", source_suffixes=SUFFIXES, files=files)
+    rewriter = Rewriter(
+        table, parser=DocutilsParser(), docs_prefix="docs/", source_suffixes=SUFFIXES, files=files
+    )
     target = ("./" if dot else "") + old_doc + suffix + fragment
     link = f"[t]({target})"
     text = f"{before}\n{link}\n{after}"
@@ -282,7 +290,9 @@ def test_only_the_target_changes_and_twice_is_once(
 @given(st.text(max_size=80))
 def test_no_table_changes_nothing(text: str) -> None:
     table, _ = load_table(None, {}, source_suffixes=SUFFIXES)
-    rewriter = Rewriter(table, docs_prefix="", source_suffixes=SUFFIXES, files=set(FILES))
+    rewriter = Rewriter(
+        table, parser=DocutilsParser(), docs_prefix="", source_suffixes=SUFFIXES, files=set(FILES)
+    )
     for path in ("index.md", "api.rst"):
         assert rewriter.rewrite_text(path, text)[0] == text
 

@@ -157,13 +157,15 @@ class DocsProject:
         else:
             path = table_file(self.confdir, self.settings.get("relocate_table", "relocations.toml"))
         from sphinx_relocate.core.declared import declared_names
+        from sphinx_relocate.sphinx_ext.discovery import pattern_matchers
 
         mapping = self.settings.get("relocate_map") or {}
         conf_py = self.confdir / "conf.py"
         converted = self.peers() if peers is None else peers
         declared = declared_names(
-            self.srcdir, self.source_suffixes, self.excludes(),
-            self.settings.get("include_patterns") or ["**"], shown=_shown,
+            self.srcdir, self.source_suffixes,
+            *pattern_matchers(self.excludes(), self.settings.get("include_patterns") or ["**"]),
+            shown=_shown,
         )
         self.declaring = frozenset(
             [row[3].file for row in declared.rows] + [p.location.file for p in declared.problems]
@@ -636,6 +638,7 @@ def _kinds(kinds: Counter[str]) -> str:
 
 def command_rewrite(args: argparse.Namespace) -> int:
     """Rewrite link targets in the sources (a diff by default, ``--check``, ``--write``)."""
+    from sphinx_relocate.cli.docutils_parser import DocutilsParser
     from sphinx_relocate.core.rewrite import (
         Rewriter,
         candidate_files,
@@ -652,6 +655,7 @@ def command_rewrite(args: argparse.Namespace) -> int:
     documents = project.docnames()
     rewriter = Rewriter(
         table,
+        parser=DocutilsParser(),
         docs_prefix=prefix,
         source_suffixes=project.source_suffixes,
         files=set(files),
@@ -963,9 +967,10 @@ def _pages_and_headings(found: list[tuple[str, str]]) -> str:
 
 def command_import(args: argparse.Namespace) -> int:
     """Print the peers' tables as ``relocations.toml`` entries, or merge them into it."""
-    from sphinx_relocate.core.declared import discover_files, peer_declarations
+    from sphinx_relocate.core.declared import peer_declarations
     from sphinx_relocate.core.git import merge_lines
     from sphinx_relocate.core.peers import table_lines
+    from sphinx_relocate.sphinx_ext.discovery import discover_files
 
     project = read_project(args.docs_dir)
     converted = project.peers(loaded_too=True)

@@ -12,7 +12,7 @@ outside the docs folder (READMEs) are never built.  This module fixes the source
   tree lands every link where the build with the extension did.
 * ``_find.find_targets`` finds the target substrings of every link kind in one file
   (Markdown, MyST, reST, raw HTML, own-repository URLs, optional path mentions); the
-  rewriter replaces just those substrings (``_textedit`` re-pads reST tables), so the
+  rewriter replaces just those substrings (``textedit`` re-pads reST tables), so the
   diff shows only link targets.  A file whose rewrite could change how it parses is
   parsed before and after, and left as it is when it would parse worse.
 * References to a renamed label (``[labels]``: ``:ref:``, ``:numref:``, ``:any:``, MyST's
@@ -78,7 +78,7 @@ from sphinx_relocate.core.spans import (
     title_in,
 )
 from sphinx_relocate.core.table import RelocationTable, normalize_label
-from sphinx_relocate.core.textedit import adds_parse_errors, apply_edits_checked
+from sphinx_relocate.core.textedit import SourceParser, apply_edits_checked
 
 #: Folders never entered: build output, virtual environments, version control, tools'
 #: caches.  Other dot-folders are read (``.github/``, ``.agents/skills/…/SKILL.md``).
@@ -153,6 +153,7 @@ class Rewriter:
         self,
         table: RelocationTable,
         *,
+        parser: SourceParser,
         docs_prefix: str,
         source_suffixes: Iterable[str],
         files: set[str],
@@ -167,6 +168,8 @@ class Rewriter:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
         self.table = table
+        #: reads reST tables to re-pad them, and tells a file that parses worse
+        self.parser = parser
         self.suffixes = tuple(sorted(set(source_suffixes), key=len, reverse=True))
         self.files = files
         self.folders = folders if folders is not None else _folders_of(files)
@@ -443,7 +446,9 @@ class Rewriter:
                 kinds[span.kind] += 1
                 markup = markup or bool(_MARKUP.search(new))
         rest = posixpath.splitext(path)[1].lower() in (*REST_SUFFIXES, ".txt")
-        new_text, unpadded = apply_edits_checked(text, edits, rest=rest)
+        new_text, unpadded = apply_edits_checked(
+            text, edits, read_table=self.parser.read_table if rest else None
+        )
         # a table the re-padding did not recognise is spliced as is: check it too
         tables = rest and bool(edits) and bool(_REST_TABLE.search(text))
         return Rewritten(
@@ -783,7 +788,7 @@ def rewrite_file(
     )
     if new_text == source.text and not ambiguous and not ambiguous_labels and not untitled:
         return None
-    broken = adds_parse_errors(source.text, new_text, rel) if suspect else []
+    broken = rewriter.parser.adds_parse_errors(source.text, new_text, rel) if suspect else []
     if broken:  # never hand back a file that parses worse: leave it as it is
         line, message = broken[0]
         refused = f"line {line}: {message.splitlines()[0]}" if line else message.splitlines()[0]

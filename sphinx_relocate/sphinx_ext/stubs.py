@@ -44,9 +44,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from docutils.nodes import make_id
-
 from sphinx_relocate.core.exports import EXPORTS, export_files
+from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import (
     html_page_path,
     page_href,
