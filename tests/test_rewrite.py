@@ -18,7 +18,7 @@ from sphinx_relocate.core.rewrite import (
     find_targets,
     read_source,
     walk_repository,
-    write_atomically,
+    write_source,
 )
 from sphinx_relocate.core.table import load_table
 
@@ -316,7 +316,7 @@ def test_write_keeps_bom_encoding_newlines_and_mode(
     path.chmod(0o640)
     source = read_source(path)
     assert source is not None and source.encoding == encoding
-    write_atomically(path, source, source.text.replace("old", "new"))
+    write_source(path, source, source.text.replace("old", "new"))
     assert path.read_bytes() == data.replace(
         "old".encode(encoding), "new".encode(encoding)
     )
@@ -425,7 +425,7 @@ def test_write_keeps_hard_links_and_owner(tmp_path: Path) -> None:
     (tmp_path / "other-name.md").hardlink_to(linked)
     source = read_source(linked)
     assert source is not None
-    write_atomically(linked, source, "new\n")
+    write_source(linked, source, "new\n")
     assert (tmp_path / "other-name.md").read_text("utf-8") == "new\n"
     if os.geteuid() != 0:
         pytest.skip("giving a file to another owner needs root")
@@ -433,7 +433,7 @@ def test_write_keeps_hard_links_and_owner(tmp_path: Path) -> None:
     owned.write_text("old\n", "utf-8")
     os.chown(owned, 4321, 8765)
     owned.chmod(0o2640)
-    write_atomically(owned, SourceFile("old\n", "utf-8", b""), "new\n")
+    write_source(owned, SourceFile("old\n", "utf-8", b""), "new\n")
     result = owned.stat()
     assert (result.st_uid, result.st_gid, stat.S_IMODE(result.st_mode)) == (4321, 8765, 0o2640)
     assert owned.read_text("utf-8") == "new\n"

@@ -536,9 +536,10 @@ def _published_problems(
 ) -> list[Problem]:
     """The build's published check (``--published``, else ``relocate_published``) on the
     sources: the documents Sphinx would find, the labels written in the sources."""
+    from sphinx_relocate.core.inventory import InventoryError
+    from sphinx_relocate.core.published import generated_labels, read, unredirected
     from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
-    from sphinx_relocate.sphinx_ext.inventory import InventoryError
-    from sphinx_relocate.sphinx_ext.published import generated_labels, read, unredirected
+    from sphinx_relocate.sphinx_ext.published import fetch_url
     from sphinx_relocate.sphinx_ext.stubs import base_url
 
     setting = args.published or project.settings.get("relocate_published")
@@ -547,7 +548,7 @@ def _published_problems(
     try:  # --published is relative to the current folder, relocate_published to conf.py's
         published = read(
             str(setting), Path() if args.published else project.confdir,
-            base_url=base_url(project.settings),
+            fetch=fetch_url, base_url=base_url(project.settings),
         )
     except InventoryError as err:
         if args.published:
@@ -779,8 +780,8 @@ def _move_catalogs(
     language of ``locale_dirs`` (``git mv`` for tracked files); return how many were (or
     would be) moved and how many moves failed.  A per-folder catalog that cannot move as
     a whole is named and left: the build keeps serving it."""
+    from sphinx_relocate.core.catalogs import move_catalog, plan_moves
     from sphinx_relocate.core.git import GitError, git
-    from sphinx_relocate.sphinx_ext.catalogs import move_catalog, plan_moves
 
     settings = project.settings
     moves, kept = plan_moves(
@@ -1044,7 +1045,7 @@ def _write_merged(path: Path, merge: Callable[[str], str]) -> None:
     A table that is a symlink (one table shared by several docs folders) is written
     through to its target, atomically there: the link stays a link.
     """
-    from sphinx_relocate.core.rewrite import SourceFile, read_source, write_atomically
+    from sphinx_relocate.core.rewrite import SourceFile, read_source, write_source
 
     path = Path(os.path.realpath(path))
     source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
@@ -1055,7 +1056,7 @@ def _write_merged(path: Path, merge: Callable[[str], str]) -> None:
     if merged.strip() == source.text.strip():
         return
     if path.exists():
-        write_atomically(path, source, merged)
+        write_source(path, source, merged)
     else:
         path.write_text(merged, encoding="utf-8")
 
