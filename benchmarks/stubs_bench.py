@@ -5,7 +5,7 @@ A real build of a 50,000-page site takes hours, so this calls each extension's
 stub-writing code directly, with the same N old pages (in 40 × 9 folders) moved to N
 new pages that already exist in the output folder, as they would after the build:
 
-``relocate``     ``sphinx_relocate.sphinx_ext.stubs``: :func:`plan` (which old pages get a stub,
+``relocate``     ``sphinx_relocate.core.stubs``: :func:`plan` (which old pages get a stub,
                  chains, clashes), rendering and :func:`write_all` (with its manifest)
                  - everything its ``build-finished`` handler does after reading the env.
 ``reredirects``  ``sphinx_reredirects.Reredirects(app).grab_redirects()`` and
@@ -111,15 +111,18 @@ def floor(outdir: Path, files: dict[str, bytes]) -> None:
 def relocate_plan(table: Any, documents: set[str], titles: dict[str, str]) -> list[Any]:
     """sphinx-relocate's plan of the stubs for ``documents``, as its ``build-finished``
     handler makes it (the HTML builder, nothing protected): a list of redirects."""
-    from sphinx_relocate.sphinx_ext.stubs import Site, plan
+    from sphinx_relocate.core.stubs import HtmlOutput, old_page_landings, plan
 
-    redirects, _ = plan(table, documents, Site(dirhtml=False), protected=(), titles=titles)
+    landings = old_page_landings(table, documents)
+    redirects, _ = plan(
+        table, documents, HtmlOutput(dirhtml=False), landings=landings, protected=(), titles=titles
+    )
     return redirects
 
 
 def relocate_render(redirects: list[Any]) -> dict[str, bytes]:
     """The built-in stub of each planned redirect, encoded: stub path -> bytes."""
-    from sphinx_relocate.sphinx_ext.stubs import render_default
+    from sphinx_relocate.core.stubs import render_default
 
     return {r.path: render_default(r).encode("utf-8") for r in redirects}
 
@@ -127,20 +130,20 @@ def relocate_render(redirects: list[Any]) -> dict[str, bytes]:
 def relocate_phase(
     outdir: Path, moves: list[tuple[str, str]], table_file: Path
 ) -> Callable[[], Any]:
-    from sphinx_relocate.core.table import load_table
-    from sphinx_relocate.sphinx_ext.stubs import (
-        Site,
+    from sphinx_relocate.core.stubs import (
+        HtmlOutput,
         read_manifest,
         render_default,
         rendered,
         write_all,
     )
+    from sphinx_relocate.core.table import load_table
 
     table, problems = load_table(table_file, {})
     assert not [p for p in problems if p.fatal], problems
     documents = {new for _, new in moves}
     titles = {new: f"Page {new.rsplit('-', 1)[1]}" for new in documents}
-    site = Site(dirhtml=False)
+    site = HtmlOutput(dirhtml=False)
 
     def run() -> None:
         files = rendered(relocate_plan(table, documents, titles), render_default)

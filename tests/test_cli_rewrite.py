@@ -226,14 +226,14 @@ def test_a_file_that_cannot_be_written_is_one_line(
     capsys: pytest.CaptureFixture[str],
     workers: bool,
 ) -> None:
-    write = _rewrite.write_atomically
+    write = _rewrite.write_source
 
     def refuse_the_readme(path: Path, source: _rewrite.SourceFile, text: str) -> None:
         if path.name == "README.md" and path.parent.name != "demo":
             raise PermissionError(13, "Permission denied")
         write(path, source, text)
 
-    monkeypatch.setattr(_rewrite, "write_atomically", refuse_the_readme)
+    monkeypatch.setattr(_rewrite, "write_source", refuse_the_readme)
     if workers:
         if multiprocessing.get_start_method() != "fork":
             pytest.skip("the refusing writer reaches worker processes only through fork")

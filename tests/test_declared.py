@@ -14,6 +14,7 @@ from sphinx.errors import ConfigError
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.declared import _docinfo, _front_matter, declared_names, peer_declarations
+from sphinx_relocate.sphinx_ext.discovery import pattern_matchers
 
 ROOTS = Path(__file__).parent / "roots"
 _REFRESH = re.compile(r'http-equiv="refresh" content="0; url=([^"]*)"')
@@ -251,7 +252,7 @@ def test_scan_reads_only_what_mentions_the_key(tmp_path: Path) -> None:
     (tmp_path / "c.rst").write_text("C\n=\n\n:relocated_from: not docinfo\n")
     long = "---\ntitle: " + "x" * 10000 + "\nrelocated_from: [old/d]\n---\n# D\n"
     (tmp_path / "d.md").write_text(long)
-    found = declared_names(tmp_path, (".rst", ".md"), [])
+    found = declared_names(tmp_path, (".rst", ".md"), *pattern_matchers([]))
     assert [row[:3] for row in found.rows] == [("pages", "old/a", "a"), ("pages", "old/d", "d")]
     assert [row[3].line for row in found.rows] == [2, 3]
     assert not found.problems

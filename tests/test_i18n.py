@@ -21,15 +21,16 @@ from sphinx.testing.util import SphinxTestApp
 from sphinx.util.i18n import CatalogInfo
 
 from sphinx_relocate.cli.main import main
-from sphinx_relocate.core.table import RelocationTable, load_table
-from sphinx_relocate.sphinx_ext import stubs as _stubs
-from sphinx_relocate.sphinx_ext.catalogs import (
+from sphinx_relocate.core.catalogs import (
     CatalogMove,
     borrowed_catalogs,
     domain_of,
     move_catalog,
     plan_moves,
 )
+from sphinx_relocate.core.stubs import stub_text
+from sphinx_relocate.core.table import RelocationTable, load_table
+from sphinx_relocate.sphinx_ext.stubs import LOCALE_DIR
 
 ROOT = Path(__file__).parent / "roots" / "test-i18n-moved"
 MESSAGES = "locale/de/LC_MESSAGES"
@@ -390,11 +391,11 @@ def test_stub_text_keeps_english_for_a_broken_translation() -> None:
         "Moved: %(title)s": "Verschoben %(name)s",
         "This page has moved to %(link)s.": "Nach <%(link)s> & weg, 100%(link)s",
     }
-    text = _stubs.stub_text("de_AT", lambda message: translations.get(message, message))
+    text = stub_text("de_AT", lambda message: translations.get(message, message))
     assert text.lang == "de-AT"
     assert text.title_of("T") == "Moved: T"  # no %(title)s
     assert text.sentence_of("L") == "This page has moved to L."  # two placeholders
-    good = _stubs.stub_text("x", {"This page has moved to %(link)s.": "<%(link)s> & y"}.get)
+    good = stub_text("x", {"This page has moved to %(link)s.": "<%(link)s> & y"}.get)
     assert good.sentence_of("L") == "&lt;L&gt; &amp; y"
 
 
@@ -407,7 +408,7 @@ def test_shipped_catalogs_are_complete_and_compiled(tmp_path: Path) -> None:
     ``CatalogInfo(folder, "sphinx_relocate", "utf-8").write_mo(language)``."""
     from babel.messages.pofile import read_po
 
-    locale = Path(_stubs.LOCALE_DIR)
+    locale = Path(LOCALE_DIR)
     languages = {p.name for p in locale.iterdir() if p.is_dir()}
     assert languages >= REQUIRED
     for language in sorted(languages):

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from sphinx.testing.util import SphinxTestApp
 from sphinx.util.console import strip_colors
 
-from sphinx_relocate.sphinx_ext.inventory import (
-    Entry,
+from sphinx_relocate.core.inventory import (
+    InventoryEntry,
     InventoryError,
     aliases,
     parse,
@@ -215,14 +215,14 @@ def test_aliases_copy_the_new_entry() -> None:
         "guide/introduction.html": ("guide/introduction", ""),
     }
     assert aliases(inventory, "std:doc", moves) == [
-        Entry("api", "std:doc", "-1", "reference/api.html#functions", "API reference"),
-        Entry("guide/introduction.html", "std:doc", "-1", "guide/introduction.html",
+        InventoryEntry("api", "std:doc", "-1", "reference/api.html#functions", "API reference"),
+        InventoryEntry("guide/introduction.html", "std:doc", "-1", "guide/introduction.html",
               "Introduction"),
-        Entry("intro", "std:doc", "-1", "guide/introduction.html", "Introduction"),
+        InventoryEntry("intro", "std:doc", "-1", "guide/introduction.html", "Introduction"),
     ]
     # a label keeps the new label's fragment
     assert aliases(inventory, "std:label", {"install-label": ("installation", "")}) == [
-        Entry("install-label", "std:label", "-1", "manual/install.html#installation",
+        InventoryEntry("install-label", "std:label", "-1", "manual/install.html#installation",
               "Installing"),
     ]
 

@@ -20,10 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sphinx.testing.util import SphinxTestApp
 
+from sphinx_relocate.core.inventory import label_moves, parse, with_aliases
 from sphinx_relocate.core.landing import LabelLanding, land_label
 from sphinx_relocate.core.spans import find_targets, labels_in
 from sphinx_relocate.core.table import check_labels, load_table, normalize_label
-from sphinx_relocate.sphinx_ext.inventory import label_moves, parse, with_aliases
 
 ROOT = Path(__file__).parent / "roots" / "test-labels"
 

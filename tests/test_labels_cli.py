@@ -13,6 +13,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import docutils_namespace
 from test_labels import hrefs as body_hrefs
 
+from sphinx_relocate.cli.docutils_parser import DocutilsParser
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.rewrite import Rewriter
 from sphinx_relocate.core.table import load_table
@@ -121,7 +122,12 @@ def rewriter(table_text: str, files: set[str], labels: set[str], tmp_path: Path)
     table, problems = load_table(path)
     assert problems == []
     return Rewriter(
-        table, docs_prefix="docs/", source_suffixes=(".rst", ".md"), files=files, labels=labels
+        table,
+        parser=DocutilsParser(),
+        docs_prefix="docs/",
+        source_suffixes=(".rst", ".md"),
+        files=files,
+        labels=labels,
     )
 
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from sphinx_relocate.cli.docutils_parser import DocutilsParser
 from sphinx_relocate.core.landing import repo_base
 from sphinx_relocate.core.rewrite import (
     Rewriter,
@@ -17,7 +18,7 @@ from sphinx_relocate.core.rewrite import (
     find_targets,
     read_source,
     walk_repository,
-    write_atomically,
+    write_source,
 )
 from sphinx_relocate.core.table import load_table
 
@@ -32,7 +33,12 @@ def make_rewriter(
     table, problems = load_table(table_file, source_suffixes=SUFFIXES)
     assert not problems
     return Rewriter(
-        table, docs_prefix=prefix, source_suffixes=SUFFIXES, files=files, **kwargs  # type: ignore[arg-type]
+        table,
+        parser=DocutilsParser(),
+        docs_prefix=prefix,
+        source_suffixes=SUFFIXES,
+        files=files,
+        **kwargs,  # type: ignore[arg-type]
     )
 
 
@@ -252,7 +258,9 @@ def test_only_the_target_changes_and_twice_is_once(
     old_doc, new_doc = "/".join(old), "/".join(["n", *new])
     table, _ = load_table(None, {old_doc: new_doc}, source_suffixes=SUFFIXES)
     files = {f"docs/{new_doc}.md", "docs/index.md"}
-    rewriter = Rewriter(table, docs_prefix="docs/", source_suffixes=SUFFIXES, files=files)
+    rewriter = Rewriter(
+        table, parser=DocutilsParser(), docs_prefix="docs/", source_suffixes=SUFFIXES, files=files
+    )
     target = ("./" if dot else "") + old_doc + suffix + fragment
     link = f"[t]({target})"
     text = f"{before}\n{link}\n{after}"
@@ -282,7 +290,9 @@ def test_only_the_target_changes_and_twice_is_once(
 @given(st.text(max_size=80))
 def test_no_table_changes_nothing(text: str) -> None:
     table, _ = load_table(None, {}, source_suffixes=SUFFIXES)
-    rewriter = Rewriter(table, docs_prefix="", source_suffixes=SUFFIXES, files=set(FILES))
+    rewriter = Rewriter(
+        table, parser=DocutilsParser(), docs_prefix="", source_suffixes=SUFFIXES, files=set(FILES)
+    )
     for path in ("index.md", "api.rst"):
         assert rewriter.rewrite_text(path, text)[0] == text
 
@@ -306,7 +316,7 @@ def test_write_keeps_bom_encoding_newlines_and_mode(
     path.chmod(0o640)
     source = read_source(path)
     assert source is not None and source.encoding == encoding
-    write_atomically(path, source, source.text.replace("old", "new"))
+    write_source(path, source, source.text.replace("old", "new"))
     assert path.read_bytes() == data.replace(
         "old".encode(encoding), "new".encode(encoding)
     )
@@ -415,7 +425,7 @@ def test_write_keeps_hard_links_and_owner(tmp_path: Path) -> None:
     (tmp_path / "other-name.md").hardlink_to(linked)
     source = read_source(linked)
     assert source is not None
-    write_atomically(linked, source, "new\n")
+    write_source(linked, source, "new\n")
     assert (tmp_path / "other-name.md").read_text("utf-8") == "new\n"
     if os.geteuid() != 0:
         pytest.skip("giving a file to another owner needs root")
@@ -423,7 +433,7 @@ def test_write_keeps_hard_links_and_owner(tmp_path: Path) -> None:
     owned.write_text("old\n", "utf-8")
     os.chown(owned, 4321, 8765)
     owned.chmod(0o2640)
-    write_atomically(owned, SourceFile("old\n", "utf-8", b""), "new\n")
+    write_source(owned, SourceFile("old\n", "utf-8", b""), "new\n")
     result = owned.stat()
     assert (result.st_uid, result.st_gid, stat.S_IMODE(result.st_mode)) == (4321, 8765, 0o2640)
     assert owned.read_text("utf-8") == "new\n"

@@ -14,7 +14,7 @@ import pytest
 import sphinx
 from sphinx.errors import ConfigError
 
-from sphinx_relocate.sphinx_ext import stubs as _stubs
+from sphinx_relocate.core import stubs as _stubs
 
 ROOT = Path(__file__).parent / "roots" / "test-stubs"
 

@@ -21,8 +21,8 @@ from sphinx_relocate.core.paths import (
     relative_path,
     safe_output_path,
 )
+from sphinx_relocate.core.stubs import HtmlOutput, js_string, old_page_landings, old_pages, plan
 from sphinx_relocate.core.table import RelocationTable, Target, load_table
-from sphinx_relocate.sphinx_ext.stubs import Site, js_string, old_page_landings, old_pages, plan
 
 _CHARS = st.sampled_from(list("abcXYZ09-_.~ '\"<>&%:#?@=+;,!()[]特性总览é\u2028"))
 segment = st.one_of(
@@ -165,9 +165,9 @@ def test_relative_path_is_relpath(to_path, from_folder) -> None:
 def test_pretty_is_the_canonical_href(
     old: str, new: str, anchor: str, shape: tuple[bool, str, str | None]
 ) -> None:
-    """``Site.pretty`` of a stub's link is the link without anchor and ``index.html``."""
+    """``HtmlOutput.pretty`` of a stub's link is the link without anchor and ``index.html``."""
     dirhtml, suffix, link_suffix = shape
-    site = Site(dirhtml=dirhtml, file_suffix=suffix, link_suffix=link_suffix)
+    site = HtmlOutput(dirhtml=dirhtml, file_suffix=suffix, link_suffix=link_suffix)
     stub = site.file(old)
     assert site.pretty(site.href(stub, Target(path=new, anchor=anchor))) == site.href(
         stub, Target(path=new), index_file=False
@@ -222,8 +222,9 @@ def test_stubs_that_share_a_folder_and_target_say_what_each_would_alone(
     if any(p.fatal for p in problems):
         return
     documents = {new for _, new in moves}
-    site = Site(dirhtml=dirhtml, baseurl=baseurl)
-    together, _ = plan(table, documents, site)
+    site = HtmlOutput(dirhtml=dirhtml, baseurl=baseurl)
+    together, _ = plan(table, documents, site, landings=old_page_landings(table, documents))
     for redirect in together:
         alone = RelocationTable.of_entries(e for e in table.entries if e.old == redirect.old)
-        assert plan(alone, documents, site)[0] == [redirect]
+        landings = old_page_landings(alone, documents)
+        assert plan(alone, documents, site, landings=landings)[0] == [redirect]

@@ -21,8 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sphinx_relocate.core import stubs as _stubs
 from sphinx_relocate.core.paths import safe_output_path
-from sphinx_relocate.sphinx_ext import stubs as _stubs
+from sphinx_relocate.sphinx_ext.stubs import load_template
 
 CONF = """\
 project = "safety"
@@ -376,4 +377,4 @@ def test_a_template_nested_too_deep_is_one_config_error(tmp_path) -> None:
     path = tmp_path / "deep.html"
     path.write_text("{% if x %}" * 5000 + "{% endif %}" * 5000, "utf-8")
     with pytest.raises(ConfigError, match=r"deep\.html: relocate_stub_template: \w+Error: "):
-        _stubs.load_template(path, str(path))
+        load_template(path, str(path))

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sphinx_relocate.core.stubs import old_page_landings
 from sphinx_relocate.core.table import RelocationTable, Target, check_against_project, load_table
-from sphinx_relocate.sphinx_ext.stubs import old_page_landings
 
 STEPS = 20_000
 

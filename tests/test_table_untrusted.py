@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from sphinx.util.inventory import InventoryFile
 
 from sphinx_relocate.core.exports import EXPORTS, export_files
+from sphinx_relocate.core.inventory import listable, parse, with_aliases
 from sphinx_relocate.core.paths import (
     html_page_path,
     page_root_url,
@@ -31,7 +32,6 @@ from sphinx_relocate.core.paths import (
     safe_output_path,
 )
 from sphinx_relocate.core.table import CONTROL, RelocationTable, Target, load_table
-from sphinx_relocate.sphinx_ext.inventory import listable, parse, with_aliases
 
 #: one character of a name: plain, separators of the formats, controls, lookalikes
 CHAR = st.sampled_from([

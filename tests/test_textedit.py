@@ -13,12 +13,8 @@ from docutils.utils import column_width
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sphinx_relocate.core.textedit import (
-    adds_parse_errors,
-    apply_edits,
-    apply_edits_checked,
-    parse_errors,
-)
+from sphinx_relocate.cli.docutils_parser import adds_parse_errors, parse_errors, read_table
+from sphinx_relocate.core.textedit import apply_edits, apply_edits_checked
 
 
 def splice(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -53,7 +49,7 @@ def edit(text: str, old: str, new: str, occurrence: int = 0) -> tuple[int, int, 
 
 
 def repad(text: str, *edits: tuple[int, int, str]) -> str:
-    new_text, problems = apply_edits_checked(text, edits, rest=True)
+    new_text, problems = apply_edits_checked(text, edits, read_table=read_table)
     assert problems == []
     assert parse_errors(new_text, "t.rst") == []
     return new_text
@@ -325,7 +321,7 @@ def test_combining_characters_take_no_column() -> None:
     rule = "+" + "-" * (column_width(row) - 1) + "+---+\n"
     text = rule + row + "| x |\n" + rule
     grown = edit(text, "a`", "guide/a`")
-    new, problems = apply_edits_checked(text, [grown], rest=True)
+    new, problems = apply_edits_checked(text, [grown], read_table=read_table)
     if problems:  # docutils < 0.22 counts a combining character as a column
         assert new == splice(text, [grown])
     else:
@@ -337,7 +333,7 @@ def test_combining_characters_take_no_column() -> None:
 def test_simple_table_that_cannot_be_repadded() -> None:
     text = "=====  =====\na      b\n=====  =====\n\n=====  =====\nc      :doc:`d`\n"
     grown = edit(text, "d`", "guide/d`")
-    new, problems = apply_edits_checked(text, [grown], rest=True)
+    new, problems = apply_edits_checked(text, [grown], read_table=read_table)
     assert new == splice(text, [grown])
     assert problems == [
         "simple table at line 5 could not be re-padded (no bottom table border found); "
@@ -350,19 +346,19 @@ def test_without_rest_it_is_the_plain_splice() -> None:
     plain = splice(GRID, list(edits))
     assert apply_edits(GRID, edits) == plain
     assert apply_edits_checked(GRID, edits) == (plain, [])
-    assert apply_edits(GRID, [], rest=True) == GRID
+    assert apply_edits(GRID, [], read_table=read_table) == GRID
 
 
 def test_a_table_that_cannot_be_repadded_is_spliced_and_reported() -> None:
     across = edit(GRID, "setup`  | first", "x` | y")
-    new, problems = apply_edits_checked(GRID, [across], rest=True)
+    new, problems = apply_edits_checked(GRID, [across], read_table=read_table)
     assert new == splice(GRID, [across])
     assert problems == [
         "grid table at line 3 could not be re-padded (an edit is not inside one cell); "
         "spliced as is"
     ]
     broken = GRID.replace("| other         |", "| other        |")
-    new, problems = apply_edits_checked(broken, [edit(broken, "Notes", "N")], rest=True)
+    new, problems = apply_edits_checked(broken, [edit(broken, "Notes", "N")], read_table=read_table)
     assert new == broken.replace("Notes", "N")
     assert problems == [
         "grid table at line 3 could not be re-padded (right border not aligned or missing); "
@@ -376,7 +372,7 @@ def test_adds_parse_errors_flags_a_broken_table_only() -> None:
     added = adds_parse_errors(GRID, plain, "t.rst")
     assert [message.splitlines()[0] for _line, message in added] == ["Malformed table."]
     assert 3 <= added[0][0] <= 9  # a line of the table
-    assert adds_parse_errors(GRID, apply_edits(GRID, [grown], rest=True), "t.rst") == []
+    assert adds_parse_errors(GRID, apply_edits(GRID, [grown], read_table=read_table), "t.rst") == []
 
 
 def test_sphinx_roles_and_directives_are_no_errors() -> None:
@@ -549,7 +545,7 @@ def test_repadded_grid_tables_read_as_edited(
                 edited_lines.append(line.strip())
             expected.append("\n".join(line for line in edited_lines if line))
 
-    new_text, problems = apply_edits_checked(text, edits, rest=True)
+    new_text, problems = apply_edits_checked(text, edits, read_table=read_table)
 
     assert problems == []
     assert parse_errors(new_text, "t.rst") == []
@@ -616,7 +612,7 @@ def test_repadded_simple_tables_read_as_edited(
     text = "".join(parts)
     assert parse_errors(text, "t.rst") == []
 
-    new_text, problems = apply_edits_checked(text, edits, rest=True)
+    new_text, problems = apply_edits_checked(text, edits, read_table=read_table)
 
     assert problems == []
     assert parse_errors(new_text, "t.rst") == []

@@ -160,13 +160,15 @@ class DocsProject:
         else:
             path = self.settings.table_path
         from sphinx_relocate.core.declared import declared_names
+        from sphinx_relocate.sphinx_ext.discovery import pattern_matchers
 
         mapping = self.settings.get("relocate_map") or {}
         conf_py = self.confdir / "conf.py"
         converted = self.peers() if peers is None else peers
         declared = declared_names(
-            self.srcdir, self.source_suffixes, self.excludes(),
-            self.settings.get("include_patterns") or ["**"], shown=_shown,
+            self.srcdir, self.source_suffixes,
+            *pattern_matchers(self.excludes(), self.settings.get("include_patterns") or ["**"]),
+            shown=_shown,
         )
         self.declaring = frozenset(
             [row[3].file for row in declared.rows] + [p.location.file for p in declared.problems]
@@ -478,9 +480,10 @@ def _published_problems(
 ) -> list[Problem]:
     """The build's published check (``--published``, else ``relocate_published``) on the
     sources: the documents Sphinx would find, the labels written in the sources."""
+    from sphinx_relocate.core.inventory import InventoryError
+    from sphinx_relocate.core.published import generated_labels, read, unredirected
     from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
-    from sphinx_relocate.sphinx_ext.inventory import InventoryError
-    from sphinx_relocate.sphinx_ext.published import generated_labels, read, unredirected
+    from sphinx_relocate.sphinx_ext.published import fetch_url
     from sphinx_relocate.sphinx_ext.stubs import base_url
 
     setting = args.published or project.settings.get("relocate_published")
@@ -489,7 +492,7 @@ def _published_problems(
     try:  # --published is relative to the current folder, relocate_published to conf.py's
         published = read(
             str(setting), Path() if args.published else project.confdir,
-            base_url=base_url(project.settings.values),
+            fetch=fetch_url, base_url=base_url(project.settings.values),
         )
     except InventoryError as err:
         if args.published:
@@ -580,6 +583,7 @@ def _kinds(kinds: Counter[str]) -> str:
 
 def command_rewrite(args: argparse.Namespace) -> int:
     """Rewrite link targets in the sources (a diff by default, ``--check``, ``--write``)."""
+    from sphinx_relocate.cli.docutils_parser import DocutilsParser
     from sphinx_relocate.core.rewrite import (
         Rewriter,
         candidate_files,
@@ -596,6 +600,7 @@ def command_rewrite(args: argparse.Namespace) -> int:
     documents = project.docnames()
     rewriter = Rewriter(
         table,
+        parser=DocutilsParser(),
         docs_prefix=prefix,
         source_suffixes=project.source_suffixes,
         files=set(files),
@@ -719,8 +724,8 @@ def _move_catalogs(
     language of ``locale_dirs`` (``git mv`` for tracked files); return how many were (or
     would be) moved and how many moves failed.  A per-folder catalog that cannot move as
     a whole is named and left: the build keeps serving it."""
+    from sphinx_relocate.core.catalogs import move_catalog, plan_moves
     from sphinx_relocate.core.git import GitError, git
-    from sphinx_relocate.sphinx_ext.catalogs import move_catalog, plan_moves
 
     settings = project.settings
     moves, kept = plan_moves(
@@ -907,9 +912,10 @@ def _pages_and_headings(found: list[tuple[str, str]]) -> str:
 
 def command_import(args: argparse.Namespace) -> int:
     """Print the peers' tables as ``relocations.toml`` entries, or merge them into it."""
-    from sphinx_relocate.core.declared import discover_files, peer_declarations
+    from sphinx_relocate.core.declared import peer_declarations
     from sphinx_relocate.core.git import merge_lines
     from sphinx_relocate.core.peers import table_lines
+    from sphinx_relocate.sphinx_ext.discovery import discover_files
 
     project = read_project(args.docs_dir)
     converted = project.peers(loaded_too=True)
@@ -981,7 +987,7 @@ def _write_merged(path: Path, merge: Callable[[str], str]) -> None:
     A table that is a symlink (one table shared by several docs folders) is written
     through to its target, atomically there: the link stays a link.
     """
-    from sphinx_relocate.core.rewrite import SourceFile, read_source, write_atomically
+    from sphinx_relocate.core.rewrite import SourceFile, read_source, write_source
 
     path = Path(os.path.realpath(path))
     source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
@@ -992,7 +998,7 @@ def _write_merged(path: Path, merge: Callable[[str], str]) -> None:
     if merged.strip() == source.text.strip():
         return
     if path.exists():
-        write_atomically(path, source, merged)
+        write_source(path, source, merged)
     else:
         path.write_text(merged, encoding="utf-8")
 

@@ -58,8 +58,8 @@ _REDIRECT_FROM = re.compile(r"^[ \t]*\.\.[ \t]+redirect-from::[ \t]*(\S*)[ \t]*$
 def declared_names(
     srcdir: Path,
     source_suffixes: Iterable[str],
-    exclude_patterns: Iterable[str],
-    include_patterns: Iterable[str] = ("**",),
+    excluded: Callable[[str], bool],
+    included: Callable[[str], bool],
     shown: Callable[[Path], str] = str,
 ) -> Converted:
     """The ``relocated_from`` names of the project's pages as ``[pages]`` rows, with a
@@ -69,13 +69,10 @@ def declared_names(
     Runs before Sphinx discovers the documents, so it walks the folder itself: every
     source file's first 8 KB is read, and only a file that mentions the key is matched
     against the include and exclude patterns (Sphinx's discovery of 2,000 pages costs
-    more than twice the whole scan)."""
-    from sphinx.project import EXCLUDE_PATHS
-    from sphinx.util.matching import Matcher
-
+    more than twice the whole scan).  ``excluded`` and ``included`` match a source-relative
+    path as Sphinx's matchers of the project's patterns do
+    (:func:`sphinx_relocate.sphinx_ext.discovery.pattern_matchers`)."""
     suffixes = longest_first(tuple(source_suffixes))
-    excluded = Matcher([*exclude_patterns, *EXCLUDE_PATHS])
-    included = Matcher(list(include_patterns))
     declared = Converted()
     for relpath in _sources(srcdir, suffixes, excluded):
         path = srcdir / relpath
@@ -106,20 +103,6 @@ def _sources(srcdir: Path, suffixes: tuple[str, ...], excluded: Callable[[str], 
         for name in sorted(files):
             if name.endswith(suffixes):
                 yield unicodedata.normalize("NFC", folder + name)
-
-
-def discover_files(
-    srcdir: Path,
-    source_suffixes: Iterable[str],
-    exclude_patterns: Iterable[str],
-    include_patterns: Iterable[str] = ("**",),
-) -> list[tuple[str, str]]:
-    """The project's documents as (docname, source path), found the way Sphinx does."""
-    from sphinx.project import Project
-
-    project = Project(srcdir, dict.fromkeys(source_suffixes, "restructuredtext"))
-    docnames = project.discover(list(exclude_patterns), list(include_patterns))
-    return [(docname, str(project.doc2path(docname, False))) for docname in sorted(docnames)]
 
 
 def peer_declarations(srcdir: Path, files: Iterable[tuple[str, str]],

@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import strip_source_suffix
 from sphinx_relocate.core.spans import (
     _MD_HEADING,
@@ -49,7 +50,6 @@ from sphinx_relocate.core.spans import (
     _SLUG_CLEAN,
     MARKDOWN_SUFFIXES,
     Span,
-    _make_id,
     _markdown_targets,
     _outside,
 )
@@ -451,10 +451,10 @@ def _markdown_sections(text: str, heading_anchors: int) -> list[Section]:
         for label in reversed([m for m in labels if m.end() <= match.start()]):
             if text[label.end() : position].strip():
                 break
-            before.insert(0, _make_id(label.group(1)))
+            before.insert(0, make_id(label.group(1)))
             position = label.start()
         end = headings[number + 1].start() if number + 1 < len(headings) else len(text)
-        own = slug or _make_id(_plain(title))
+        own = slug or make_id(_plain(title))
         sections.append(Section(
             tuple(i for i in (own, *before) if i), text.count("\n", 0, match.start()) + 1,
             text[match.end() : end],
@@ -473,10 +473,10 @@ def _rest_sections(text: str) -> list[Section]:
         rule = lines[number + 1].rstrip() if number + 1 < len(lines) else ""
         label = _RST_LABEL.match(lines[number])
         if label:
-            pending.append(_make_id(label.group(1).strip("`")))
+            pending.append(make_id(label.group(1).strip("`")))
         elif line and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(line):
             over = number > 0 and bool(_RST_UNDERLINE.match(lines[number - 1].rstrip()))
-            own = _make_id(line)  # a repeated one is numbered, differently by version
+            own = make_id(line)  # a repeated one is numbered, differently by version
             found.append((number - over, number, "" if own in seen else own, pending))
             seen.add(own)
             pending = []

@@ -12,7 +12,7 @@ outside the docs folder (READMEs) are never built.  This module fixes the source
   tree lands every link where the build with the extension did.
 * ``_find.find_targets`` finds the target substrings of every link syntax in one file
   (Markdown, MyST, reST, raw HTML, own-repository URLs, optional path mentions); the
-  rewriter replaces just those substrings (``_textedit`` re-pads reST tables), so the
+  rewriter replaces just those substrings (``textedit`` re-pads reST tables), so the
   diff shows only link targets.  A file whose rewrite could change how it parses is
   parsed before and after, and left as it is when it would parse worse.
 * References to a renamed label (``[labels]``: ``:ref:``, ``:numref:``, ``:any:``, MyST's
@@ -22,7 +22,7 @@ outside the docs folder (READMEs) are never built.  This module fixes the source
 * :func:`list_repository` lists what git tracks (else :func:`walk_repository` walks the
   tree, skipping VCS and build folders, tools' caches, virtual environments, symlinks
   and anything but regular files);
-  :func:`write_atomically` applies a change with a temp file and ``os.replace``, keeping
+  :func:`write_source` applies a change with a temp file and ``os.replace``, keeping
   the file's mode, encoding, BOM and newlines.
 
 Nothing here imports Sphinx.
@@ -38,7 +38,6 @@ import posixpath
 import re
 import stat
 import subprocess
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -47,6 +46,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
 
+from sphinx_relocate.core.files import write_atomically
 from sphinx_relocate.core.landing import (
     UNDECIDED,
     Project,
@@ -80,7 +80,7 @@ from sphinx_relocate.core.spans import (
     title_in,
 )
 from sphinx_relocate.core.table import RelocationTable, normalize_label
-from sphinx_relocate.core.textedit import adds_parse_errors, apply_edits_checked
+from sphinx_relocate.core.textedit import SourceParser, apply_edits_checked
 
 #: Folders never entered: build output, virtual environments, version control, tools'
 #: caches.  Other dot-folders are read (``.github/``, ``.agents/skills/…/SKILL.md``).
@@ -155,6 +155,7 @@ class Rewriter:
         self,
         table: RelocationTable,
         *,
+        parser: SourceParser,
         docs_prefix: str,
         source_suffixes: Iterable[str],
         files: set[str],
@@ -169,6 +170,8 @@ class Rewriter:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
         self.table = table
+        #: reads reST tables to re-pad them, and tells a file that parses worse
+        self.parser = parser
         self.suffixes = longest_first(tuple(source_suffixes))
         self.files = files
         self.folders = folders if folders is not None else _folders_of(files)
@@ -450,7 +453,9 @@ class Rewriter:
                 syntaxes[span.syntax] += 1
                 markup = markup or bool(_MARKUP.search(new))
         rest = posixpath.splitext(path)[1].lower() in (*REST_SUFFIXES, ".txt")
-        new_text, unpadded = apply_edits_checked(text, edits, rest=rest)
+        new_text, unpadded = apply_edits_checked(
+            text, edits, read_table=self.parser.read_table if rest else None
+        )
         # a table the re-padding did not recognise is spliced as is: check it too
         tables = rest and bool(edits) and bool(_REST_TABLE.search(text))
         return Rewritten(
@@ -566,51 +571,13 @@ def read_source(path: Path) -> SourceFile | None:
         return None
 
 
-def write_atomically(path: Path, source: SourceFile, text: str) -> None:
-    """Replace ``path`` through a temp file in its folder, keeping mode, owner, encoding
-    and BOM.
+def write_source(path: Path, source: SourceFile, text: str) -> None:
+    """Replace the source file ``path`` with ``text`` in the file's encoding and BOM, in one
+    step (:func:`~sphinx_relocate.core.files.write_atomically`: mode and owner kept).
 
-    Text is never newline-translated, so ``\\r\\n`` files stay ``\\r\\n``.  A file with
-    more than one hard link, or whose owner the temp file cannot be given, is written in
-    place instead (the whole new content made first, then truncated and written), so
-    every link keeps naming it and the owner stays.
+    Text is never newline-translated, so ``\\r\\n`` files stay ``\\r\\n``.
     """
-    data = memoryview(source.bom + text.encode(source.encoding))
-    before = os.stat(path)
-    if before.st_nlink > 1:
-        _write_in_place(path, data)
-        return
-    mode = stat.S_IMODE(before.st_mode)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        try:
-            while data:
-                data = data[os.write(handle, data) :]
-        finally:
-            os.close(handle)
-        os.chmod(temp, mode)
-        made = os.stat(temp)
-        if (made.st_uid, made.st_gid) != (before.st_uid, before.st_gid):
-            try:
-                os.chown(temp, before.st_uid, before.st_gid)
-                os.chmod(temp, mode)  # chown may clear set-id bits
-            except OSError:  # not allowed to give the file away: keep the file itself
-                os.unlink(temp)
-                _write_in_place(path, memoryview(source.bom + text.encode(source.encoding)))
-                return
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
-
-
-def _write_in_place(path: Path, data: memoryview) -> None:
-    """Truncate and write ``path`` itself (its inode: hard links, owner and mode stay)."""
-    with open(path, "r+b") as handle:
-        handle.truncate(0)
-        while data:
-            data = data[handle.write(data) :]
+    write_atomically(path, source.bom + text.encode(source.encoding))
 
 
 def read_only(path: Path) -> bool:
@@ -789,7 +756,7 @@ def rewrite_file(
     )
     if new_text == source.text and not ambiguous and not ambiguous_labels and not untitled:
         return None
-    broken = adds_parse_errors(source.text, new_text, rel) if suspect else []
+    broken = rewriter.parser.adds_parse_errors(source.text, new_text, rel) if suspect else []
     if broken:  # never hand back a file that parses worse: leave it as it is
         line, message = broken[0]
         refused = f"line {line}: {message.splitlines()[0]}" if line else message.splitlines()[0]
@@ -807,7 +774,7 @@ def rewrite_file(
             if read_only(root / rel):
                 change.read_only = True
             else:
-                write_atomically(root / rel, source, new_text)
+                write_source(root / rel, source, new_text)
         except OSError as err:
             change.error = str(err.strerror or err)
     return change

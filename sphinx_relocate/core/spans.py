@@ -15,6 +15,8 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import NamedTuple
 
+from sphinx_relocate.core.ids import make_id
+
 #: Files read as Markdown and as reStructuredText anywhere in the repository.
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 REST_SUFFIXES = (".rst", ".rest")
@@ -652,13 +654,6 @@ _HTML_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGN
 _SLUG_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
 
 
-def _make_id(text: str) -> str:
-    """The HTML id docutils derives from a title or label (``nodes.make_id``)."""
-    from docutils.nodes import make_id
-
-    return make_id(text)
-
-
 def anchors_in_source(text: str, path: str, heading_anchors: int = 0) -> frozenset[str]:
     """The fragments a link may name on a page, read from its source text.
 
@@ -671,21 +666,21 @@ def anchors_in_source(text: str, path: str, heading_anchors: int = 0) -> frozens
     if suffix in MARKDOWN_SUFFIXES:
         for match in _MD_HEADING.finditer(text):
             title = match.group(2)
-            found.add(_make_id(title))
+            found.add(make_id(title))
             if len(match.group(1)) <= heading_anchors:
                 found.add(_SLUG_CLEAN.sub("", title.lower().replace(" ", "-")))
         for match in _MD_LABEL.finditer(text):
-            found.update((match.group(1), match.group(1).lower(), _make_id(match.group(1))))
+            found.update((match.group(1), match.group(1).lower(), make_id(match.group(1))))
         found.update(_MD_ATTR_ID.findall(text))
     else:
         for match in _RST_LABEL.finditer(text):
             label = match.group(1).strip("`")
-            found.update((" ".join(label.lower().split()), _make_id(label)))
+            found.update((" ".join(label.lower().split()), make_id(label)))
         lines = text.splitlines()
         for number in range(1, len(lines)):
             title, rule = lines[number - 1].strip(), lines[number].rstrip()
             if title and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(title):
-                found.update((_make_id(title), " ".join(title.lower().split())))
+                found.update((make_id(title), " ".join(title.lower().split())))
     for match in _HTML_ID.finditer(text):
         found.add(match.group(1) if match.group(1) is not None else match.group(2))
     return frozenset(found)

@@ -1,90 +1,102 @@
-"""Splice edits into source text so that the file still parses; tell when it parses worse.
+"""Splice edits into source text so that reST tables stay whole.
 
 ``rewrite`` replaces link targets in place.  Inside a reST table a longer or shorter target
 moves the column border after it, and docutils then drops the whole table as "Malformed
-table".  This module keeps such tables whole and checks the result:
+table".  This module keeps such tables whole:
 
-* ``apply_edits(text, edits, *, rest=False) -> str`` replaces non-overlapping
-  ``(start, end, new)`` character spans (the splice of ``_rewrite.apply_edits``).  With
-  ``rest=True`` every grid table and simple table holding an edit is re-padded: the column of
-  a grown cell is widened in every row and border of that table; a shrunk cell is padded with
-  spaces and its column keeps its width, so the diff stays small.  Text outside the edited
-  tables is kept byte for byte.
-* ``apply_edits_checked(text, edits, *, rest=False) -> tuple[str, list[str]]`` does the same
-  and also names the tables it spliced without re-padding, since those may now be broken:
-  a shape it does not recognise, an edit across a cell border or with a line break, a table
-  docutils already rejects, or a re-padded table that docutils would read differently.
-* ``parse_errors(text, path) -> list[tuple[int, str]]`` reads a file with plain docutils
-  (reST) or MyST's docutils parser (Markdown) and returns its errors.
-* ``adds_parse_errors(old_text, new_text, path) -> list[tuple[int, str]]`` returns only the
-  errors the new text has and the old one had not, so that what plain docutils cannot know
-  (Sphinx roles, directives, substitutions and links) never counts.
+* ``apply_edits(text, edits, *, read_table=None) -> str`` replaces non-overlapping
+  ``(start, end, new)`` character spans (the splice of ``rewrite``).  With a
+  ``read_table`` (reST), every grid table and simple table holding an edit is re-padded: the
+  column of a grown cell is widened in every row and border of that table; a shrunk cell is
+  padded with spaces and its column keeps its width, so the diff stays small.  Text outside
+  the edited tables is kept byte for byte.
+* ``apply_edits_checked(text, edits, *, read_table=None) -> tuple[str, list[str]]`` does the
+  same and also names the tables it spliced without re-padding, since those may now be
+  broken: a shape it does not recognise, an edit across a cell border or with a line break,
+  a table the reader rejects, or a re-padded table that the reader reads differently.
+
+How a table reads (its columns, rows and cells) is docutils' to say, and the core imports
+no docutils: the caller passes a :data:`TableReader` (``sphinx_relocate.cli.docutils_parser``
+has docutils' one, and the check that a rewritten file parses no worse).
 
 Columns are counted as docutils counts them (``docutils.utils.column_width``): an East Asian
 wide character takes two columns, a combining character none (docutils before 0.22 counts it
 as one in grid tables; such tables are then left to the plain splice, and reported).  Every
 line that looks like a table's top border starts a table, at its own indentation or after a
 list marker, as the reST parser sees tables inside directives and lists.  Nothing here imports
-Sphinx.
+Sphinx or docutils.
 """
 
 from __future__ import annotations
 
-import io
-import os
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any, NamedTuple, TypeAlias
-
-from docutils import nodes
-from docutils.core import publish_doctree
-from docutils.parsers import Parser
-from docutils.parsers.rst import Directive, directives
-from docutils.parsers.rst import Parser as RstParser
-from docutils.parsers.rst.tableparser import (
-    GridTableParser,
-    SimpleTableParser,
-    TableMarkupError,
-    TableParser,
-)
-from docutils.readers import standalone
-from docutils.statemachine import StringList
-from docutils.utils import column_width
+from typing import Literal, NamedTuple, Protocol, TypeAlias
 
 Edit: TypeAlias = tuple[int, int, str]
+#: Per row and column of a table: the cell starting there as (morerows, morecols, first
+#: line), or ``None`` where a cell of an earlier row or column spans it.
+Layout: TypeAlias = list[list[tuple[int, int, int] | None]]
 
-#: Suffixes :func:`parse_errors` reads as reStructuredText and as MyST Markdown.
-_REST_SUFFIXES = (".rst", ".rest", ".txt")
-_MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+class TableReading(NamedTuple):
+    """How docutils reads a table (its table parsers' result)."""
+
+    colspecs: list[int]  # column widths
+    heads: int  # head rows
+    layout: Layout
+    contents: list[list[str]]  # each cell's lines, in row order
 
 
-def apply_edits(text: str, edits: Iterable[Edit], *, rest: bool = False) -> str:
+class Unpaddable(Exception):
+    """A table that cannot be re-padded safely; the message says why.  A
+    :data:`TableReader` raises it for a table docutils rejects."""
+
+
+#: Reads the lines of a ``"grid"`` or ``"simple"`` table (without their indentation);
+#: raises :class:`Unpaddable` when docutils would not read them as that table.
+TableReader: TypeAlias = Callable[[Literal["grid", "simple"], Sequence[str]], TableReading]
+
+
+class SourceParser(Protocol):
+    """What the rewriter asks of a reST and MyST parser (docutils' is
+    ``sphinx_relocate.cli.docutils_parser.DocutilsParser``)."""
+
+    def read_table(self, kind: Literal["grid", "simple"], lines: Sequence[str]) -> TableReading:
+        """See :data:`TableReader`."""
+
+    def adds_parse_errors(self, old_text: str, new_text: str, path: str) -> list[tuple[int, str]]:
+        """The ``(line, message)`` of each parse error ``new_text`` has and ``old_text`` had
+        not (as a multiset of messages), left out what only Sphinx knows."""
+
+
+def apply_edits(
+    text: str, edits: Iterable[Edit], *, read_table: TableReader | None = None
+) -> str:
     """Replace non-overlapping ``(start, end, new)`` spans, keeping reST tables well-formed.
 
-    ``rest=True`` is for reStructuredText: tables holding an edit are re-padded (see the
+    ``read_table`` is for reStructuredText: tables holding an edit are re-padded (see the
     module docstring).  A table that cannot be re-padded is spliced as is; use
     :func:`apply_edits_checked` to learn about those.
     """
-    return apply_edits_checked(text, edits, rest=rest)[0]
+    return apply_edits_checked(text, edits, read_table=read_table)[0]
 
 
 def apply_edits_checked(
-    text: str, edits: Iterable[Edit], *, rest: bool = False
+    text: str, edits: Iterable[Edit], *, read_table: TableReader | None = None
 ) -> tuple[str, list[str]]:
     """Like :func:`apply_edits`, and also say which tables were spliced without re-padding.
 
     The problems read ``"grid table at line N could not be re-padded (why); spliced as is"``
     (``N`` counts from 1), so that the caller can show them or refuse the file; they are
-    empty for ``rest=False``.
+    empty without ``read_table``.
     """
     ordered = sorted(edits)
-    if not rest or not ordered:
+    if read_table is None or not ordered:
         return _splice(text, ordered), []
     lines = _split_lines(text)
     starts = [line.start for line in lines]
@@ -103,9 +115,11 @@ def apply_edits_checked(
             continue
         try:
             if table.shape_error:
-                raise _Unpaddable(table.shape_error)
-            region = _repad(table, lines, starts, [ordered[number] for number in touching])
-        except _Unpaddable as why:
+                raise Unpaddable(table.shape_error)
+            region = _repad(
+                table, lines, starts, [ordered[number] for number in touching], read_table
+            )
+        except Unpaddable as why:
             line_number = table.first + 1
             problems.append(
                 f"{table.kind} table at line {line_number} could not be re-padded ({why}); "
@@ -163,10 +177,6 @@ class _Table:
     last: int  # index of the last line (inclusive)
     indent: int  # columns before the border: indentation and list marker
     shape_error: str  # why docutils would not read it as a table, "" when it would
-
-
-class _Unpaddable(Exception):
-    """A table that cannot be re-padded safely; the message says why."""
 
 
 def _split_lines(text: str) -> list[_Line]:
@@ -263,26 +273,30 @@ def _simple_extent(relative: Callable[[int], str | None]) -> tuple[int, str]:
 
 
 def _repad(
-    table: _Table, lines: Sequence[_Line], starts: Sequence[int], edits: Sequence[Edit]
+    table: _Table,
+    lines: Sequence[_Line],
+    starts: Sequence[int],
+    edits: Sequence[Edit],
+    read_table: TableReader,
 ) -> str:
     """The table's lines with the edits applied and the columns re-padded."""
     table_lines = lines[table.first : table.last + 1]
     bodies = [line.content[table.indent :].rstrip() for line in table_lines]
     if any(_NOT_IN_TABLES.search(body) for body in bodies):
-        raise _Unpaddable("it holds a tab or a control character")
+        raise Unpaddable("it holds a tab or a control character")
     by_line: dict[int, list[Edit]] = {}
     for start, end, new in edits:
         number = bisect_right(starts, start) - 1 - table.first
         body_start = table_lines[max(number, 0)].start + table.indent
         if number < 0 or not (body_start <= start and end <= body_start + len(bodies[number])):
-            raise _Unpaddable("an edit is not inside one line of a cell")
+            raise Unpaddable("an edit is not inside one line of a cell")
         if _NOT_IN_TABLES.search(new):
-            raise _Unpaddable("a replacement holds a tab or line break")
+            raise Unpaddable("a replacement holds a tab or line break")
         by_line.setdefault(number, []).append((start - body_start, end - body_start, new))
     if table.kind == "grid":
-        new_bodies = _repad_grid(bodies, by_line)
+        new_bodies = _repad_grid(bodies, by_line, read_table)
     else:
-        new_bodies = _repad_simple(bodies, by_line)
+        new_bodies = _repad_simple(bodies, by_line, read_table)
     return "".join(
         line.content[: table.indent]
         + new_body
@@ -330,18 +344,28 @@ class _Columns:
         """The column where ``text[index]`` starts."""
         column = self._column_of[index]
         if column < 0:
-            raise _Unpaddable("an edit starts or ends at a combining character")
+            raise Unpaddable("an edit starts or ends at a combining character")
         return column
 
     def index(self, column: int) -> int:
         """The index of the character that starts at ``column`` (the end past the text)."""
         index = self._char_at[min(column, self.width)]
         if index < 0:
-            raise _Unpaddable("a wide or combining character sits on a column border")
+            raise Unpaddable("a wide or combining character sits on a column border")
         return index
 
     def slice(self, start: int, end: int) -> str:
         return self.text[self.index(start) : self.index(end)]
+
+
+def column_width(text: str) -> int:
+    """The columns ``text`` takes, as ``docutils.utils.column_width`` counts them: two for
+    an East Asian wide or full-width character, none for a combining one."""
+    return sum(
+        (2 if unicodedata.east_asian_width(char) in "WF" else 1)
+        - (1 if unicodedata.combining(char) else 0)
+        for char in text
+    )
 
 
 def _fit(segment: str, width: int) -> str:
@@ -350,7 +374,7 @@ def _fit(segment: str, width: int) -> str:
         segment = segment.rstrip()
     missing = width - column_width(segment)
     if missing < 0:
-        raise _Unpaddable("a cell does not fit its column")  # the widening is wrong
+        raise Unpaddable("a cell does not fit its column")  # the widening is wrong
     return segment + " " * missing
 
 
@@ -365,33 +389,6 @@ def _allocate(needs: Iterable[tuple[int, int, int]], count: int) -> list[int]:
     return growth
 
 
-_Layout: TypeAlias = list[list[tuple[int, int, int] | None]]
-
-
-class _Reading(NamedTuple):
-    """docutils' reading of a table."""
-
-    colspecs: list[int]  # column widths
-    heads: int  # head rows
-    layout: _Layout  # per row and column: the cell's (morerows, morecols, first line) or None
-    contents: list[list[str]]  # each cell's lines, in row order
-
-
-def _parse_table(parser: TableParser, bodies: Sequence[str]) -> _Reading:
-    block = StringList(list(bodies))
-    block.pad_double_width(parser.double_width_pad_char)
-    try:
-        colspecs, head, body = parser.parse(block)
-    except (TableMarkupError, AssertionError) as error:
-        raise _Unpaddable(" ".join(str(arg) for arg in error.args) or "malformed") from None
-    layout: _Layout = []
-    contents: list[list[str]] = []
-    for row in head + body:
-        layout.append([None if cell is None else (cell[0], cell[1], cell[2]) for cell in row])
-        contents.extend(list(cell[3]) for cell in row if cell is not None)
-    return _Reading(list(colspecs), len(head), layout, contents)
-
-
 def _normalized(cell_lines: Iterable[str]) -> list[str]:
     """Cell lines as the cell's content reads them: without common indentation or trailing
     whitespace."""
@@ -400,17 +397,22 @@ def _normalized(cell_lines: Iterable[str]) -> list[str]:
     return [line[indent:] for line in stripped]
 
 
-def _check_reading(parser: TableParser, new_bodies: Sequence[str], expected: _Reading) -> None:
+def _check_reading(
+    read_table: TableReader,
+    kind: Literal["grid", "simple"],
+    new_bodies: Sequence[str],
+    expected: TableReading,
+) -> None:
     """Refuse a re-padded table that docutils reads other than as the edited original
     (``expected.colspecs`` empty: any widths)."""
-    reading = _parse_table(parser, new_bodies)
+    reading = read_table(kind, new_bodies)
     if (
         (expected.colspecs and reading.colspecs != expected.colspecs)
         or (reading.heads, reading.layout) != (expected.heads, expected.layout)
         or [_normalized(cell) for cell in reading.contents]
         != [_normalized(cell) for cell in expected.contents]
     ):
-        raise _Unpaddable("the re-padded table reads differently")
+        raise Unpaddable("the re-padded table reads differently")
 
 
 # -- grid tables --------------------------------------------------------------------
@@ -427,17 +429,19 @@ class _Cell:
 def _check_grid_shape(columns: Sequence[_Columns]) -> None:
     """What docutils checks before it parses a grid table (``isolate_grid_table``)."""
     if not _GRID_BORDER.fullmatch(columns[-1].text):
-        raise _Unpaddable("bottom border missing or corrupt")
+        raise Unpaddable("bottom border missing or corrupt")
     if len({line.width for line in columns}) != 1 or any(
         line.text[-1:] not in ("+", "|") for line in columns
     ):
-        raise _Unpaddable("right border not aligned or missing")
+        raise Unpaddable("right border not aligned or missing")
 
 
-def _repad_grid(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[str]:
+def _repad_grid(
+    bodies: Sequence[str], edits: dict[int, list[Edit]], read_table: TableReader
+) -> list[str]:
     columns = [_Columns(body) for body in bodies]
     _check_grid_shape(columns)
-    reading = _parse_table(GridTableParser(), bodies)
+    reading = read_table("grid", bodies)
     bounds = list(accumulate([0] + [width + 1 for width in reading.colspecs]))
     cells = _grid_cells(reading.layout, len(bodies))
     interior = {
@@ -465,7 +469,7 @@ def _repad_grid(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[str
             column = bisect_left(bounds, columns[line].column(start)) - 1
             number = interior.get((line, column), -1)
             if number < 0 or columns[line].column(end) > bounds[cells[number].last + 1]:
-                raise _Unpaddable("an edit is not inside one cell")
+                raise Unpaddable("an edit is not inside one cell")
             by_cell.setdefault(number, []).append((start, end, new))
         for number, cell_edits in by_cell.items():
             where = segment(number, line)
@@ -492,7 +496,7 @@ def _repad_grid(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[str
             if number < 0:  # a border runs here
                 run = columns[line].slice(bounds[column] + 1, bounds[column + 1])
                 if growth[column] and (run[-1:] not in ("-", "=") or run.strip(run[-1])):
-                    raise _Unpaddable("a border is not made of - or =")
+                    raise Unpaddable("a border is not made of - or =")
                 parts.append(run + run[-1:] * growth[column])
                 column += 1
             else:
@@ -504,7 +508,7 @@ def _repad_grid(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[str
         new_bodies.append("".join(parts))
 
     _check_grid_shape([_Columns(body) for body in new_bodies])
-    expected = _Reading(
+    expected = TableReading(
         [width + extra for width, extra in zip(reading.colspecs, growth, strict=True)],
         reading.heads,
         reading.layout,
@@ -516,17 +520,17 @@ def _repad_grid(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[str
             for number, cell in enumerate(cells)
         ],
     )
-    _check_reading(GridTableParser(), new_bodies, expected)
+    _check_reading(read_table, "grid", new_bodies, expected)
     return new_bodies
 
 
-def _grid_cells(layout: _Layout, line_count: int) -> list[_Cell]:
+def _grid_cells(layout: Layout, line_count: int) -> list[_Cell]:
     """The cells in row order, with their border lines and columns."""
     tops = []
     for row in layout:
         offsets = [cell[2] for cell in row if cell is not None]
         if not offsets:
-            raise _Unpaddable("a row without a cell")
+            raise Unpaddable("a row without a cell")
         tops.append(min(offsets) - 1)
     tops.append(line_count - 1)
     return [
@@ -542,8 +546,10 @@ def _grid_cells(layout: _Layout, line_count: int) -> list[_Cell]:
 _UNBOUNDED = 1 << 62
 
 
-def _repad_simple(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[str]:
-    reading = _parse_table(SimpleTableParser(), bodies)
+def _repad_simple(
+    bodies: Sequence[str], edits: dict[int, list[Edit]], read_table: TableReader
+) -> list[str]:
+    reading = read_table("simple", bodies)
     rules = [(match.start(), match.end()) for match in re.finditer("=+", bodies[0])]
     last_column = len(rules) - 1
     rows: list[tuple[range, list[tuple[int, int]]]] = []  # lines, cells' (first, last) columns
@@ -554,7 +560,7 @@ def _repad_simple(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[s
         column = 0
         for shape in row:
             if shape is None:
-                raise _Unpaddable("a row without a cell")  # not in simple tables
+                raise Unpaddable("a row without a cell")  # not in simple tables
             _morerows, morecols, first_line = shape
             row_lines = range(first_line, first_line + len(next(contents)))
             groups.append((column, column + morecols))
@@ -567,7 +573,7 @@ def _repad_simple(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[s
             and line not in groups_at
             and not (_SIMPLE_BORDER.match(body) or _SIMPLE_SPAN.match(body))
         ):
-            raise _Unpaddable(f"table line {line + 1} belongs to no row")
+            raise Unpaddable(f"table line {line + 1} belongs to no row")
     columns = [_Columns(body) for body in bodies]
 
     def bounds(group: tuple[int, int]) -> tuple[int, int]:
@@ -589,7 +595,7 @@ def _repad_simple(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[s
                 -1,
             )
             if cell < 0:
-                raise _Unpaddable("an edit is not inside one cell")
+                raise Unpaddable("an edit is not inside one cell")
             by_cell.setdefault(cell, []).append((start, end, new))
         for cell, cell_edits in by_cell.items():
             where = segment(line, groups[cell])
@@ -615,7 +621,7 @@ def _repad_simple(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[s
                 end = rules[column][1]
                 if growth[column]:
                     if body[end - 1 : end] not in ("-", "="):
-                        raise _Unpaddable(f"table line {line + 1} is an incomplete rule")
+                        raise Unpaddable(f"table line {line + 1} is an incomplete rule")
                     body = body[:end] + body[end - 1] * growth[column] + body[end:]
             new_bodies.append(body)
             continue
@@ -632,168 +638,13 @@ def _repad_simple(bodies: Sequence[str], edits: dict[int, list[Edit]]) -> list[s
 
     new_extent = _simple_extent(lambda n: new_bodies[n] if n < len(new_bodies) else None)
     if new_extent != (len(new_bodies) - 1, ""):
-        raise _Unpaddable("the re-padded table reads differently")
+        raise Unpaddable("the re-padded table reads differently")
     expected = [
         [edited.get((line, cell), bodies[line][segment(line, group)]) for line in row_lines]
         for row_lines, groups in rows
         for cell, group in enumerate(groups)
     ]
     _check_reading(
-        SimpleTableParser(), new_bodies, _Reading([], reading.heads, reading.layout, expected)
+        read_table, "simple", new_bodies, TableReading([], reading.heads, reading.layout, expected)
     )
     return new_bodies
-
-
-# -- parse errors -------------------------------------------------------------------
-
-_ERROR_LEVEL = 3
-#: What plain docutils cannot know about a Sphinx project: roles and directives Sphinx and
-#: its extensions add, and the substitutions Sphinx defines.
-_SPHINX_ONLY = re.compile(
-    r'Unknown interpreted text role "[^"]*"\.'
-    r'|Unknown directive type "[^"]*"\.'
-    r'|Undefined substitution referenced: "(?:version|release|today)"\.'
-)
-#: MyST leaves links to documents and files to Sphinx; plain docutils calls them unknown.
-_MARKDOWN_LINK = re.compile(r'Unknown target name: ".*"\.', re.DOTALL)
-#: Sphinx (and sphinx-design, sphinx-tabs) directives whose content is body text: stand-ins
-#: parse it, so that a table broken inside them counts.
-_CONTENT_DIRECTIVES = (
-    "only",
-    "versionadded",
-    "versionchanged",
-    "versionremoved",
-    "deprecated",
-    "seealso",
-    "hlist",
-    "tab-set",
-    "tab-item",
-    "tabs",
-    "tab",
-    "group-tab",
-    "grid",
-    "grid-item",
-    "grid-item-card",
-    "card",
-    "dropdown",
-)
-
-
-def parse_errors(text: str, path: str) -> list[tuple[int, str]]:
-    """The ``(line, message)`` of every error docutils reports reading ``text`` as ``path``.
-
-    ``.rst``/``.rest``/``.txt`` are read as reStructuredText, ``.md``/``.markdown`` as MyST
-    (``[]`` when myst_parser is not installed), anything else gives ``[]``.  Errors plain
-    docutils reports only because it is not Sphinx (unknown roles and directives, MyST links
-    to documents) are left out; the messages are those of docutils, line 0 when it gives none.
-    Stand-ins for Sphinx directives with body content (``only``, ``versionadded``, tabs ...)
-    are registered in docutils while the text is parsed, so parse in one thread at a time.
-    """
-    suffix = os.path.splitext(path)[1].lower()
-    markdown = suffix in _MARKDOWN_SUFFIXES
-    parser: Parser
-    if suffix in _REST_SUFFIXES:
-        parser = RstParser()
-    elif markdown:
-        try:
-            from myst_parser.parsers.docutils_ import Parser as MystParser
-        except ImportError:
-            return []
-        parser = MystParser()
-    else:
-        return []
-    reader = _ObservingReader(parser)
-    settings = {
-        "report_level": 5,  # print nothing
-        "halt_level": 5,  # raise on nothing
-        "warning_stream": io.StringIO(),
-        "file_insertion_enabled": False,
-        "raw_enabled": False,
-        "_disable_config": True,  # no docutils.conf of the machine or the project
-    }
-    with _content_directive_stand_ins():
-        try:
-            publish_doctree(
-                text, source_path=path, reader=reader, parser=parser, settings_overrides=settings
-            )
-        except Exception as error:  # a parser's bug must not stop a rewrite: compare it
-            return [(0, f"the parser failed: {type(error).__name__}: {error}")]
-    errors = []
-    for message in reader.messages:
-        if message["level"] < _ERROR_LEVEL:
-            continue
-        body = message[0].astext() if len(message) else message.astext()
-        if _SPHINX_ONLY.fullmatch(body) or (markdown and _MARKDOWN_LINK.fullmatch(body)):
-            continue
-        errors.append((message.get("line") or 0, body))
-    return errors
-
-
-def adds_parse_errors(old_text: str, new_text: str, path: str) -> list[tuple[int, str]]:
-    """The errors of ``new_text`` that ``old_text`` does not have (see :func:`parse_errors`).
-
-    Messages are compared as a multiset without their lines, since a rewrite may shift
-    lines; each added error comes with its line in ``new_text``.
-    """
-    if old_text == new_text:
-        return []
-    old = Counter(message for _line, message in parse_errors(old_text, path))
-    added = []
-    for line, message in parse_errors(new_text, path):
-        if old[message]:
-            old[message] -= 1
-        else:
-            added.append((line, message))
-    return added
-
-
-class _ObservingReader(standalone.Reader):  # type: ignore[type-arg]
-    """The standalone reader, keeping every system message (also those never put in the
-    tree, and those of the transforms)."""
-
-    def __init__(self, parser: Parser) -> None:
-        super().__init__(parser=parser)
-        self.messages: list[nodes.system_message] = []
-
-    def new_document(self) -> nodes.document:
-        document = super().new_document()
-        document.reporter.attach_observer(self.messages.append)
-        return document
-
-
-class _AnyOption(dict[str, Callable[[str], Any]]):
-    """An option spec taking every option, as the stand-ins do not know the real ones."""
-
-    def __missing__(self, name: str) -> Callable[[str], Any]:
-        return directives.unchanged
-
-
-class _ContentDirective(Directive):
-    """Stands in for a Sphinx directive whose content is body text."""
-
-    optional_arguments = 1
-    final_argument_whitespace = True
-    option_spec = _AnyOption(name=directives.unchanged)  # not empty: docutils tests truth
-    has_content = True
-
-    def run(self) -> list[nodes.Node]:
-        node = nodes.container()
-        self.state.nested_parse(self.content, self.content_offset, node)
-        return [node]
-
-
-@contextmanager
-def _content_directive_stand_ins() -> Iterator[None]:
-    """Register the stand-ins for the parse only, and only where no directive is known, so
-    that a Sphinx in the same process keeps its own."""
-    registry: dict[str, Any] = directives._directives  # type: ignore[attr-defined]
-    known = set(registry) | set(directives._directive_registry)  # type: ignore[attr-defined]
-    added = [name for name in _CONTENT_DIRECTIVES if name not in known]
-    for name in added:
-        registry[name] = _ContentDirective
-    try:
-        yield
-    finally:
-        for name in added:
-            if registry.get(name) is _ContentDirective:
-                del registry[name]

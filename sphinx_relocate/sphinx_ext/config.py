@@ -32,6 +32,7 @@ from sphinx_relocate.core.table import (
     load_table,
 )
 from sphinx_relocate.sphinx_ext.adapters import source_suffixes
+from sphinx_relocate.sphinx_ext.discovery import pattern_matchers
 from sphinx_relocate.sphinx_ext.state import state_of
 from sphinx_relocate.sphinx_ext.summary import sources_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, stop, warn
@@ -102,7 +103,9 @@ def read_table(
     # the documents Sphinx will find (as ``BuildEnvironment.find_files`` excludes them)
     excludes = [*(get("exclude_patterns") or ()), *(get("templates_path") or ()),
                 "**/_sources", ".#*", "**/.#*", "*.lproj/**"]
-    declared = declared_names(sources, suffixes, excludes, get("include_patterns") or ["**"])
+    declared = declared_names(
+        sources, suffixes, *pattern_matchers(excludes, get("include_patterns") or ["**"])
+    )
     table, problems = load_table(
         settings.table_path,
         mapping,

@@ -1,267 +1,29 @@
-"""Sphinx inventories (``objects.inv``): read one, and list the old names in ours.
+"""The old names in the build's ``objects.inv``: aliases added after an HTML build wrote it.
 
-How it works:
-
-* :func:`parse` reads version 2 of the format, the only one Sphinx has written since 1.0,
-  without Sphinx: four header lines, then zlib-compressed lines ``name domain:role
-  priority location display``, matched with the pattern Sphinx's own reader uses.
-* After an HTML build has written ``objects.inv``, :func:`on_build_finished` adds one
-  ``std:doc`` entry for every old page name that the table moves to a page of the build
-  (the old names that get redirect stubs, :func:`~sphinx_relocate.sphinx_ext.stubs.old_pages`).
-  The entry copies Sphinx's own entry for the new page, its location (plus the target's
-  ``#anchor``) and its title, so ``:doc:`demo:old/name``` in another project lands on
-  the new page, not on a stub.  Likewise one ``std:label`` entry for every ``[labels]``
-  key that lands on a label of the build (:func:`label_moves`), at the new label's
-  section.  Sphinx has no hook for the inventory; adding lines to the file it wrote
-  changes nothing that Sphinx or other extensions hold.
-* ``std:doc`` and ``std:label`` entries that name nothing of the build are dropped first
-  (:func:`with_aliases`): Sphinx 7.4 keeps the last build's file when a build reads
-  nothing, so the result is the same whatever came before, and an alias leaves with its
-  table entry.
-* A target outside the site (a URL) gets no entry: intersphinx joins every location to
-  the inventory's base URL, so an entry cannot point at another site.
+Sphinx has no hook for the inventory; adding lines to the file it wrote changes nothing
+that Sphinx or other extensions hold.  Reading and writing the format, and which aliases,
+is :mod:`sphinx_relocate.core.inventory`.
 """
 
 from __future__ import annotations
 
-import os
-import re
-import tempfile
-import zlib
-from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from sphinx_relocate.core.paths import quote_fragment
+from sphinx_relocate.core.files import write_atomically
+from sphinx_relocate.core.inventory import (
+    FILENAME,
+    Inventory,
+    InventoryError,
+    label_moves,
+    listable,
+    page_moves,
+    parse,
+    with_aliases,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-
-    from sphinx_relocate.core.table import RelocationTable, Target
-
-#: The file every HTML builder writes into its output folder.
-FILENAME = "objects.inv"
-_HEADER = b"# Sphinx inventory version "
-#: One entry line, as ``sphinx.util.inventory`` matches it (names may hold spaces).
-_LINE = re.compile(r"(.+?)\s+(\S+)\s+(-?\d+)\s+?(\S*)\s+(.*)")
-
-
-class InventoryError(Exception):
-    """An inventory that cannot be read; the message is one line."""
-
-
-class Entry(NamedTuple):
-    """One line of an inventory."""
-
-    name: str
-    #: ``domain:role``, such as ``std:doc`` or ``std:label``
-    role: str
-    priority: str
-    #: as written: relative to the inventory's URL, ``$`` at the end standing for the name
-    location: str
-    #: ``-`` when it is the name
-    display: str
-
-    @property
-    def uri(self) -> str:
-        """The location relative to the inventory's URL, ``$`` expanded."""
-        if self.location.endswith("$"):
-            return self.location[:-1] + self.name
-        return self.location
-
-    @property
-    def title(self) -> str:
-        return self.name if self.display == "-" else self.display
-
-    def line(self) -> str:
-        return f"{self.name} {self.role} {self.priority} {self.location} {self.display}\n"
-
-
-@dataclass(frozen=True)
-class Inventory:
-    """A parsed ``objects.inv``: its header as written, its lines, and their entries."""
-
-    project: str
-    version: str
-    header: bytes
-    lines: tuple[str, ...]
-    #: ``None`` for a line that is not an entry (kept as it is)
-    entries: tuple[Entry | None, ...]
-
-    def of_role(self, role: str) -> dict[str, Entry]:
-        """The entries of one role by name (the first one of a name, as Sphinx reads it)."""
-        found: dict[str, Entry] = {}
-        for entry in self.entries:
-            if entry is not None and entry.role == role:
-                found.setdefault(entry.name, entry)
-        return found
-
-    def dump(self, lines: Iterable[str]) -> bytes:
-        """This inventory's header with ``lines`` as its body."""
-        # level 6, not Sphinx's 9: a third of the time for a tenth more bytes (10,000
-        # aliases: 4 ms and 33 kB against 12 ms and 28 kB)
-        return self.header + zlib.compress("".join(lines).encode("utf-8"), 6)
-
-
-def parse(data: bytes) -> Inventory:
-    """Read a version 2 inventory; anything else is an :class:`InventoryError`."""
-    parts = data.split(b"\n", 4)
-    if len(parts) < 5 or not parts[0].startswith(_HEADER):
-        raise InventoryError("not a Sphinx inventory (objects.inv)")
-    version = parts[0][len(_HEADER) :].strip()
-    if version != b"2":
-        raise InventoryError(
-            f"a version {version.decode('ascii', 'replace')} inventory: only version 2 "
-            "(written by Sphinx 1.0 and newer) is read"
-        )
-    if b"zlib" not in parts[3]:
-        raise InventoryError("the inventory's header does not say it is compressed with zlib")
-    try:
-        text = zlib.decompress(parts[4]).decode("utf-8")
-    except (zlib.error, UnicodeDecodeError) as err:
-        raise InventoryError(f"the inventory's compressed part is damaged: {err}") from None
-    lines = tuple(text.splitlines(keepends=True))
-    return Inventory(
-        project=parts[1].rstrip()[11:].decode("utf-8", "replace"),
-        version=parts[2].rstrip()[11:].decode("utf-8", "replace"),
-        header=b"\n".join(parts[:4]) + b"\n",
-        lines=lines,
-        entries=tuple(_entry(line) for line in lines),
-    )
-
-
-def _entry(line: str) -> Entry | None:
-    match = _LINE.match(line.rstrip())
-    if match is None or ":" not in match.group(2):
-        return None
-    return Entry(*match.groups())
-
-
-def aliases(
-    inventory: Inventory, role: str, moves: Mapping[str, tuple[str, str]]
-) -> list[Entry]:
-    """An entry of ``role`` for each old name → ``(new name, anchor)``, sorted by name.
-
-    It lands where the new name's entry does (with ``#anchor`` when one is given,
-    percent-encoded) and shows its title.  An old name the inventory lists already, a new
-    name it lacks, and a name that would not read back as one entry (:func:`listable`)
-    get none.  Labels use this too, with ``std:label`` and the new label.
-    """
-    known = inventory.of_role(role)
-    # thousands of old names often land on one page: its entry is looked up once
-    landings: dict[tuple[str, str], tuple[str, str, str] | None] = {}
-    found: list[Entry] = []
-    for old, key in sorted(moves.items()):
-        if old in known:
-            continue
-        if key in landings:
-            landing = landings[key]
-        else:
-            landing = landings[key] = _landing(known.get(key[0]), key[1])
-        if landing is None:
-            continue
-        priority, uri, title = landing
-        entry = Entry(old, role, priority, uri, "-" if title == old else title)
-        if _reads_back(entry):
-            found.append(entry)
-    return found
-
-
-def listable(name: str, role: str = "std:doc") -> bool:
-    """Whether an entry named ``name`` reads back as one entry of that name.
-
-    Sphinx's reader splits a line at the first place where the rest looks like
-    ``role priority location display``, so a name such as ``install std:label -1
-    https:/evil.example/ Installation`` would be read as another entry; a line break
-    would end it.  Such names get no alias.
-    """
-    return _reads_back(Entry(name, role, "-1", "x.html", "-"))
-
-
-def _reads_back(entry: Entry) -> bool:
-    line = entry.line()
-    return not _breaks_line(line[:-1]) and _entry(line) == entry
-
-
-def _landing(target: Entry | None, anchor: str) -> tuple[str, str, str] | None:
-    """An alias's priority, location and title, from the new name's entry."""
-    if target is None:
-        return None
-    uri = target.uri
-    if anchor:  # singlehtml: index.html#document-new becomes index.html#anchor
-        uri = uri.partition("#")[0] + "#" + quote_fragment(anchor)
-    if uri.endswith("$"):  # a reader would put the name in its place
-        uri = uri[:-1] + "%24"
-    return target.priority, uri, target.title
-
-
-#: what ``str.splitlines`` (and so an inventory reader) takes for the end of a line
-_LINE_BREAK = re.compile("[\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
-def _breaks_line(name: str) -> bool:
-    return _LINE_BREAK.search(name) is not None
-
-
-def with_aliases(
-    inventory: Inventory,
-    roles: Mapping[str, tuple[Collection[str], Mapping[str, tuple[str, str]]]],
-) -> list[str]:
-    """The inventory's lines, for each ``role → (names, moves)``: without the role's
-    entries whose name is not in ``names`` (what the build has now), plus an alias for
-    each move (:func:`aliases`)."""
-    kept = [
-        (line, entry)
-        for line, entry in zip(inventory.lines, inventory.entries, strict=True)
-        if entry is None or entry.role not in roles or entry.name in roles[entry.role][0]
-    ]
-    lines = [line for line, _ in kept]
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
-    cleaned = replace(inventory, lines=tuple(lines), entries=tuple(e for _, e in kept))
-    for role, (_, moves) in roles.items():
-        lines += [entry.line() for entry in aliases(cleaned, role, moves)]
-    return lines
-
-
-def page_moves(
-    landings: Mapping[str, Target], documents: set[str]
-) -> dict[str, tuple[str, str]]:
-    """Old name → ``(new page, anchor)`` for each old page that lands on a page
-    (``landings``: :func:`~sphinx_relocate.sphinx_ext.stubs.old_page_landings`)."""
-    return {
-        old: (target.path, target.anchor)
-        for old, target in landings.items()
-        # a document that a pattern replaces keeps Sphinx's own entry
-        if old not in documents and not target.url
-    }
-
-
-def label_moves(table: RelocationTable, labels: Collection[str]) -> dict[str, tuple[str, str]]:
-    """Old label → ``(new label, "")`` for each ``[labels]`` key that lands on a label."""
-    moves: dict[str, tuple[str, str]] = {}
-    for old in table.labels:
-        new = table.locate_label(old, labels.__contains__)
-        if new is not None and new in labels:
-            moves[old] = (new, "")
-    return moves
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` in one step, so a server never sends half an inventory."""
-    handle, temporary = tempfile.mkstemp(prefix=".objects-", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.chmod(temporary, path.stat().st_mode & 0o777)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-# -- Sphinx ------------------------------------------------------------------------------
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
@@ -292,8 +54,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 def _add_aliases(app: Sphinx, path: Path, inventory: Inventory) -> None:
     from sphinx_relocate.sphinx_ext.check import labels_of
     from sphinx_relocate.sphinx_ext.config import table_of
-    from sphinx_relocate.sphinx_ext.state import state_of
-    from sphinx_relocate.sphinx_ext.stubs import old_page_landings
+    from sphinx_relocate.sphinx_ext.stubs import landings_of
     from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
     documents = set(app.env.found_docs)
@@ -302,8 +63,7 @@ def _add_aliases(app: Sphinx, path: Path, inventory: Inventory) -> None:
     label_aliases: dict[str, tuple[str, str]] = {}
     if app.config.relocate_inventory_aliases:
         table = table_of(app)
-        landings = old_page_landings(table, documents, state_of(app).published_pages)
-        moves = page_moves(landings, documents)
+        moves = page_moves(landings_of(app), documents)
         label_aliases = label_moves(table, labels)
         table_locations = table.location_of
         for role, names, section in (("std:doc", moves, ""), ("std:label", label_aliases,

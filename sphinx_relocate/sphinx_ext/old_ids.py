@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from docutils import nodes
-from docutils.nodes import make_id
 
+from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import decode
 from sphinx_relocate.core.table import RelocationTable
 from sphinx_relocate.sphinx_ext.adapters import elements, line_of

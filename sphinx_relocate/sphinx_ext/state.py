@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx_relocate.core.landing import Project, Site, framed, site_of
 from sphinx_relocate.core.settings import Settings
-from sphinx_relocate.core.table import Problem, RelocationTable
+from sphinx_relocate.core.table import Problem, RelocationTable, Target
 
 if TYPE_CHECKING:
     import jinja2
@@ -101,6 +101,11 @@ class BuildState:
     #: the pages the last build wrote for documents removed since, which a stub may
     #: replace (``_stubs.on_env_get_outdated``)
     stale_pages: set[str] = field(default_factory=set)
+    #: the old pages that need a stub → where they land (``_stubs.landings_of``), with the
+    #: documents and published pages they were worked out for
+    old_page_landings: (
+        tuple[tuple[frozenset[str], frozenset[str]], dict[str, Target]] | None
+    ) = None
     #: what this build's stubs and exports did (``_stubs.StubReport``), for the build's summary line
     stub_report: StubReport | None = None
 

@@ -1,0 +1,798 @@
+"""Redirect stubs: what one is, which old pages get one, its page, and the manifest.
+
+* :func:`plan` turns the table into one :class:`Redirect` per old page: its stub file
+  (``old.html``, or ``old/index.html`` under dirhtml), the relative URL of the new page and
+  a map of old ``#fragment`` → URL from ``[anchors]``.  Old pages that are still pages of
+  the build, or that differ from a page only by letter case, get no stub.
+* A stub is rendered without a theme — a string format per stub (:func:`render_default`),
+  or a Jinja template (:func:`template_context`) — in the reader's language
+  (:class:`StubText`).
+* :func:`write_all` writes them with one system call each, and ``_relocate/stubs.json``
+  lists every file written, with a hash of its content.  A later build replaces, or deletes
+  when the table no longer produces it, a listed file only while its content is still what
+  the extension wrote.  Neither writing nor deleting goes through a symbolic link, in any
+  part of the path.
+
+The build's side (when to write, what the builder writes itself, the warnings) is
+:mod:`sphinx_relocate.sphinx_ext.stubs`.  Nothing here imports Sphinx.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+import re
+import stat
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from html import escape
+from json.encoder import encode_basestring_ascii as _json_string
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+from urllib.parse import urlsplit
+
+from sphinx_relocate.core.ids import make_id
+from sphinx_relocate.core.paths import (
+    html_page_path,
+    page_href,
+    page_root_url,
+    quote_url,
+    safe_output_path,
+)
+from sphinx_relocate.core.table import RelocationTable, Target
+
+#: The manifest of every file the extension wrote into the output folder.
+MANIFEST = "_relocate/stubs.json"
+#: First path segments where Sphinx (or this extension) keeps its own files.
+_RESERVED = frozenset(
+    {"_relocate", "_static", "_images", "_downloads", "_sources", ".doctrees"}
+)
+_SPECIAL = re.compile(r"[&<>\"']")
+#: the ``anchors`` of a stub without any (nearly every one): one shared, read-only
+_NO_ANCHORS: Mapping[str, str] = MappingProxyType({})
+
+
+# -- the plan ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Redirect:
+    """One old page and where its stub sends the reader (one per old page: slots)."""
+
+    old: str
+    #: the stub file, relative to the output folder
+    path: str
+    #: the new page from the stub: relative URL (with the target's anchor; under dirhtml
+    #: to its ``index.html``, which also opens from disk) or absolute URL
+    url: str
+    #: the new page's own URL without anchor (a folder under dirhtml): absolute with the
+    #: base URL, else relative
+    canonical: str
+    #: the new page's title, for the visible link
+    title: str
+    #: where the table sends the old page
+    target: Target
+    #: old fragment → URL, from ``[anchors]``
+    anchors: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def new(self) -> str:
+        """``docname``, ``docname#anchor`` or a URL."""
+        return str(self.target)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An old page that gets no stub, and the warning to give (``None``: say nothing)."""
+
+    old: str
+    path: str
+    #: the subtype of the warning to give (``relocate.<subtype>``); ``None``: say nothing
+    warning: str | None
+    message: str
+
+
+@dataclass(frozen=True)
+class HtmlOutput:
+    """What a plan needs to know about the HTML output."""
+
+    dirhtml: bool
+    file_suffix: str = ".html"
+    link_suffix: str | None = None
+    baseurl: str = ""
+
+    def file(self, docname: str) -> str:
+        if not self.dirhtml:  # html_page_path's first case, without the call (every stub)
+            return docname + self.file_suffix
+        return html_page_path(docname, dirhtml=True, file_suffix=self.file_suffix)
+
+    def href(self, from_file: str, target: Target, *, index_file: bool = True) -> str:
+        """The URL of ``target`` from the stub ``from_file``: under dirhtml its
+        ``index.html`` (a folder URL opened from disk is a folder listing), unless not
+        ``index_file`` (the pretty URL, for ``<link rel="canonical">``)."""
+        if target.url:
+            return quote_url(target.url)
+        return page_href(
+            from_file,
+            target.path,
+            target.anchor,
+            dirhtml=self.dirhtml,
+            file_suffix=self.file_suffix,
+            link_suffix=self.link_suffix,
+            index_file=index_file,
+        )
+
+    def pretty(self, href: str) -> str:
+        """An :meth:`href` to a page as the site names the page itself: without the
+        anchor, and under dirhtml without ``index.html`` (``../guide/``)."""
+        href = href.partition("#")[0]
+        index = "index" + self.file_suffix
+        if self.dirhtml and (href == index or href.endswith("/" + index)):
+            return href[: -len(index)] or "./"
+        return href
+
+    @property
+    def root_path(self) -> str:
+        """The path the site is served under, from the base URL: ``/en/latest`` or ``""``."""
+        return urlsplit(self.baseurl).path.rstrip("/")
+
+    def root_url(self, docname: str) -> str:
+        return page_root_url(
+            docname,
+            dirhtml=self.dirhtml,
+            file_suffix=self.file_suffix,
+            link_suffix=self.link_suffix,
+        )
+
+
+def old_pages(
+    table: RelocationTable, documents: Iterable[str], published: Iterable[str] = ()
+) -> list[str]:
+    """Every old page that needs a stub: ``[pages]`` keys, ``[prefixes]`` names of documents,
+    and the documents a ``[patterns]`` entry with ``replace = true`` turns into stubs.
+
+    ``published`` are pages a release listed (``relocate_published``): those the table
+    moves count too, so a ``[patterns]`` or ``[prefixes]`` entry gives them stubs even
+    when its target cannot be run backwards (a URL, ``v[12]/*`` → one page).
+    """
+    found = set(documents)
+    old = {name for name in table.pages if name not in found}
+    old.update(
+        name for name in published if name not in found and table.locate_page(name) is not None
+    )
+    if table.prefixes or table.patterns:  # without, every old name is a [pages] key already
+        for docname in found:
+            old.update(name for name in table.old_names(docname) if name not in found)
+    if any(pattern.replace for pattern in table.patterns):
+        old.update(docname for docname in found if table.replaced(docname))
+    return sorted(old)
+
+
+def old_page_landings(
+    table: RelocationTable, documents: set[str], published: Iterable[str] = ()
+) -> dict[str, Target]:
+    """Each old page that needs a stub (:func:`old_pages`) → the page or URL it lands on,
+    for those that land.  The stubs and the inventory's aliases both need it: a build
+    works it out once (``sphinx_ext.stubs.landings_of``)."""
+    exists = documents.__contains__
+    pages = table.pages
+    landings: dict[str, Target] = {}
+    for old in old_pages(table, documents, published):
+        step = pages.get(old)
+        if step is not None and (step.url or step.path in documents):
+            landings[old] = step  # where locate_reference stops too: the first page there
+            continue
+        target = table.locate_reference(old, "", exists=exists)
+        if target is not None and (target.url or target.path in documents):
+            landings[old] = target
+    return landings
+
+
+def plan(
+    table: RelocationTable,
+    documents: Iterable[str],
+    site: HtmlOutput,
+    *,
+    landings: Mapping[str, Target],
+    protected: Iterable[str] = (),
+    titles: Mapping[str, str] | None = None,
+    labels: Mapping[str, tuple[str, str]] | None = None,
+) -> tuple[list[Redirect], list[Skipped]]:
+    """The stubs to write for ``table`` in a site with these ``documents``.
+
+    ``landings`` are :func:`old_page_landings` of these documents; ``protected`` are further
+    output files the build writes (``genindex.html``, extra files, ``objects.inv``);
+    ``labels`` every label of the project -> its page and anchor, for ``[labels]``.
+    Returns the redirects, sorted by stub path, and the old pages left out.
+    """
+    found = set(documents)
+    exists = found.__contains__
+    pages = {site.file(d): d for d in found}
+    others = {safe_output_path(p) or p for p in protected} - pages.keys()
+    folded = {p.casefold(): p for p in sorted([*pages, *others])}
+    titles = titles or {}
+    redirects: dict[str, Redirect] = {}
+    skipped: list[Skipped] = []
+    # a stub's URLs depend on its folder and target only: worked out once for each pair
+    # (thousands of old names merged into one page share it)
+    urls: dict[tuple[str, Target], tuple[str, str, str]] = {}
+    moved_labels = label_fragments(table, labels) if table.labels and labels else {}
+    anchors_by_page = _anchors_by_page(table) if table.anchors else {}
+
+    # an old page with no target page is left out: relocate.target_missing reported it
+    for old, target in landings.items():
+        path = safe_output_path(site.file(old))
+        if path is None or path.split("/", 1)[0] in _RESERVED:
+            shown = path or site.file(old)
+            skipped.append(
+                Skipped(
+                    old,
+                    shown,
+                    "stub",
+                    f"no redirect stub for {old!r}: "
+                    f"{shown!r} is not a place for a page in the output folder",
+                )
+            )
+            continue
+        clash = folded.get(path.casefold())  # None: no page or other file is there
+        if clash is not None and path in pages and not (
+            pages[path] == old and table.replaced(old)
+        ):
+            # dirhtml: 'a' and 'a/index' share a URL, which still works
+            skipped.append(Skipped(old, path, None, ""))
+            continue
+        if clash is not None and path in others:
+            skipped.append(
+                Skipped(
+                    old,
+                    path,
+                    "shadowed",
+                    f"no redirect stub for {old!r}: the build writes its own file {path!r}",
+                )
+            )
+            continue
+        if clash is not None and clash != path:  # a replaced document is its own page
+            skipped.append(
+                Skipped(
+                    old,
+                    path,
+                    "case_rename",
+                    f"no redirect stub for {old!r} → {target}: {path!r} and the page "
+                    f"{clash!r} differ only by letter case, so on case-insensitive file "
+                    "systems (macOS, Windows) the stub would replace that page; old links "
+                    "with the old spelling work only where the server ignores case",
+                )
+            )
+            continue
+        if path in redirects:  # two old names, one file; the first in sorted order wins
+            continue
+        key = (path.rpartition("/")[0], target)
+        landing = urls.get(key)
+        if landing is None:
+            landing = urls[key] = _urls_and_title(site, path, target, titles)
+        anchors: Mapping[str, str] = _NO_ANCHORS
+        if anchors_by_page:
+            anchors = _old_anchors(table, anchors_by_page, site, old, path, target, exists)
+        on_page = moved_labels.get(target.path) if moved_labels and not target.url else None
+        if on_page:
+            anchors = dict(anchors)
+            for fragment, place in on_page.items():
+                anchors.setdefault(fragment, site.href(path, place))
+        url, canonical, title = landing
+        redirects[path] = Redirect(old, path, url, canonical, title, target, anchors)
+    return [redirects[p] for p in sorted(redirects)], skipped
+
+
+def _urls_and_title(
+    site: HtmlOutput, path: str, target: Target, titles: Mapping[str, str]
+) -> tuple[str, str, str]:
+    """A stub's ``url``, ``canonical`` and ``title`` (see :class:`Redirect`)."""
+    url = site.href(path, target)
+    if target.url:
+        return url, quote_url(target.url), target.url
+    if site.baseurl:
+        canonical = posixpath.join(site.baseurl, site.root_url(target.path))
+    else:
+        canonical = site.pretty(url)
+    return url, canonical, titles.get(target.path) or target.path
+
+
+def export_rows(redirects: Iterable[Redirect], site: HtmlOutput) -> list[tuple[str, str]]:
+    """The old and new URL paths from the site root (``/old.html``) of each redirect,
+    for the server-side exports."""
+    rows = []
+    for redirect in redirects:
+        target, url = redirect.target, redirect.url
+        if target.url:
+            destination = quote_url(target.url)
+        else:
+            fragment = url[url.index("#") :] if "#" in url else ""
+            destination = "/" + site.root_url(target.path) + fragment
+        rows.append(("/" + site.root_url(redirect.old), destination))
+    return rows
+
+
+def _old_anchors(
+    table: RelocationTable,
+    by_page: Mapping[str, list[str]],
+    site: HtmlOutput,
+    old: str,
+    path: str,
+    target: Target,
+    exists: Callable[[str], bool],
+) -> dict[str, str]:
+    """Old fragment of the stub's page → URL, from ``[anchors]``."""
+    anchors: dict[str, str] = {}
+    for fragment in sorted({*by_page.get(old, ()), *by_page.get(target.path, ())}):
+        moved = table.locate_reference(old, fragment, exists=exists)
+        if moved is not None and (moved.url or exists(moved.path)):
+            anchors.setdefault(fragment, site.href(path, moved))
+    return anchors
+
+
+def label_fragments(
+    table: RelocationTable, labels: Mapping[str, tuple[str, str]]
+) -> dict[str, dict[str, Target]]:
+    """The page of each label a ``[labels]`` key lands on -> old fragment -> the label's
+    place, so that the stub of a page moved there sends ``#old-label`` to the label.
+
+    An old label's anchor is the id docutils gave it (``Install_Label`` →
+    ``install-label``) or its name as written.  Only the stubs of old pages that land on
+    the label's page get it: where else the old label stood, the table does not say.
+    """
+    found: dict[str, dict[str, Target]] = {}
+    for old in table.labels:
+        new = table.locate_label(old, labels.__contains__)
+        place = labels.get(new) if new is not None else None
+        if place is None:
+            continue
+        docname, anchor = place
+        on_page = found.setdefault(docname, {})
+        for fragment in (make_id(old), old):
+            if fragment:
+                on_page.setdefault(fragment, Target(docname, anchor))
+    return found
+
+
+def _anchors_by_page(table: RelocationTable) -> dict[str, list[str]]:
+    """The ``[anchors]`` fragments of each old page (once per plan)."""
+    by_page: dict[str, list[str]] = {}
+    for page, fragment in table.anchors:
+        by_page.setdefault(page, []).append(fragment)
+    return by_page
+
+
+# -- rendering ---------------------------------------------------------------------------
+
+
+def js_string(value: object) -> str:
+    """``value`` as a JavaScript literal that is safe inside ``<script>`` in HTML.
+
+    JSON with ASCII only (so U+2028/U+2029 are escaped) and ``<``, ``>``, ``&`` as
+    ``\\u`` escapes, so neither ``</script>`` nor ``<!--`` can appear.
+    """
+    if isinstance(value, str):
+        text = _json_string(value)
+    else:
+        text = json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+    if "<" in text or ">" in text or "&" in text:
+        text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return text
+
+
+#: Forwards ``?query`` and ``#fragment``: a mapped old fragment wins; a target with its
+#: own anchor keeps it (no second ``#``); otherwise the incoming fragment is appended.
+#: The code has no ``<`` at all, so nothing in it can close the element.
+_SCRIPT = (
+    "<script>(function(){{var t={url},m={anchors},l=window.location,"
+    "h=l.hash.slice(1),k=h,u,i,b,f;"
+    "try{{k=decodeURIComponent(h)}}catch(e){{}}"
+    "var has=function(x){{return Object.prototype.hasOwnProperty.call(m,x)}};"
+    "u=h&&has(k)?m[k]:h&&has(h)?m[h]:t.indexOf('#')==-1?t+l.hash:t;"
+    "if(l.search){{i=u.indexOf('#');b=i==-1?u:u.slice(0,i);f=i==-1?'':u.slice(i);"
+    "u=b+(b.indexOf('?')==-1?l.search:'&'+l.search.slice(1))+f}}"
+    "l.replace(u)}})();</script>"
+)
+
+#: :data:`_SCRIPT` around its two values, so a stub joins strings rather than formats one
+_SCRIPT_START, _SCRIPT_MIDDLE, _SCRIPT_END = _SCRIPT.format(url="\0", anchors="\0").split("\0")
+
+
+def _escape(text: str) -> str:
+    """``html.escape`` with a fast path for text that needs none."""
+    return escape(text) if _SPECIAL.search(text) else text
+
+
+def head_html(redirect: Redirect) -> str:
+    """The tags every stub needs in ``<head>``: robots, canonical, script, no-script refresh.
+
+    The refresh sits in ``<noscript>`` so that it cannot race the script (which keeps the
+    query and fragment) and still works with JavaScript off.
+    """
+    return _head(redirect, _escape(redirect.url))
+
+
+def _head(redirect: Redirect, url: str) -> str:
+    """:func:`head_html` with the stub's URL already escaped for HTML (``url``)."""
+    anchors = js_string(dict(redirect.anchors)) if redirect.anchors else "{}"
+    return (
+        '<meta name="robots" content="noindex">\n'
+        f'<link rel="canonical" href="{_escape(redirect.canonical)}">\n'
+        + _SCRIPT_START + js_string(redirect.url) + _SCRIPT_MIDDLE + anchors + _SCRIPT_END
+        + f'\n<noscript><meta http-equiv="refresh" content="0; url={url}"></noscript>\n'
+    )
+
+
+@dataclass(frozen=True)
+class StubText:
+    """The words of every stub in one language, HTML-escaped, each split around its
+    placeholder, so a stub costs two concatenations, not a translation."""
+
+    #: ``<html lang>``: the BCP 47 form of ``language`` (``pt_BR`` → ``pt-BR``)
+    lang: str = "en"
+    #: the ``<title>`` around the new page's title
+    title: tuple[str, str] = ("Moved: ", "")
+    #: the sentence around the link to the new page
+    sentence: tuple[str, str] = ("This page has moved to ", ".")
+    #: the built-in stub's fixed text around its title, head tags and link
+    page: tuple[str, str, str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        page = (
+            f'<!DOCTYPE html>\n<html lang="{self.lang}">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{self.title[0]}",
+            f"{self.title[1]}</title>\n",
+            f"</head>\n<body>\n<p>{self.sentence[0]}",
+            f"{self.sentence[1]}</p>\n</body>\n</html>\n",
+        )
+        object.__setattr__(self, "page", page)
+
+    def title_of(self, title: str) -> str:
+        return self.title[0] + title + self.title[1]
+
+    def sentence_of(self, link: str) -> str:
+        return self.sentence[0] + link + self.sentence[1]
+
+
+ENGLISH = StubText()
+
+
+def lang_attribute(language: str | None) -> str:
+    """``language`` as HTML's ``lang`` wants it (BCP 47), as Sphinx's themes write it."""
+    return _escape((language or "en").replace("_", "-"))
+
+
+def stub_text(language: str | None, gettext: Callable[[str], str]) -> StubText:
+    """The stubs' words in ``language``, from ``gettext`` (the package's catalog).
+
+    A translation without its placeholder (or with a stray ``%``) is not used: that
+    string stays English.
+    """
+
+    def around(message: str, translated: object, name: str) -> tuple[str, str]:
+        text = str(translated)
+        placeholder = f"%({name})s"
+        if text.count(placeholder) != 1 or "%" in text.replace(placeholder, ""):
+            text = message
+        before, _, after = _escape(text).partition(placeholder)
+        return before, after
+
+    title = "Moved: %(title)s"
+    sentence = "This page has moved to %(link)s."
+    return StubText(
+        lang_attribute(language),
+        around(title, gettext(title), "title"),
+        around(sentence, gettext(sentence), "link"),
+    )
+
+
+def render_default(redirect: Redirect, text: StubText = ENGLISH) -> str:
+    """The built-in stub: a complete page that needs no theme."""
+    title, url = _escape(redirect.title), _escape(redirect.url)
+    start, title_end, body, end = text.page
+    return (
+        f'{start}{title}{title_end}{_head(redirect, url)}{body}<a href="{url}">{title}</a>{end}'
+    )
+
+
+def template_context(redirect: Redirect, text: StubText = ENGLISH) -> dict[str, Any]:
+    """The variables of a ``relocate_stub_template`` (documented in docs/stubs.md)."""
+    from markupsafe import Markup
+
+    title = _escape(redirect.title)
+    return {
+        "head": Markup(head_html(redirect)),
+        "root": "../" * redirect.path.count("/"),
+        "url": redirect.url,
+        "canonical": redirect.canonical,
+        "title": redirect.title,
+        "old": redirect.old,
+        "new": redirect.new,
+        "lang": text.lang,
+        "moved_title": Markup(text.title_of(title)),
+        "moved_sentence": Markup(
+            text.sentence_of(f'<a href="{_escape(redirect.url)}">{title}</a>')
+        ),
+    }
+
+
+# -- writing -----------------------------------------------------------------------------
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_EVERY_OPEN = _NOFOLLOW | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+#: a file that may be replaced (ours, or Sphinx's page a stub takes the place of)
+_REPLACE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _EVERY_OPEN
+#: a file that must not be there yet: ``O_EXCL`` fails on anything, a link too
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _EVERY_OPEN
+#: reading never waits on a FIFO (checked to be a regular file once open)
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _EVERY_OPEN
+
+
+def _read_regular(full: str) -> bytes | None:
+    """The bytes of the regular file ``full``, ``None`` when nothing is there.
+
+    Raises ``OSError`` for a symbolic link (never followed), a folder, a FIFO or an
+    unreadable file.
+    """
+    if not _NOFOLLOW and os.path.islink(full):  # pragma: no cover - Windows
+        raise OSError(f"{full} is a symbolic link")
+    try:
+        fd = os.open(full, _READ)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise IsADirectoryError(full)
+        return handle.read()
+
+
+class Writer:
+    """Writes files under one folder and deletes stale ones, never anything outside it
+    and never a file the extension did not write.
+
+    Every folder on the way must be a real folder, not a symbolic link (wherever it
+    leads), for writing and deleting alike; each is created or checked once, in a loop
+    (a key may have thousands of segments).  A file is replaced only when the previous
+    manifest lists it and it still holds the bytes written then, or when it is a page
+    of Sphinx's that a stub takes the place of (``replaceable``); any other file there
+    stays, and its path goes to :attr:`occupied`.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        previous: Mapping[str, str] = MappingProxyType({}),
+        replaceable: Collection[str] = (),
+    ) -> None:
+        self.root = str(root)
+        os.makedirs(self.root, exist_ok=True)
+        self.real_root = os.path.realpath(self.root)
+        self.previous = previous
+        self.replaceable = replaceable
+        #: folder (relative) -> it is a real folder inside
+        self.folders: dict[str, bool] = {"": True}
+        #: where a relative path is appended (``os.open`` takes ``/`` on every system)
+        self.prefix = os.path.join(self.root, "")
+        #: without ``O_NOFOLLOW`` (Windows) a symbolic link is looked for before writing
+        self.check_links = not _NOFOLLOW
+        #: paths not written because a file the extension did not write is there
+        self.occupied: set[str] = set()
+
+    def folder_ok(self, folder: str, *, create: bool = True) -> bool:
+        """Whether ``folder`` (relative) is a real folder inside, each part of it checked
+        (and with ``create`` made) from the top down."""
+        known = self.folders.get(folder)
+        if known is not None:
+            return known
+        ok, path = True, ""
+        for part in folder.split("/"):
+            path = f"{path}/{part}" if path else part
+            known = self.folders.get(path)
+            if known is None:
+                known = self._real_folder(path, create)
+                if known or create:  # a folder missing while deleting may come later
+                    self.folders[path] = known
+            if not known:
+                ok = False
+                break
+        if create:
+            self.folders[folder] = ok
+        return ok
+
+    def _real_folder(self, path: str, create: bool) -> bool:
+        """``path``, whose parent is a real folder inside, is (or now is) one too."""
+        full = self.prefix + path
+        if create:
+            try:
+                os.mkdir(full)
+                return True
+            except FileExistsError:
+                pass
+            except OSError:
+                return False
+        try:
+            mode = os.lstat(full).st_mode
+        except OSError:
+            return False
+        if not stat.S_ISDIR(mode):  # a symbolic link, wherever it leads, or a file
+            return False
+        if self.check_links:  # pragma: no cover - Windows: a junction is no link to lstat
+            inside = os.path.join(self.real_root, path.replace("/", os.sep))
+            return os.path.normcase(os.path.realpath(full)) == os.path.normcase(inside)
+        return True
+
+    def _taken(self, path: str, data: bytes) -> str | None:
+        """Why ``path``, where something already is, is not written; ``None`` when what
+        is there is ``data`` already (the manifest that listed it was lost)."""
+        full = self.prefix + path
+        try:
+            if _read_regular(full) == data:
+                return None
+        except OSError:
+            pass
+        if os.path.islink(full):
+            return f"cannot write {path!r}: it is a symbolic link"
+        self.occupied.add(path)
+        what = "a folder" if os.path.isdir(full) else "a file"
+        return (
+            f"{path!r} is {what} sphinx-relocate did not write; it is left as it is "
+            "(delete it to have it replaced)"
+        )
+
+    def write(self, path: str, data: bytes, *, own: bool = False) -> str | None:
+        """Write ``data`` to ``path`` (safe, relative); return an error message or ``None``.
+
+        ``own``: the path is the extension's alone (its manifest), replaced whatever it
+        holds.  One ``open``, one ``write`` (more only if the system writes less), one
+        ``close``.
+        """
+        folder = path.rpartition("/")[0]
+        if not self.folders.get(folder) and not self.folder_ok(folder):
+            return f"{folder!r} is not a folder inside the output folder"
+        full = self.prefix + path
+        if self.check_links and os.path.islink(full):  # pragma: no cover
+            return f"cannot write {path!r}: it is a symbolic link"
+        flags = _CREATE
+        expected = self.previous.get(path)
+        if own or path in self.replaceable:
+            flags = _REPLACE
+        elif expected is not None:
+            try:
+                current = _read_regular(full)
+            except OSError as err:
+                return f"cannot write {path!r}: {err.strerror or err}"
+            if current == data:
+                return None  # nothing to do
+            if current is not None and digest(current) != expected:
+                self.occupied.add(path)
+                return (
+                    f"{path!r} was changed since sphinx-relocate wrote it; it is left as it "
+                    "is (delete it to have it replaced)"
+                )
+            flags = _REPLACE
+        try:
+            fd = os.open(full, flags, 0o666)
+        except FileExistsError:
+            return self._taken(path, data)
+        except OSError as err:
+            return f"cannot write {path!r}: {err.strerror or err}"
+        try:
+            try:
+                done = os.write(fd, data)
+                if done < len(data):  # pragma: no cover - a full disk, a signal
+                    view = memoryview(data)[done:]
+                    while view:
+                        view = view[os.write(fd, view) :]
+            finally:
+                os.close(fd)
+        except OSError as err:  # pragma: no cover - a full disk
+            return f"cannot write {path!r}: {err.strerror or err}"
+        return None
+
+    def remove_stale(self, path: str, expected: str | None) -> bool:
+        """Delete ``path`` if it still holds what the extension wrote (hash ``expected``;
+        ``None``: whatever it holds), then the folders it leaves empty.
+
+        Only a regular file reached through real folders inside is deleted: the same
+        check as for writing, on every part of the path.
+        """
+        folder = path.rpartition("/")[0]
+        if not self.folder_ok(folder, create=False):
+            return False
+        full = self.prefix + path
+        try:
+            current = _read_regular(full)
+            if current is None or (expected is not None and digest(current) != expected):
+                return False
+            os.unlink(full)
+        except OSError:
+            return False
+        while folder:  # each one a real folder inside, checked above
+            try:
+                os.rmdir(self.prefix + folder)
+            except OSError:
+                break
+            self.folders.pop(folder, None)
+            folder = folder.rpartition("/")[0]
+        return True
+
+
+def read_manifest(outdir: Path) -> dict[str, str]:
+    """The files a previous build wrote, with their hashes; empty when unreadable."""
+    try:
+        raw = _read_regular(os.path.join(outdir, MANIFEST))
+        data = json.loads(raw or b"")
+        files = data["files"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return {}
+    if not isinstance(files, dict):
+        return {}
+    return {
+        safe: str(value)
+        for key, value in files.items()
+        if isinstance(key, str) and (safe := safe_output_path(key)) is not None
+    }
+
+
+def rendered(
+    redirects: Iterable[Redirect], render: Callable[[Redirect], str]
+) -> Iterator[tuple[str, bytes]]:
+    """Each stub's path and bytes, made as it is written: no stub waits in memory."""
+    for redirect in redirects:
+        yield redirect.path, render(redirect).encode("utf-8")
+
+
+@dataclass
+class Written:
+    """What :func:`write_all` did in the output folder."""
+
+    #: the new manifest: path -> hash of the content written (or found already there)
+    files: dict[str, str]
+    #: the stale files it deleted
+    removed: list[str]
+    #: the paths it left alone because a file the extension did not write is there
+    occupied: set[str]
+
+
+def write_all(
+    outdir: Path,
+    files: Iterable[tuple[str, bytes]],
+    previous: Mapping[str, str],
+    protected: set[str],
+    on_error: Callable[[str, str], None],
+    replaceable: Collection[str] = (),
+) -> Written:
+    """Write ``files`` (path, bytes) in their order, drop stale ones from ``previous``,
+    update the manifest.
+
+    ``protected`` are never deleted; ``replaceable`` are Sphinx's pages that a stub
+    may take the place of (see :class:`Writer`).
+    """
+    writer = Writer(outdir, previous, replaceable)
+    write = writer.write
+    written: dict[str, str] = {}
+    for path, data in files:
+        error = write(path, data)
+        if error is None:
+            written[path] = digest(data)
+        else:
+            on_error(path, error)
+    removed = [
+        path
+        for path in sorted(previous.keys() - written.keys() - protected - {MANIFEST})
+        if writer.remove_stale(path, previous[path])
+    ]
+    if written:
+        body = json.dumps({"version": 1, "files": written}, indent=1, sort_keys=True) + "\n"
+        writer.write(MANIFEST, body.encode("utf-8"), own=True)
+    elif previous:
+        writer.remove_stale(MANIFEST, None)
+    return Written(written, removed, writer.occupied)
