@@ -19,7 +19,8 @@ import builds
 import pytest
 from reorg_fixture import committed_hook_repo, git, write_tree
 
-from sphinx_relocate.cli.main import finding, main
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.cli.output import finding
 
 CONF = 'extensions = ["sphinx_relocate"]\nrelocate_map = {"mapped": "mapped_new"}\n'
 TABLE = '# our moves\n[pages]\n"paged" = "paged_new"\n\n[prefixes]\n"guide/" = "manual/"\n'

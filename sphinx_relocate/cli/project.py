@@ -1,0 +1,524 @@
+"""The docs folder a command works on, read as the build would read it.
+
+* :func:`find_docs` finds the Sphinx source folder DOCS_DIR names (itself, a usual docs
+  folder below it, or the one conf.py a bounded search finds).
+* :func:`read_project` reads its conf.py (running it as sphinx-build does, or reading its
+  literal settings when it cannot run here) into a :class:`DocsProject`, which loads the
+  relocation table as the extension would and says where it looked (:class:`TableSources`).
+"""
+
+from __future__ import annotations
+
+import os
+import reprlib
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sphinx_relocate.cli.output import UsageError, display_path, stop
+from sphinx_relocate.core.paths import DEFAULT_SOURCE_SUFFIXES
+from sphinx_relocate.core.table import Problem, RelocationTable, load_table
+
+if TYPE_CHECKING:
+    from sphinx_relocate.core.peers import Converted
+
+
+@dataclass
+class DocsProject:
+    """What the command needs to know of a docs folder, read from its conf.py."""
+
+    confdir: Path
+    srcdir: Path
+    settings: dict[str, Any]
+    source_suffixes: tuple[str, ...]
+    exclude_patterns: list[str]
+    #: the pages that declare old names (``relocated_from``), once the table is loaded
+    declaring: frozenset[str] = frozenset()
+
+    def docnames(self) -> set[str]:
+        """The project's documents, discovered the way Sphinx does."""
+        from sphinx.project import Project
+
+        project = Project(self.srcdir, dict.fromkeys(self.source_suffixes, "restructuredtext"))
+        return set(project.discover(self.excludes()))
+
+    def excludes(self) -> list[str]:
+        """What discovery leaves out: conf.py's ``exclude_patterns``, the usual build
+        folder and hidden files."""
+        return [*self.exclude_patterns, "_build", "**/.*"]
+
+    def labels(self) -> tuple[set[str], bool]:
+        """The labels written in the sources, and whether they are all the project's:
+        not with ``sphinx.ext.autosectionlabel`` (every section title is one) or sources
+        that are not reST or Markdown text (notebooks)."""
+        from sphinx_relocate.core.rewrite import project_labels, walk_repository
+        from sphinx_relocate.core.spans import MARKDOWN_SUFFIXES, REST_SUFFIXES
+
+        files, _ = walk_repository(self.srcdir)
+        found = project_labels(self.srcdir, "", files, self.source_suffixes)
+        extensions = self.settings.get("extensions") or ()
+        complete = "sphinx.ext.autosectionlabel" not in extensions and all(
+            suffix in (*MARKDOWN_SUFFIXES, *REST_SUFFIXES, ".txt")
+            for suffix in self.source_suffixes
+        )
+        return found, complete
+
+    def peers(self, *, loaded_too: bool = False) -> Converted:
+        """The peers' tables in conf.py as table rows, as the extension reads them: not the
+        table of a peer that is still loaded (that one is the peer's), unless ``loaded_too``."""
+        from sphinx_relocate.core.peers import PEERS, Converted, convert, documents_on_disk
+
+        extensions = set(self.settings.get("extensions") or ())
+        values = {
+            name: self.settings[name]
+            for name, (_, module) in PEERS.items()
+            if self.settings.get(name) and (loaded_too or module not in extensions)
+        }
+        if not values:
+            return Converted()
+        conf_py = self.confdir / "conf.py"
+        return convert(
+            values,
+            conf_file=display_path(conf_py),
+            conf_text=conf_py.read_text("utf-8", "replace"),
+            srcdir=self.srcdir,
+            shown=display_path,
+            html_suffix=self.settings.get("html_file_suffix") or ".html",
+            is_document=documents_on_disk(self.srcdir, self.source_suffixes),
+        )
+
+    def table_sources(self, table_option: Path | None) -> TableSources:
+        """Where the table is read from (as :meth:`load_table` reads it)."""
+        from sphinx_relocate.core.peers import PEERS
+        from sphinx_relocate.sphinx_ext.config import table_file
+
+        setting = self.settings.get("relocate_table", "relocations.toml")
+        path = table_option or (self.confdir / setting if setting else None)
+        extensions = set(self.settings.get("extensions") or ())
+        names = [
+            name for name in ("relocate_map", *PEERS)
+            if self.settings.get(name) and (name not in PEERS or PEERS[name][1] not in extensions)
+        ]
+        return TableSources(
+            conf_py=display_path(self.confdir / "conf.py"),
+            file=display_path(path) if path is not None else None,
+            # a table named other than by default counts even when missing: its reader
+            # says what is wrong with it
+            file_found=table_option is not None or table_file(self.confdir, setting) is not None,
+            settings=tuple(names),
+            peers_loaded=tuple(
+                name for name in PEERS
+                if self.settings.get(name) and PEERS[name][1] in extensions
+            ),
+            pages=len(self.declaring),
+        )
+
+    def say_read(self, table_option: Path | None, table: RelocationTable) -> TableSources:
+        """One line on stderr: the folder, its conf.py and the table read (or where the
+        command looked for one)."""
+        sources = self.table_sources(table_option)
+        what = f"table {sources.read(table)}" if sources else (
+            f"no relocation table (looked for {sources.looked()})"
+        )
+        print(f"read {sources.conf_py}; {what}", file=sys.stderr)
+        return sources
+
+    def load_table(
+        self, table_option: Path | None, *, peers: Converted | None = None
+    ) -> tuple[RelocationTable, list[Problem]]:
+        """The table as the extension would read it (``--table`` overrides conf.py).
+
+        ``peers`` replaces the peers' rows it would read (:meth:`peers`).
+        """
+        from sphinx_relocate.sphinx_ext.config import table_file
+
+        if table_option is not None:
+            if not table_option.is_file():
+                raise UsageError(f"{table_option}: no such table file")
+            path: Path | None = table_option
+        else:
+            path = table_file(self.confdir, self.settings.get("relocate_table", "relocations.toml"))
+        from sphinx_relocate.core.declared import declared_names
+
+        mapping = self.settings.get("relocate_map") or {}
+        conf_py = self.confdir / "conf.py"
+        converted = self.peers() if peers is None else peers
+        declared = declared_names(
+            self.srcdir, self.source_suffixes, self.excludes(),
+            self.settings.get("include_patterns") or ["**"], shown=display_path,
+        )
+        self.declaring = frozenset(
+            [row[3].file for row in declared.rows] + [p.location.file for p in declared.problems]
+        )
+        return load_table(
+            path,
+            mapping,
+            mapping_file=display_path(conf_py),
+            mapping_text=conf_py.read_text("utf-8", "replace") if conf_py.exists() else "",
+            source_suffixes=self.source_suffixes,
+            display_name=display_path(path) if path else None,
+            peer_rows=[*converted.rows, *declared.rows],
+            peer_problems=[*converted.problems, *declared.problems],
+        )
+
+
+@dataclass(frozen=True)
+class TableSources:
+    """Where a command looked for the table and what it found there, to say so."""
+
+    conf_py: str
+    file: str | None
+    file_found: bool
+    settings: tuple[str, ...]
+    #: peers' tables in conf.py left to the peer, which conf.py still loads
+    peers_loaded: tuple[str, ...] = ()
+    #: pages that declare old names (``relocated_from``)
+    pages: int = 0
+
+    def looked(self) -> str:
+        """``docs/relocations.toml, relocate_map, redirects, rediraffe_redirects``."""
+        names = [self.file or "relocate_table = None", "relocate_map", *_peer_names()]
+        looked = f"{', '.join(names[:-1])} or {names[-1]} in {self.conf_py}"
+        for name in self.peers_loaded:
+            looked += f"; {name} is left to {_peer_names()[name]}, which conf.py loads"
+        return looked
+
+    def names(self) -> str:
+        """``docs/relocations.toml and relocate_map in docs/conf.py``."""
+        parts = [self.file] if self.file and self.file_found else []
+        if self.settings:
+            parts.append(f"{', '.join(self.settings)} in {self.conf_py}")
+        if self.pages:
+            parts.append(f"relocated_from in {self.pages} page{'s' if self.pages != 1 else ''}")
+        return " and ".join(parts)
+
+    def read(self, table: RelocationTable) -> str:
+        """``docs/relocations.toml and relocate_map in docs/conf.py: 3 entries``."""
+        count = len(table.entries)
+        return f"{self.names()}: {count} entr{'y' if count == 1 else 'ies'}"
+
+    def require(self, table: RelocationTable | None, doing: str) -> None:
+        """Stop (exit 2) when there is no table, or one without entries: a gate that
+        checks nothing must not pass."""
+        if not self:
+            raise UsageError(f"no relocation table (looked for {self.looked()}): {doing}")
+        if table is not None and not table.entries:
+            raise UsageError(f"no relocation entries in {self.names()}: {doing}")
+
+    def __bool__(self) -> bool:
+        return self.file_found or bool(self.settings) or bool(self.pages)
+
+
+def _peer_names() -> dict[str, str]:
+    """The peers' table settings, and the extension each belongs to."""
+    from sphinx_relocate.core.peers import PEERS
+
+    return {name: module for name, (_, module) in PEERS.items()}
+
+
+#: Where a docs folder usually is, looked at first when DOCS_DIR has no conf.py.
+DOCS_FOLDERS = (
+    "docs", "doc", "docs/source", "doc/source", "docs/src", "doc/src", "documentation",
+    "Documentation", "source", "sphinx", "docs/sphinx",
+)
+
+
+#: How many folder levels below DOCS_DIR the search for conf.py goes, and how many
+#: folders it looks into at most.
+SEARCH_DEPTH = 3
+
+
+SEARCH_FOLDERS = 5000
+
+
+#: Folders the search never enters (besides dot-folders, virtual environments and
+#: build output): tools' folders, which hold no docs of the project's own.
+SEARCH_SKIPPED = frozenset(
+    {"_build", "build", "dist", "node_modules", "site-packages", "__pycache__", "venv",
+     "env"}
+)
+
+
+#: Files that make a folder with conf.py a Sphinx source folder to the search.
+_PAGE_SUFFIXES = (".rst", ".md", ".txt", ".ipynb", ".myst")
+
+
+def find_docs(path: Path) -> Path:
+    """The Sphinx source folder DOCS_DIR names: itself when it has conf.py, else the one
+    folder below it that does (said on stderr); none or several is a usage error."""
+    if not path.is_dir():
+        raise UsageError(f"{path}: not a folder")
+    if (path / "conf.py").is_file():
+        return path
+    usual = [path / name for name in DOCS_FOLDERS if (path / name / "conf.py").is_file()]
+    if len(usual) > 1:
+        raise UsageError(_several(path, usual))
+    found, bare = usual, list[Path]()
+    if not found:
+        found, bare = _search_conf_py(path)
+        if len(found) > 1:
+            raise UsageError(_several(path, found))
+    if not found:
+        without = ""
+        if bare:
+            names = ", ".join(display_path(folder / "conf.py") for folder in bare[:3])
+            without = f"; {names} ha{'s' if len(bare) == 1 else 've'} no pages next to it"
+        raise UsageError(
+            f"{path}: no conf.py in it or below it (looked in {', '.join(DOCS_FOLDERS[:4])}, "
+            f"…, {SEARCH_DEPTH} levels down){without}: give the folder with conf.py"
+        )
+    print(f"no conf.py in {path}: using {display_path(found[0] / 'conf.py')}", file=sys.stderr)
+    return found[0]
+
+
+def _several(path: Path, found: list[Path]) -> str:
+    names = ", ".join(display_path(folder / "conf.py") for folder in found[:5])
+    more = f" and {len(found) - 5} more" if len(found) > 5 else ""
+    return f"{path}: no conf.py in it, {len(found)} below it ({names}{more}): give one folder"
+
+
+def _search_conf_py(root: Path) -> tuple[list[Path], list[Path]]:
+    """Folders below ``root`` (breadth first, bounded) with conf.py and pages next to it,
+    and those with a conf.py but no pages (a package's settings module, not Sphinx's)."""
+    found: list[Path] = []
+    bare: list[Path] = []
+    level = [root]
+    visited = 0
+    for _ in range(SEARCH_DEPTH):
+        below: list[Path] = []
+        for folder in level:
+            try:
+                entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if not entry.is_dir(follow_symlinks=False) or _not_searched(entry.name):
+                    continue
+                visited += 1
+                if visited > SEARCH_FOLDERS:
+                    return found, bare
+                child = Path(entry.path)
+                if (child / "pyvenv.cfg").exists() or (child / ".buildinfo").exists():
+                    continue
+                if (child / "conf.py").is_file():
+                    (found if _has_pages(child) else bare).append(child)
+                below.append(child)
+        level = below
+    return found, bare
+
+
+def _not_searched(name: str) -> bool:
+    return name.startswith(".") or name in SEARCH_SKIPPED
+
+
+def _has_pages(folder: Path) -> bool:
+    try:
+        return any(entry.name.endswith(_PAGE_SUFFIXES) for entry in os.scandir(folder))
+    except OSError:
+        return False
+
+
+def read_project(docs_dir: Path) -> DocsProject:
+    """Read conf.py the way sphinx-build does (it runs the file); when running it fails
+    (an import of the project's own package, not installed here), read its literal
+    settings instead (:mod:`sphinx_relocate.core.confpy`)."""
+    docs_dir = find_docs(docs_dir)
+    conf_py = docs_dir / "conf.py"
+    from sphinx.config import eval_config_file
+
+    try:
+        settings = eval_config_file(_conf_path_arg(conf_py.resolve()), tags=_empty_tags())
+    except Exception as err:  # a broken conf.py is the user's, not ours
+        settings = _literal_settings(conf_py, err)
+    _check_settings(conf_py, settings)
+    suffix = settings.get("source_suffix")
+    suffixes: tuple[str, ...]
+    if isinstance(suffix, str):
+        suffixes = (suffix,)
+    elif suffix:
+        suffixes = tuple(suffix)
+    else:
+        extensions = settings.get("extensions") or ()
+        suffixes = (".rst", ".md") if "myst_parser" in extensions else (".rst",)
+    if "myst_parser" in (settings.get("extensions") or ()) and ".md" not in suffixes:
+        suffixes = (*suffixes, ".md")
+    return DocsProject(
+        confdir=docs_dir,
+        srcdir=docs_dir,
+        settings=settings,
+        source_suffixes=suffixes or DEFAULT_SOURCE_SUFFIXES,
+        exclude_patterns=list(settings.get("exclude_patterns") or ()),
+    )
+
+
+#: Settings that make up the table: read from a conf.py that cannot run only as literals.
+_TABLE_SETTINGS = ("relocate_table", "relocate_map", "redirects", "rediraffe_redirects")
+
+
+def _literal_settings(conf_py: Path, err: Exception) -> dict[str, Any]:
+    """The settings of a conf.py that fails to run, read as literals, with one line
+    saying so; a setting of the table that is no literal stops the command."""
+    from sphinx_relocate.core.confpy import read_literals
+
+    failure = _conf_error(conf_py, err)
+    cause = err.__cause__ or err
+    if isinstance(cause, SyntaxError):
+        raise UsageError(failure)
+    try:
+        text = conf_py.read_text("utf-8")
+        found = read_literals(text, str(conf_py))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+        raise UsageError(failure) from None
+    blocking = [(name, line, why) for name, line, why in found.unread if name in _TABLE_SETTINGS]
+    if blocking:
+        name, line, why = blocking[0]
+        raise UsageError(
+            f"{failure}; its {name} (line {line}) is {why}, so the table cannot be read "
+            "without running it"
+        )
+    read = ", ".join(found.read_names()) or "none of the settings the commands need"
+    unread = ", ".join(f"{name} (line {line}: {why})" for name, line, why in found.unread)
+    unread = f"; not read: {unread}" if unread else ""
+    where, why = _conf_failure(conf_py, err)
+    print(f"note: {where}: cannot run it here ({why}); read as literals: {read}{unread}",
+          file=sys.stderr)
+    return found.values
+
+
+#: The settings of Sphinx and myst-parser that the commands read, and the types they take.
+_OTHER_SETTINGS: dict[str, tuple[type, ...]] = {
+    "extensions": (list, tuple),
+    "source_suffix": (str, list, tuple, dict),
+    "exclude_patterns": (list, tuple),
+    "myst_heading_anchors": (int,),
+    "html_baseurl": (str,),
+    "locale_dirs": (list, tuple),
+    "gettext_compact": (bool, str),
+}
+
+
+#: Settings whose items (or keys) must be strings: the commands use each as a path.
+_STRING_ITEMS = ("extensions", "source_suffix", "exclude_patterns", "locale_dirs")
+
+
+#: The ``relocate_*`` settings the commands read (their types are in ``CONFIG_VALUES``).
+_RELOCATE_SETTINGS = (
+    "relocate_table", "relocate_map", "relocate_repo_root", "relocate_repo_url",
+    "relocate_published",
+)
+
+
+def _check_settings(conf_py: Path, settings: dict[str, Any]) -> None:
+    """Refuse a value of the wrong type that a command reads: one line each, exit 2."""
+    from sphinx_relocate.sphinx_ext.config import setting_location, setting_problem
+
+    wanted = {**dict.fromkeys(_RELOCATE_SETTINGS), **_OTHER_SETTINGS}
+    problems: dict[str, str] = {}
+    for name, types in wanted.items():
+        if name in settings and (
+            problem := setting_problem(conf_py, display_path(conf_py), name, settings[name], types)
+        ):
+            problems[name] = str(problem)
+    for name in _STRING_ITEMS:
+        value = settings.get(name)
+        if name in problems or not isinstance(value, (list, tuple, dict)):
+            continue
+        bad = [item for item in value if not isinstance(item, str)]
+        if isinstance(value, dict) and name == "source_suffix":
+            bad += [kind for kind in value.values() if not isinstance(kind, (str, type(None)))]
+        if bad:
+            where = setting_location(conf_py.parent, name)
+            problems[name] = (
+                f"{display_path(conf_py)}:{where.line}: {name} must hold strings only, not "
+                f"{type(bad[0]).__name__} {reprlib.repr(bad[0])}: {reprlib.repr(value)}"
+            )
+    stop(list(problems.values()))
+
+
+def _conf_error(conf_py: Path, err: Exception) -> str:
+    """One line for a conf.py that fails: its file, line and the Python error."""
+    where, why = _conf_failure(conf_py, err)
+    return f"{where}: cannot be read: {why}"
+
+
+def _conf_failure(conf_py: Path, err: Exception) -> tuple[str, str]:
+    """``file:line`` of a conf.py that fails (the line that raised), and why."""
+    cause = err.__cause__ or err
+    if isinstance(cause, SyntaxError):
+        return f"{display_path(conf_py)}:{cause.lineno or 0}", str(cause.msg)
+    line = 0
+    for frame in traceback.extract_tb(cause.__traceback__):
+        if Path(frame.filename).resolve() == conf_py.resolve():
+            line = frame.lineno or 0
+    return f"{display_path(conf_py)}:{line}", f"{type(cause).__name__}: {cause}"
+
+
+def _conf_path_arg(conf_py: Path) -> Any:
+    """Sphinx up to 8.1 wants a str here, Sphinx 9 a Path (8.2 takes both)."""
+    import sphinx
+
+    return str(conf_py) if sphinx.version_info < (8, 2) else conf_py
+
+
+def _empty_tags() -> Any:
+    from sphinx.util.tags import Tags
+
+    return Tags()
+
+
+def table_or_exit(project: DocsProject, table_option: Path | None) -> RelocationTable:
+    """The project's table; fatal problems are usage errors (one line each)."""
+    table, problems = project.load_table(table_option)
+    fatal = [p for p in problems if p.fatal]
+    if fatal:
+        for problem in fatal[:-1]:
+            print(problem, file=sys.stderr)
+        raise UsageError(str(fatal[-1]))
+    return table
+
+
+def section_ids(project: DocsProject) -> Callable[[str], set[str]]:
+    """The section ids of a page of the project now, for the sections of moved pages."""
+    from sphinx_relocate.core.git import ids_now
+
+    anchors = int(project.settings.get("myst_heading_anchors") or 0)
+    return ids_now(project.srcdir, project.source_suffixes, anchors)
+
+
+def table_path(project: DocsProject, option: Path | None) -> Path:
+    """The table file a command writes: ``--table``, else the one conf.py names."""
+    from sphinx_relocate.sphinx_ext.config import table_file
+
+    setting = project.settings.get("relocate_table", "relocations.toml")
+    path = option or table_file(project.confdir, setting)
+    if path is None:
+        if not setting:
+            raise UsageError("conf.py sets relocate_table = None; pass --table FILE")
+        path = project.confdir / setting
+    return path
+
+
+def write_merged(path: Path, merge: Callable[[str], str]) -> None:
+    """Write ``merge(text)`` of the table file (created when missing), keeping its encoding.
+
+    A table that is a symlink (one table shared by several docs folders) is written
+    through to its target, atomically there: the link stays a link.
+    """
+    from sphinx_relocate.core.rewrite import SourceFile, read_source, write_atomically
+
+    path = Path(os.path.realpath(path))
+    source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
+    try:
+        merged = merge(source.text)
+    except ValueError as err:  # tomllib.TOMLDecodeError
+        raise UsageError(f"{display_path(path)}: cannot merge the entries: {err}") from None
+    if merged.strip() == source.text.strip():
+        return
+    if path.exists():
+        write_atomically(path, source, merged)
+    else:
+        path.write_text(merged, encoding="utf-8")
+
