@@ -1,10 +1,10 @@
 """The docs folder a command works on, read as the build would read it.
 
-* :func:`find_docs` finds the Sphinx source folder DOCS_DIR names (itself, a usual docs
-  folder below it, or the one conf.py a bounded search finds).
-* :func:`read_project` reads its conf.py (running it as sphinx-build does, or reading its
-  literal settings when it cannot run here) into a :class:`DocsProject`, which loads the
-  relocation table as the extension would and says where it looked (:class:`TableSources`).
+:func:`read_project` finds the Sphinx source folder DOCS_DIR names
+(:func:`~sphinx_relocate.cli.docs_folder.find_docs`) and reads its conf.py (running it as
+sphinx-build does, or reading its literal settings when it cannot run here) into a
+:class:`DocsProject`, which loads the relocation table as the extension would and says
+where it looked (:class:`TableSources`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sphinx_relocate.cli.docs_folder import find_docs
 from sphinx_relocate.cli.output import UsageError, display_path, stop
 from sphinx_relocate.core.paths import DEFAULT_SOURCE_SUFFIXES
 from sphinx_relocate.core.table import Problem, RelocationTable, load_table
@@ -219,108 +220,6 @@ def _peer_names() -> dict[str, str]:
     return {name: module for name, (_, module) in PEERS.items()}
 
 
-#: Where a docs folder usually is, looked at first when DOCS_DIR has no conf.py.
-DOCS_FOLDERS = (
-    "docs", "doc", "docs/source", "doc/source", "docs/src", "doc/src", "documentation",
-    "Documentation", "source", "sphinx", "docs/sphinx",
-)
-
-
-#: How many folder levels below DOCS_DIR the search for conf.py goes, and how many
-#: folders it looks into at most.
-SEARCH_DEPTH = 3
-
-
-SEARCH_FOLDERS = 5000
-
-
-#: Folders the search never enters (besides dot-folders, virtual environments and
-#: build output): tools' folders, which hold no docs of the project's own.
-SEARCH_SKIPPED = frozenset(
-    {"_build", "build", "dist", "node_modules", "site-packages", "__pycache__", "venv",
-     "env"}
-)
-
-
-#: Files that make a folder with conf.py a Sphinx source folder to the search.
-_PAGE_SUFFIXES = (".rst", ".md", ".txt", ".ipynb", ".myst")
-
-
-def find_docs(path: Path) -> Path:
-    """The Sphinx source folder DOCS_DIR names: itself when it has conf.py, else the one
-    folder below it that does (said on stderr); none or several is a usage error."""
-    if not path.is_dir():
-        raise UsageError(f"{path}: not a folder")
-    if (path / "conf.py").is_file():
-        return path
-    usual = [path / name for name in DOCS_FOLDERS if (path / name / "conf.py").is_file()]
-    if len(usual) > 1:
-        raise UsageError(_several(path, usual))
-    found, bare = usual, list[Path]()
-    if not found:
-        found, bare = _search_conf_py(path)
-        if len(found) > 1:
-            raise UsageError(_several(path, found))
-    if not found:
-        without = ""
-        if bare:
-            names = ", ".join(display_path(folder / "conf.py") for folder in bare[:3])
-            without = f"; {names} ha{'s' if len(bare) == 1 else 've'} no pages next to it"
-        raise UsageError(
-            f"{path}: no conf.py in it or below it (looked in {', '.join(DOCS_FOLDERS[:4])}, "
-            f"…, {SEARCH_DEPTH} levels down){without}: give the folder with conf.py"
-        )
-    print(f"no conf.py in {path}: using {display_path(found[0] / 'conf.py')}", file=sys.stderr)
-    return found[0]
-
-
-def _several(path: Path, found: list[Path]) -> str:
-    names = ", ".join(display_path(folder / "conf.py") for folder in found[:5])
-    more = f" and {len(found) - 5} more" if len(found) > 5 else ""
-    return f"{path}: no conf.py in it, {len(found)} below it ({names}{more}): give one folder"
-
-
-def _search_conf_py(root: Path) -> tuple[list[Path], list[Path]]:
-    """Folders below ``root`` (breadth first, bounded) with conf.py and pages next to it,
-    and those with a conf.py but no pages (a package's settings module, not Sphinx's)."""
-    found: list[Path] = []
-    bare: list[Path] = []
-    level = [root]
-    visited = 0
-    for _ in range(SEARCH_DEPTH):
-        below: list[Path] = []
-        for folder in level:
-            try:
-                entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-            except OSError:
-                continue
-            for entry in entries:
-                if not entry.is_dir(follow_symlinks=False) or _not_searched(entry.name):
-                    continue
-                visited += 1
-                if visited > SEARCH_FOLDERS:
-                    return found, bare
-                child = Path(entry.path)
-                if (child / "pyvenv.cfg").exists() or (child / ".buildinfo").exists():
-                    continue
-                if (child / "conf.py").is_file():
-                    (found if _has_pages(child) else bare).append(child)
-                below.append(child)
-        level = below
-    return found, bare
-
-
-def _not_searched(name: str) -> bool:
-    return name.startswith(".") or name in SEARCH_SKIPPED
-
-
-def _has_pages(folder: Path) -> bool:
-    try:
-        return any(entry.name.endswith(_PAGE_SUFFIXES) for entry in os.scandir(folder))
-    except OSError:
-        return False
-
-
 def read_project(docs_dir: Path) -> DocsProject:
     """Read conf.py the way sphinx-build does (it runs the file); when running it fails
     (an import of the project's own package, not installed here), read its literal
@@ -398,12 +297,8 @@ _OTHER_SETTINGS: dict[str, tuple[type, ...]] = {
     "locale_dirs": (list, tuple),
     "gettext_compact": (bool, str),
 }
-
-
 #: Settings whose items (or keys) must be strings: the commands use each as a path.
 _STRING_ITEMS = ("extensions", "source_suffix", "exclude_patterns", "locale_dirs")
-
-
 #: The ``relocate_*`` settings the commands read (their types are in ``CONFIG_VALUES``).
 _RELOCATE_SETTINGS = (
     "relocate_table", "relocate_map", "relocate_repo_root", "relocate_repo_url",
