@@ -18,6 +18,7 @@ from io import StringIO
 from pathlib import Path
 from types import ModuleType
 
+import builds
 import myst_parser
 import pytest
 from conftest import GENERATOR
@@ -41,13 +42,8 @@ def files_of(root: Path) -> dict[str, bytes]:
 
 def build(srcdir: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
     monkeypatch.setenv("SPHINX_RELOCATE_BENCH", mode)
-    warning = StringIO()
-    app = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=warning)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return Path(app.outdir), warning.getvalue()
+    built = builds.build(srcdir)
+    return built.outdir, built.warnings
 
 
 def test_generator_is_deterministic_and_has_the_promised_shape(

@@ -10,15 +10,14 @@ DevTools protocol, which runs its own expressions while the page's scripts are o
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 import time
 from pathlib import Path
 from typing import Any
 
+import builds
 import pytest
-from sphinx.testing.util import SphinxTestApp
 from test_browser_stubs import Browser
 
 pytestmark = pytest.mark.browser
@@ -59,18 +58,10 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def build_sites(base: Path) -> dict[str, Path]:
     """The project in ``base / "src"`` built as html and dirhtml, by builder."""
-    built = {}
-    for builder in ("html", "dirhtml"):
-        # SphinxTestApp, for its cleanup: a plain Sphinx() leaves its node classes
-        # registered with docutils, and later builds in this process warn about them
-        app = SphinxTestApp(builder, srcdir=base / "src", builddir=base / builder,
-                            status=None, warning=io.StringIO(), freshenv=True)
-        try:
-            app.build()
-        finally:
-            app.cleanup()
-        built[builder] = Path(app.outdir)
-    return built
+    return {
+        builder: builds.build(base / "src", builder, builddir=base / builder, fresh=True).outdir
+        for builder in ("html", "dirhtml")
+    }
 
 
 def probe(browser: Tabs, url: str, timeout: float = 20.0) -> dict[str, Any]:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import builds
 import pytest
 from sphinx.cmd.build import build_main
+from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate import RelocateWarning
 from sphinx_relocate.core.settings import CONFIG_VALUES
@@ -68,9 +69,8 @@ def expected(srcdir: Path) -> list[tuple[str, int, str]]:
     return sorted((file, line_of(srcdir, file, text), kind) for file, text, kind in EXPECTED)
 
 
-def build(make_app: Callable[..., Any], srcdir: Path, **overrides: Any) -> tuple[Any, list]:
-    app = make_app("html", srcdir=srcdir, confoverrides=overrides)
-    app.build()
+def build(srcdir: Path, **overrides: Any) -> tuple[SphinxTestApp, list]:
+    app = builds.build(srcdir, confoverrides=overrides).app
     return app, warnings_of(app.warning.getvalue(), srcdir)
 
 
@@ -98,8 +98,8 @@ def sphinx_build(
     return status, out, err
 
 
-def test_each_dangling_reference_is_one_warning_at_its_line(make_app, repo: Path) -> None:
-    app, warnings = build(make_app, repo)
+def test_each_dangling_reference_is_one_warning_at_its_line(repo: Path) -> None:
+    app, warnings = build(repo)
     assert dangling(warnings) == expected(repo)
     assert len(EXPECTED) >= 10
     messages = {(f, k): m for f, _, k, m in warnings}
@@ -116,14 +116,14 @@ def test_each_dangling_reference_is_one_warning_at_its_line(make_app, repo: Path
     assert summary_of(warnings) in app.status.getvalue()
 
 
-def test_no_warning_of_sphinx_or_myst_duplicates_ours(make_app, repo: Path) -> None:
-    _, warnings = build(make_app, repo)
+def test_no_warning_of_sphinx_or_myst_duplicates_ours(repo: Path) -> None:
+    _, warnings = build(repo)
     others = [w for w in warnings if not w[2].startswith(("relocate.", "toc."))]
     assert others == []
 
 
-def test_dangling_links_become_marked_text(make_app, repo: Path) -> None:
-    app, _ = build(make_app, repo)
+def test_dangling_links_become_marked_text(repo: Path) -> None:
+    app, _ = build(repo)
     index = (app.outdir / "index.html").read_text("utf-8")
     rstpage = (app.outdir / "rstpage.html").read_text("utf-8")
     assert index.count('class="relocate-dangling"') == 4  # fsdp2, image, lost README, absent
@@ -133,28 +133,28 @@ def test_dangling_links_become_marked_text(make_app, repo: Path) -> None:
     assert rstpage.count('class="relocate-dangling"') == 2  # :doc: and :download:
 
 
-def test_a_second_build_reports_the_same(make_app, repo: Path) -> None:
-    _, first = build(make_app, repo)
-    app, second = build(make_app, repo)
+def test_a_second_build_reports_the_same(repo: Path) -> None:
+    _, first = build(repo)
+    app, second = build(repo)
     assert "0 changed" in app.status.getvalue() or "1 changed" in app.status.getvalue()
     assert dangling(second) == dangling(first) == expected(repo)
 
 
-def test_fixing_one_link_removes_exactly_one_finding(make_app, repo: Path) -> None:
-    _, first = build(make_app, repo)
+def test_fixing_one_link_removes_exactly_one_finding(repo: Path) -> None:
+    _, first = build(repo)
     page = repo / "rstpage.rst"
     page.write_text(page.read_text("utf-8").replace(":doc:`nowhere`", ":doc:`guide`"), "utf-8")
-    _, second = build(make_app, repo)
+    _, second = build(repo)
     fixed = ("rstpage.rst", line_of(repo, "rstpage.rst", ":doc:`guide`."), "relocate.link")
     assert dangling(second) == [f for f in dangling(first) if f != fixed]
     assert len(dangling(second)) == len(dangling(first)) - 1
 
 
-def test_adding_the_missing_files_rereads_their_referrers(make_app, repo: Path) -> None:
-    build(make_app, repo)
+def test_adding_the_missing_files_rereads_their_referrers(repo: Path) -> None:
+    build(repo)
     (repo / "fsdp2.md").write_text("# Back again\n", "utf-8")
     shutil.copy(repo / "img" / "logo.png", repo / "img" / "missing.png")
-    app, warnings = build(make_app, repo)
+    app, warnings = build(repo)
     gone = {("index.md", "relocate.link", "fsdp2"), ("index.md", "relocate.image", "missing")}
     left = {
         (f, k, "fsdp2" if "fsdp2" in m else "missing" if "missing.png" in m else "")
@@ -167,17 +167,16 @@ def test_adding_the_missing_files_rereads_their_referrers(make_app, repo: Path) 
     assert len([w for w in dangling(warnings) if w[0] != "fsdp2.md"]) == len(EXPECTED) - 2
 
 
-def test_removing_a_page_reports_its_referrers(make_app, repo: Path) -> None:
-    build(make_app, repo)
+def test_removing_a_page_reports_its_referrers(repo: Path) -> None:
+    build(repo)
     (repo / "guides" / "install.md").unlink()
-    _, warnings = build(make_app, repo)
+    _, warnings = build(repo)
     toctree = ("index.md", line_of(repo, "index.md", "{toctree}"), "toc.not_readable")
     assert dangling(warnings).count(toctree) == 2  # missing-chapter and guides/install
 
 
-def test_ignore_and_suppress(make_app, repo: Path) -> None:
+def test_ignore_and_suppress(repo: Path) -> None:
     app, warnings = build(
-        make_app,
         repo,
         relocate_ignore=[r"fsdp2", r"\.\./examples/"],
         suppress_warnings=["relocate.download"],
@@ -219,8 +218,8 @@ def test_parallel_read_gives_the_same_findings(capsys, repo: Path) -> None:
     assert len(warnings_of(parallel, repo)) >= len(EXPECTED)
 
 
-def test_existing_out_of_tree_links_become_forge_links(make_app, repo: Path) -> None:
-    app, warnings = build(make_app, repo)
+def test_existing_out_of_tree_links_become_forge_links(repo: Path) -> None:
+    app, warnings = build(repo)
     forge = (app.outdir / "forge.html").read_text("utf-8")
     assert 'href="https://forge.example/org/repo/blob/main/examples/demo/README.md"' in forge
     assert [w for w in warnings if w[0] == "forge.md"] == []

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+
+import builds
 
 from sphinx_relocate.core.table import check_against_project, load_table
 
@@ -31,16 +31,12 @@ PAGES = {
 }
 
 
-def build(make_app: Callable[..., Any], srcdir: Path) -> list[str]:
+def build(srcdir: Path) -> list[str]:
     for name, text in PAGES.items():
         (srcdir / name).parent.mkdir(parents=True, exist_ok=True)
         (srcdir / name).write_text(text, "utf-8")
-    app = make_app("html", srcdir=srcdir, freshenv=True)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return COLOR.sub("", app.warning.getvalue()).replace(str(srcdir) + "/", "").splitlines()
+    warnings = builds.build(srcdir, fresh=True).warnings
+    return COLOR.sub("", warnings).replace(str(srcdir) + "/", "").splitlines()
 
 
 def warning(warnings: list[str], start: str) -> str:
@@ -48,8 +44,8 @@ def warning(warnings: list[str], start: str) -> str:
     return found
 
 
-def test_hints(make_app: Callable[..., Any], tmp_path: Path) -> None:
-    warnings = build(make_app, tmp_path)
+def test_hints(tmp_path: Path) -> None:
+    warnings = build(tmp_path)
     # the closest document name to "setp" is the linking page: not named
     typo = warning(warnings, "setup.md:3:")
     assert "link 'setp.md' does not land: no document 'setp'" in typo

@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 import shutil
 import zlib
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+import builds
 import pytest
 
 ROOTS = Path(__file__).parent / "roots"
@@ -24,9 +23,7 @@ ROOTS = Path(__file__).parent / "roots"
 ENV_VERSION = re.compile(r',\s*"sphinx_relocate":\s*\d+')
 
 
-def build(
-    make_app: Callable[..., Any], root: str, folder: Path, relocate: bool, table: str = ""
-) -> tuple[Path, str]:
+def build(root: str, folder: Path, relocate: bool, table: str = "") -> tuple[Path, str]:
     """Build a copy of the test root; return its output folder and its warnings."""
     srcdir = folder / ("with" if relocate else "without")
     shutil.copytree(ROOTS / root, srcdir)
@@ -35,13 +32,8 @@ def build(
             conf.write('extensions.append("sphinx_relocate")\n')
     if table:
         (srcdir / "relocations.toml").write_text(table, "utf-8")
-    app = make_app("html", srcdir=srcdir, freshenv=True)
-    try:
-        app.build()
-    finally:
-        app.cleanup()  # the next build in this process registers its nodes afresh
-    warnings = app.warning.getvalue().replace(str(srcdir), "SRC")
-    return Path(app.outdir), warnings
+    built = builds.build(srcdir, fresh=True)
+    return built.outdir, built.warnings.replace(str(srcdir), "SRC")
 
 
 def outputs(outdir: Path) -> dict[str, bytes]:
@@ -61,10 +53,10 @@ def outputs(outdir: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("root", ["dropin-myst", "dropin-rst"])
 def test_dropin_changes_nothing(
-    make_app: Callable[..., Any], tmp_path: Path, root: str
+    tmp_path: Path, root: str
 ) -> None:
-    plain, plain_warnings = build(make_app, f"test-{root}", tmp_path, relocate=False)
-    relocated, warnings = build(make_app, f"test-{root}", tmp_path, relocate=True)
+    plain, plain_warnings = build(f"test-{root}", tmp_path, relocate=False)
+    relocated, warnings = build(f"test-{root}", tmp_path, relocate=True)
     assert plain_warnings == ""  # a healthy project
     assert warnings == plain_warnings
     before, after = outputs(plain), outputs(relocated)
@@ -74,9 +66,9 @@ def test_dropin_changes_nothing(
     assert changed == []
 
 
-def test_dropin_keeps_the_links(make_app: Callable[..., Any], tmp_path: Path) -> None:
+def test_dropin_keeps_the_links(tmp_path: Path) -> None:
     """The links the comparison covers are links (so it is not comparing two broken builds)."""
-    outdir, _ = build(make_app, "test-dropin-myst", tmp_path, relocate=True)
+    outdir, _ = build("test-dropin-myst", tmp_path, relocate=True)
     page = (outdir / "guide" / "page.html").read_text("utf-8")
     assert 'href="../syntax.html#syntax-substitutions"' in page
     assert 'href="../index.html#syntax-intro"' in page
@@ -85,13 +77,11 @@ def test_dropin_keeps_the_links(make_app: Callable[..., Any], tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("root", ["dropin-myst", "dropin-rst"])
-def test_a_table_changes_only_what_it_touches(
-    make_app: Callable[..., Any], tmp_path: Path, root: str
-) -> None:
+def test_a_table_changes_only_what_it_touches(tmp_path: Path, root: str) -> None:
     """With a table that moves a page nothing links to, the only change is its stub."""
-    plain, plain_warnings = build(make_app, f"test-{root}", tmp_path, relocate=False)
+    plain, plain_warnings = build(f"test-{root}", tmp_path, relocate=False)
     relocated, warnings = build(
-        make_app, f"test-{root}", tmp_path, relocate=True, table='[pages]\n"old-home" = "index"\n'
+        f"test-{root}", tmp_path, relocate=True, table='[pages]\n"old-home" = "index"\n'
     )
     assert warnings == plain_warnings
     before, after = outputs(plain), outputs(relocated)

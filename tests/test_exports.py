@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+import builds
 import pytest
 
 from sphinx_relocate.core.exports import EXPORTS, NGINX_SERVER_LINE, export_files
@@ -157,13 +158,11 @@ PARSERS: dict[str, Callable[[str], dict[str, str]]] = {
 }
 
 
-def build(make_app, tmp_path: Path, builder: str, **conf: object) -> Path:
+def build(tmp_path: Path, builder: str, **conf: object) -> Path:
     src = tmp_path / "src"
     shutil.copytree(ROOT, src)
     conf.setdefault("relocate_redirect_exports", sorted(EXPORTS))
-    app = make_app(builder, srcdir=src, confoverrides=conf)
-    app.build()
-    return Path(app.outdir)
+    return builds.build(src, builder, confoverrides=conf).outdir
 
 
 def prefixed(rows: dict[str, str], root: str) -> dict[str, str]:
@@ -175,21 +174,21 @@ def test_every_export_has_a_parser() -> None:
 
 
 @pytest.mark.parametrize(("builder", "rows"), [("html", HTML_ROWS), ("dirhtml", DIRHTML_ROWS)])
-def test_each_export_holds_every_redirect(make_app, tmp_path, monkeypatch, builder, rows) -> None:
+def test_each_export_holds_every_redirect(tmp_path, monkeypatch, builder, rows) -> None:
     monkeypatch.delenv("READTHEDOCS_CANONICAL_URL", raising=False)
-    out = build(make_app, tmp_path, builder)
+    out = build(tmp_path, builder)
     for name, export in EXPORTS.items():
         assert PARSERS[name]((out / export.path).read_text("utf-8")) == rows, name
 
 
 @pytest.mark.parametrize("builder", ["html", "dirhtml"])
 def test_read_the_docs_canonical_url_is_the_base_url(
-    make_app, tmp_path, monkeypatch, builder
+    tmp_path, monkeypatch, builder
 ) -> None:
     """Without html_baseurl, READTHEDOCS_CANONICAL_URL makes canonical links absolute and
     puts its path before the servers' paths; RTD's own redirects are per version."""
     monkeypatch.setenv("READTHEDOCS_CANONICAL_URL", "https://proj.readthedocs.io/en/latest/")
-    out = build(make_app, tmp_path, builder)
+    out = build(tmp_path, builder)
     rows = HTML_ROWS if builder == "html" else DIRHTML_ROWS
     for name, export in EXPORTS.items():
         expected = rows if name == "readthedocs" else prefixed(rows, "/en/latest")
@@ -200,9 +199,9 @@ def test_read_the_docs_canonical_url_is_the_base_url(
     assert f'<link rel="canonical" href="https://proj.readthedocs.io/en/latest/{page}">' in text
 
 
-def test_html_baseurl_wins_over_read_the_docs(make_app, tmp_path, monkeypatch) -> None:
+def test_html_baseurl_wins_over_read_the_docs(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("READTHEDOCS_CANONICAL_URL", "https://proj.readthedocs.io/en/latest/")
-    out = build(make_app, tmp_path, "html", html_baseurl="https://docs.example.org/")
+    out = build(tmp_path, "html", html_baseurl="https://docs.example.org/")
     text = (out / "old/plain.html").read_text("utf-8")
     assert '<link rel="canonical" href="https://docs.example.org/new/plain.html">' in text
     assert parse_netlify((out / "_redirects").read_text("utf-8")) == HTML_ROWS

@@ -13,14 +13,14 @@ import re
 import shutil
 import subprocess
 import sys
-from io import StringIO
 from pathlib import Path
 
+import builds
 import pytest
 from reorg_fixture import committed_hook_repo, git, write_tree
-from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate.cli.main import finding, main
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.cli.output import finding
 
 CONF = 'extensions = ["sphinx_relocate"]\nrelocate_map = {"mapped": "mapped_new"}\n'
 TABLE = '# our moves\n[pages]\n"paged" = "paged_new"\n\n[prefixes]\n"guide/" = "manual/"\n'
@@ -137,19 +137,12 @@ def test_from_git_check_usage(
 
 def build(docs: Path, builddir: Path, **overrides: object) -> tuple[list[str], str]:
     """The ``relocate.unredirected`` warnings of an HTML build, and its status output."""
-    warning, status = StringIO(), StringIO()
-    app = SphinxTestApp(
-        "html", srcdir=docs, builddir=builddir, status=status,
-        # Sphinx 7.4 does not add "[relocate.x]" by default
-        confoverrides={"show_warning_types": True, **overrides},
-        warning=warning,
+    # Sphinx 7.4 does not add "[relocate.x]" by default
+    built = builds.build(
+        docs, builddir=builddir, confoverrides={"show_warning_types": True, **overrides}
     )
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    lines = COLOR.sub("", warning.getvalue()).splitlines()
-    return [line for line in lines if "[relocate.unredirected]" in line], status.getvalue()
+    lines = COLOR.sub("", built.warnings).splitlines()
+    return [line for line in lines if "[relocate.unredirected]" in line], built.status
 
 
 def test_relocate_since_warns_on_every_build(repo: tuple[Path, str], tmp_path: Path) -> None:

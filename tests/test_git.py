@@ -20,7 +20,8 @@ from reorg_fixture import (
     write_tree,
 )
 
-from sphinx_relocate.cli.main import main, read_project
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.cli.project import read_project
 from sphinx_relocate.core.git import Derived, fold_folders, merge_into, render
 
 if sys.version_info >= (3, 11):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builds import build_reading
 from reorg_fixture import git
 from sphinx.testing.util import SphinxTestApp
 from sphinx.util.i18n import CatalogInfo
@@ -116,22 +117,6 @@ def test_the_gettext_builder_extracts_the_source_text(app) -> None:
     app.build()
     pot = (Path(app.outdir) / "help/faq.pot").read_text("utf-8")
     assert 'msgid "How do I install it?"' in pot and "Wie" not in pot
-
-
-def build_reading(srcdir: Path, **kwargs: Any) -> tuple[set[str], str]:
-    """Build ``srcdir`` keeping its environment; the documents read and the warnings."""
-    read: set[str] = set()
-    warning = StringIO()
-    # Python's gettext keeps every .mo it read, by path, for the life of the process
-    # (each sphinx-build is a new one)
-    gettext._translations.clear()  # type: ignore[attr-defined]
-    app = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=warning, **kwargs)
-    app.connect("source-read", lambda app, docname, source: read.add(docname))
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return read, warning.getvalue()
 
 
 def faq_html(srcdir: Path) -> str:

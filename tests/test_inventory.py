@@ -12,13 +12,12 @@ from __future__ import annotations
 import re
 import shutil
 import zlib
-from io import StringIO
 from pathlib import Path
 
+import builds
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sphinx.testing.util import SphinxTestApp
 from sphinx.util.console import strip_colors
 
 from sphinx_relocate.core.inventory import (
@@ -53,17 +52,11 @@ def build(
 ) -> tuple[Path, list[str]]:
     """Build ``srcdir`` into its ``_build`` (incrementally unless ``fresh``); return the
     output folder and the warning lines."""
-    warning = StringIO()
-    app = SphinxTestApp(
-        builder, srcdir=srcdir, builddir=srcdir / "_build", freshenv=fresh,
-        confoverrides=overrides, status=StringIO(), warning=warning, parallel=parallel,
+    built = builds.build(
+        srcdir, builder, fresh=fresh, confoverrides=overrides, parallel=parallel
     )
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    lines = strip_colors(warning.getvalue()).splitlines()
-    return Path(app.outdir), [line for line in lines if "WARNING" in line or "ERROR" in line]
+    lines = strip_colors(built.warnings).splitlines()
+    return built.outdir, [line for line in lines if "WARNING" in line or "ERROR" in line]
 
 
 def entries(path: Path, role: str = "std:doc") -> dict[str, tuple[str, str]]:

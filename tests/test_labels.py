@@ -12,13 +12,12 @@ import json
 import re
 import shutil
 import tempfile
-from io import StringIO
 from pathlib import Path
 
 import pytest
+from builds import build_reading
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate.core.inventory import label_moves, parse, with_aliases
 from sphinx_relocate.core.landing import LabelLanding, land_label
@@ -195,20 +194,6 @@ def test_labels_written_in_sources() -> None:
 # -- builds ---------------------------------------------------------------------------
 
 
-def build(srcdir: Path, buildername: str = "html", **kwargs: object) -> tuple[set[str], str]:
-    """Build ``srcdir`` (keeping its environment); return the documents read and warnings."""
-    read: set[str] = set()
-    warning = StringIO()
-    app = SphinxTestApp(buildername, srcdir=srcdir, status=StringIO(), warning=warning,
-                        **kwargs)  # type: ignore[arg-type]
-    app.connect("source-read", lambda app, docname, source: read.add(docname))
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return read, warning.getvalue()
-
-
 def warnings_of(text: str, srcdir: Path) -> list[str]:
     """The warning lines, with the source folder taken off their paths."""
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text).replace(f"{srcdir}{'/'}", "")
@@ -233,7 +218,7 @@ def hrefs(html: str) -> list[tuple[str, str]]:
 
 
 def test_references_to_old_labels_land_on_the_new_ones(project: Path) -> None:
-    _, output = build(project, confoverrides={"relocate_report_rewrites": True})
+    _, output = build_reading(project, confoverrides={"relocate_report_rewrites": True})
     out = project / "_build" / "html"
     assert hrefs((out / "refs.html").read_text("utf-8")) == [
         ("install.html#installation", "Installing"),  # :ref:`install-label`
@@ -283,7 +268,7 @@ def test_references_to_old_labels_land_on_the_new_ones(project: Path) -> None:
 
 
 def test_the_inventory_lists_old_labels_at_the_new_ones(project: Path) -> None:
-    build(project)
+    build_reading(project)
     inventory = parse((project / "_build" / "html" / "objects.inv").read_bytes())
     labels = {name: (e.uri, e.title) for name, e in inventory.of_role("std:label").items()}
     assert labels["install-label"] == labels["installation"] == (
@@ -299,7 +284,7 @@ def test_the_inventory_lists_old_labels_at_the_new_ones(project: Path) -> None:
     table = project / "relocations.toml"
     table.write_text(table.read_text("utf-8").replace('"config-label" = "configuring"\n', ""),
                      "utf-8")
-    build(project)
+    build_reading(project)
     again = parse((project / "_build" / "html" / "objects.inv").read_bytes())
     names = [e.name for e in again.entries if e is not None and e.role == "std:label"]
     assert names.count("install-label") == 1 and "config-label" not in names
@@ -334,7 +319,7 @@ def test_label_moves_follow_the_table() -> None:
 def test_another_project_reaches_old_labels_through_intersphinx(
     project: Path, tmp_path: Path
 ) -> None:
-    build(project)
+    build_reading(project)
     inventory = project / "_build" / "html" / "objects.inv"
     consumer = tmp_path / "consumer"
     consumer.mkdir()
@@ -354,7 +339,7 @@ def test_another_project_reaches_old_labels_through_intersphinx(
         "{external+demo:ref}`config-label`.\n",
         "utf-8",
     )
-    _, output = build(consumer)
+    _, output = build_reading(consumer)
     assert warnings_of(output, consumer) == []
     index = (consumer / "_build" / "html" / "index.html").read_text("utf-8")
     links = (consumer / "_build" / "html" / "links.html").read_text("utf-8")
@@ -365,9 +350,9 @@ def test_another_project_reaches_old_labels_through_intersphinx(
 
 
 def test_label_edits_rebuild_what_they_affect(project: Path) -> None:
-    read, output = build(project)
+    read, output = build_reading(project)
     assert len(read) == 5
-    read, again = build(project)
+    read, again = build_reading(project)
     assert read == set()  # a no-op build reads nothing, and our warnings stay
     ours = [w for w in warnings_of(output, project) if "[relocate." in w]
     assert [w for w in warnings_of(again, project) if "[relocate." in w] == ours
@@ -375,7 +360,7 @@ def test_label_edits_rebuild_what_they_affect(project: Path) -> None:
     # the table gains a key that a page references: that page is read again
     table = project / "relocations.toml"
     table.write_text(table.read_text("utf-8") + '"nowhere" = "configuring"\n', "utf-8")
-    read, output = build(project)
+    read, output = build_reading(project)
     assert read == {"refs"}
     assert "undefined label" not in output
     out = project / "_build" / "html"
@@ -389,7 +374,7 @@ def test_label_edits_rebuild_what_they_affect(project: Path) -> None:
     guide.write_text(guide.read_text("utf-8").replace(
         ".. _configuring:", ".. _config-label:\n\n.. _configuring:"
     ), "utf-8")
-    read, output = build(project)
+    read, output = build_reading(project)
     assert read == {"guide"}
     assert "label 'config-label' still exists" in output
     assert ("guide.html#config-label", "Configuring") in hrefs(
@@ -400,8 +385,8 @@ def test_label_edits_rebuild_what_they_affect(project: Path) -> None:
 def test_parallel_build_is_the_same(project: Path, tmp_path: Path) -> None:
     serial = tmp_path / "serial"
     shutil.copytree(project, serial)
-    build(serial)
-    build(project, parallel=2)
+    build_reading(serial)
+    build_reading(project, parallel=2)
     for page in ("refs.html", "refs_md.html", "objects.inv"):
         assert (project / "_build" / "html" / page).read_bytes() == (
             serial / "_build" / "html" / page

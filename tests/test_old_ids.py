@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import re
 import shutil
-from io import StringIO
 from pathlib import Path
 
+import builds
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate.core.table import Entry, Location, RelocationTable, Target
 from sphinx_relocate.sphinx_ext.old_ids import Carried, Clash, carried_ids, changed_documents
@@ -142,18 +141,9 @@ def test_every_carried_id_lands_where_the_table_sends_its_links(
 # -- builds --------------------------------------------------------------------------
 
 
-def build(src: Path, out: Path, builder: str, **kwargs: object) -> tuple[Path, str]:
-    warning = StringIO()
-    app = SphinxTestApp(builder, srcdir=src, builddir=out, status=StringIO(), warning=warning,
-                        **kwargs)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    outdir = out / builder
-    if builder == "epub":
-        outdir = out / "epub"
-    return outdir, warning.getvalue()
+def build(src: Path, out: Path, builder: str, parallel: int = 0) -> tuple[Path, str]:
+    built = builds.build(src, builder, builddir=out, parallel=parallel)
+    return built.outdir, built.warnings
 
 
 @pytest.fixture

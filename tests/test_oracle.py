@@ -16,13 +16,12 @@ A warning count proves nothing about links that land on the wrong page; this doe
 from __future__ import annotations
 
 import shutil
-from io import StringIO
 from pathlib import Path
 from types import ModuleType
 
+import builds
 import pytest
 from oracle import compare, expected, landings, literals, wrong_pages
-from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate.cli.main import main
 
@@ -33,16 +32,7 @@ CORPORA = [(60, 0), (60, 1), (60, 2), (150, 3)]
 
 def build(srcdir: Path, outdir: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setenv("SPHINX_RELOCATE_BENCH", mode)
-    warning = StringIO()
-    app = SphinxTestApp(
-        "html", srcdir=srcdir, builddir=outdir, status=StringIO(), warning=warning,
-        freshenv=True,
-    )
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return warning.getvalue()
+    return builds.build(srcdir, builddir=outdir, fresh=True).warnings
 
 
 @pytest.mark.parametrize(("pages", "seed"), CORPORA, ids=[f"{p}p-seed{s}" for p, s in CORPORA])

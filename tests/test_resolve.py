@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
 
+import builds
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
@@ -45,20 +46,11 @@ class Built:
 def build(tmp: Path, buildername: str, **overrides: object) -> Built:
     srcdir = tmp / "src"
     shutil.copytree(ROOT, srcdir)
-    warning = StringIO()
-    app = SphinxTestApp(
-        buildername,
-        srcdir=srcdir,
-        confoverrides={"nitpicky": True, **overrides},
-        status=StringIO(),
-        warning=warning,
+    built = builds.build(
+        srcdir, buildername, confoverrides={"nitpicky": True, **overrides}
     )
-    try:
-        app.build()
-        references = dict(app.env.relocate_references)  # type: ignore[attr-defined]
-        return Built(Path(app.outdir), warning.getvalue(), references)
-    finally:
-        app.cleanup()
+    references = dict(built.app.env.relocate_references)  # type: ignore[attr-defined]
+    return Built(built.outdir, built.warnings, references)
 
 
 @pytest.fixture(scope="module")

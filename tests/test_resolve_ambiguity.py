@@ -11,8 +11,8 @@ from io import StringIO
 from pathlib import Path
 from typing import Any
 
+import builds
 import pytest
-from sphinx.testing.util import SphinxTestApp
 
 ROOT = Path(__file__).parent / "roots" / "test-resolve-ambiguity"
 COLOR = re.compile(r"\x1b\[[0-9;]*m")
@@ -54,16 +54,8 @@ def test_a_changed_anchor_set_rewrites_the_linking_page(tmp_path: Path) -> None:
     shutil.copytree(ROOT, srcdir)
 
     def build() -> tuple[list[str], str]:
-        warning = StringIO()
-        app = SphinxTestApp(
-            "html", srcdir=srcdir, confoverrides=WITHOUT_BROKEN, status=StringIO(),
-            warning=warning,
-        )
-        try:
-            app.build()
-            return hrefs(app, "guide/deep/page.html"), warning.getvalue()
-        finally:
-            app.cleanup()
+        built = builds.build(srcdir, confoverrides=WITHOUT_BROKEN)
+        return hrefs(built.app, "guide/deep/page.html"), built.warnings
 
     links, warnings = build()
     assert "../../index.html#setup" in links and warnings == ""

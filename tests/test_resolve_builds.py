@@ -16,25 +16,11 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from builds import build_reading
 from sphinx.testing.util import SphinxTestApp
 
 ROOTS = Path(__file__).parent / "roots"
 REORG = ROOTS / "test-reorg"
-
-
-def build_reading(
-    srcdir: Path, buildername: str = "html", **kwargs: object
-) -> tuple[set[str], str]:
-    """Build ``srcdir`` (keeping its environment); return the documents read and warnings."""
-    read: set[str] = set()
-    warning = StringIO()
-    app = SphinxTestApp(buildername, srcdir=srcdir, status=StringIO(), warning=warning, **kwargs)
-    app.connect("source-read", lambda app, docname, source: read.add(docname))
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return read, warning.getvalue()
 
 
 def test_table_edits_reread_only_the_documents_they_affect(tmp_path: Path) -> None:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-from io import StringIO
 from pathlib import Path
 
-from sphinx.testing.util import SphinxTestApp
+import builds
 
 COLOR = re.compile(r"\x1b\[[0-9;]*m")
 INDEX = """\
@@ -23,19 +22,8 @@ reference/extra*
 
 def build(srcdir: Path, table: str) -> tuple[str, str]:
     (srcdir / "relocations.toml").write_text(table, encoding="utf-8")
-    warning = StringIO()
-    app = SphinxTestApp(
-        "html",
-        srcdir=srcdir,
-        confoverrides={"extensions": ["myst_parser", "sphinx_relocate"]},
-        status=StringIO(),
-        warning=warning,
-    )
-    try:
-        app.build()
-        return (Path(app.outdir) / "index.html").read_text("utf-8"), warning.getvalue()
-    finally:
-        app.cleanup()
+    built = builds.build(srcdir, confoverrides={"extensions": ["myst_parser", "sphinx_relocate"]})
+    return (built.outdir / "index.html").read_text("utf-8"), built.warnings
 
 
 def test_a_glob_of_a_moved_folder_lists_its_pages(tmp_path: Path) -> None:

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 import shutil
-from io import StringIO
 from pathlib import Path
 
+import builds
 import pytest
 from oracle import compare, landings
-from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate.cli.main import main
 
@@ -30,16 +29,8 @@ FORGE = "https://forge.example/org/repo/blob/master/docs/zh/"
 
 
 def build(srcdir: Path, builder: str, outdir: Path, **overrides: object) -> str:
-    warning = StringIO()
-    app = SphinxTestApp(
-        builder, srcdir=srcdir, builddir=outdir, confoverrides=overrides, status=StringIO(),
-        warning=warning, freshenv=True,
-    )
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return COLOR.sub("", warning.getvalue())
+    built = builds.build(srcdir, builder, builddir=outdir, fresh=True, confoverrides=overrides)
+    return COLOR.sub("", built.warnings)
 
 
 def hrefs(path: Path) -> list[str]:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from sphinx.errors import ConfigError
 
-from sphinx_relocate.cli.main import main, read_project
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.cli.project import read_project
 from sphinx_relocate.core.settings import (
     CONFIG_VALUES,
     DECLARED,

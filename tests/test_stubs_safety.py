@@ -17,9 +17,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import builds
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate.core import stubs as _stubs
 from sphinx_relocate.core.paths import safe_output_path
@@ -52,10 +54,8 @@ def project(root: Path, table: str, conf: str = "", pages: tuple[str, ...] = ())
     return src
 
 
-def build(make_app: Any, src: Path, builder: str = "html", **overrides: Any) -> Any:
-    app = make_app(builder, srcdir=src, confoverrides=overrides)
-    app.build()
-    return app
+def build(src: Path, builder: str = "html", **overrides: Any) -> SphinxTestApp:
+    return builds.build(src, builder, confoverrides=overrides).app
 
 
 def warned(app: Any, kind: str) -> list[str]:
@@ -69,9 +69,9 @@ def manifest(out: Path) -> dict[str, str]:
 # -- D3: removal never follows a symbolic link out -----------------------------------------
 
 
-def test_stale_removal_never_follows_a_symlinked_folder_out(make_app, tmp_path) -> None:
+def test_stale_removal_never_follows_a_symlinked_folder_out(tmp_path) -> None:
     src = project(tmp_path, '[pages]\n"deep/er/old" = "new/plain"\n"kept" = "new/plain"\n')
-    out = Path(build(make_app, src).outdir)
+    out = Path(build(src).outdir)
     stub = (out / "deep/er/old.html").read_bytes()
     assert manifest(out)["deep/er/old.html"] == _stubs.digest(stub)
     # the folder of the stub becomes a link to a folder outside, holding the same bytes
@@ -83,7 +83,7 @@ def test_stale_removal_never_follows_a_symlinked_folder_out(make_app, tmp_path) 
     os.symlink(outside / "deep", out / "deep")
     # the entry leaves the table: the stub is stale
     (src / "relocations.toml").write_text('[pages]\n"kept" = "new/plain"\n', "utf-8")
-    app = build(make_app, src)
+    app = build(src)
     assert (outside / "deep/er/old.html").read_bytes() == stub
     assert (outside / "deep/er").is_dir()
     assert (out / "kept.html").exists()
@@ -144,13 +144,13 @@ def test_writing_and_removal_never_touch_what_a_link_leads_to(
 # -- D4: a file the extension did not write is never replaced or deleted --------------------
 
 
-def test_a_users_file_at_an_old_url_is_kept(make_app, tmp_path) -> None:
+def test_a_users_file_at_an_old_url_is_kept(tmp_path) -> None:
     src = project(tmp_path, '[pages]\n"old" = "new/plain"\n"other" = "new/plain"\n')
     out = src / "_build/html"
     out.mkdir(parents=True)
     (out / "old.html").write_text("my own page", "utf-8")
     (out / "vercel.json").write_text('{"headers": []}\n', "utf-8")
-    app = build(make_app, src, relocate_redirect_exports=["vercel", "netlify"])
+    app = build(src, relocate_redirect_exports=["vercel", "netlify"])
     assert (out / "old.html").read_text("utf-8") == "my own page"
     assert (out / "vercel.json").read_text("utf-8") == '{"headers": []}\n'
     assert "noindex" in (out / "other.html").read_text("utf-8")
@@ -169,51 +169,51 @@ def test_a_users_file_at_an_old_url_is_kept(make_app, tmp_path) -> None:
     assert set(manifest(out)) == {"other.html", "_redirects"}
     # the entry leaves the table: the user's file stays
     (src / "relocations.toml").write_text('[pages]\n"other" = "new/plain"\n', "utf-8")
-    build(make_app, src, relocate_redirect_exports=["netlify"])
+    build(src, relocate_redirect_exports=["netlify"])
     assert (out / "old.html").read_text("utf-8") == "my own page"
     assert (out / "vercel.json").read_text("utf-8") == '{"headers": []}\n'
 
 
-def test_a_stub_edited_by_hand_is_not_overwritten(make_app, tmp_path) -> None:
+def test_a_stub_edited_by_hand_is_not_overwritten(tmp_path) -> None:
     src = project(tmp_path, '[pages]\n"old" = "new/plain"\n')
-    app = build(make_app, src)
+    app = build(src)
     out = Path(app.outdir)
     (out / "old.html").write_text("edited", "utf-8")
     (src / "new/plain.rst").write_text(PAGE.replace("Plain page", "Plain title"), "utf-8")
-    app = build(make_app, src)
+    app = build(src)
     assert (out / "old.html").read_text("utf-8") == "edited"
     assert any("'old.html' was changed since sphinx-relocate wrote it" in line
                for line in warned(app, "stub"))
 
 
 def test_an_unchanged_stub_is_rewritten_and_a_lost_manifest_is_made_again(
-    make_app, tmp_path
+    tmp_path
 ) -> None:
     src = project(tmp_path, '[pages]\n"old" = "new/plain"\n')
-    out = Path(build(make_app, src).outdir)
+    out = Path(build(src).outdir)
     (src / "new/plain.rst").write_text(PAGE.replace("Plain page", "Plain title"), "utf-8")
-    app = build(make_app, src)
+    app = build(src)
     assert "Moved: Plain title" in (out / "old.html").read_text("utf-8")
     assert not warned(app, "stub")
     # without the manifest, a stub whose bytes are what the build writes is taken back
     (out / _stubs.MANIFEST).unlink()
-    app = build(make_app, src)
+    app = build(src)
     assert not warned(app, "stub")
     assert "old.html" in manifest(out)
 
 
-def test_a_page_of_a_removed_document_becomes_its_stub(make_app, tmp_path) -> None:
+def test_a_page_of_a_removed_document_becomes_its_stub(tmp_path) -> None:
     """The reorganization itself: the page a previous build wrote for a document that
     moved since is Sphinx's output, and the stub takes its place."""
     src = project(tmp_path, "", pages=("install",))
-    out = Path(build(make_app, src).outdir)
+    out = Path(build(src).outdir)
     assert "Body of install." in (out / "install.html").read_text("utf-8")
     (src / "guide").mkdir()
     (src / "install.rst").rename(src / "guide/install.rst")
     index = (src / "index.rst").read_text("utf-8")
     (src / "index.rst").write_text(index.replace("   install", "   guide/install"), "utf-8")
     (src / "relocations.toml").write_text('[pages]\n"install" = "guide/install"\n', "utf-8")
-    app = build(make_app, src)
+    app = build(src)
     assert "noindex" in (out / "install.html").read_text("utf-8")
     assert not warned(app, "stub")
 
@@ -221,13 +221,13 @@ def test_a_page_of_a_removed_document_becomes_its_stub(make_app, tmp_path) -> No
 # -- D5: Sphinx's own files --------------------------------------------------------------
 
 
-def test_sphinx_own_files_are_never_replaced(make_app, tmp_path) -> None:
+def test_sphinx_own_files_are_never_replaced(tmp_path) -> None:
     table = (
         '[pages]\n"objects.inv" = "new/plain"\n"searchindex.js" = "new/plain"\n'
         '".buildinfo" = "new/plain"\n"genindex" = "new/plain"\n"old" = "new/plain"\n'
     )
     src = project(tmp_path, table)
-    app = build(make_app, src, html_file_suffix="", relocate_redirect_exports=["json"])
+    app = build(src, html_file_suffix="", relocate_redirect_exports=["json"])
     out = Path(app.outdir)
     assert (out / "objects.inv").read_bytes().startswith(b"# Sphinx inventory version 2")
     assert (out / "searchindex.js").read_text("utf-8").startswith("Search.setIndex(")
@@ -246,7 +246,7 @@ def test_sphinx_own_files_are_never_replaced(make_app, tmp_path) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
-def test_extra_files_behind_a_symlinked_folder_are_kept(make_app, tmp_path) -> None:
+def test_extra_files_behind_a_symlinked_folder_are_kept(tmp_path) -> None:
     table = '[pages]\n"sub/page" = "new/plain"\n"sub/other" = "new/plain"\n'
     src = project(tmp_path, table, conf='html_extra_path = ["extra"]\n')
     shared = tmp_path / "shared"
@@ -254,7 +254,7 @@ def test_extra_files_behind_a_symlinked_folder_are_kept(make_app, tmp_path) -> N
     (shared / "page.html").write_text("copied by Sphinx", "utf-8")
     (src / "extra").mkdir()
     os.symlink(shared, src / "extra/sub")
-    app = build(make_app, src, relocate_redirect_exports=["json"])
+    app = build(src, relocate_redirect_exports=["json"])
     out = Path(app.outdir)
     assert (out / "sub/page.html").read_text("utf-8") == "copied by Sphinx"
     assert "noindex" in (out / "sub/other.html").read_text("utf-8")
@@ -267,10 +267,10 @@ def test_extra_files_behind_a_symlinked_folder_are_kept(make_app, tmp_path) -> N
 # -- D14: no recursion on the depth of a path --------------------------------------------
 
 
-def test_a_key_a_thousand_folders_deep(make_app, tmp_path) -> None:
+def test_a_key_a_thousand_folders_deep(tmp_path) -> None:
     deep = "/".join(["a"] * 1000)
     src = project(tmp_path, f'[pages]\n"{deep}" = "new/plain"\n')
-    app = build(make_app, src)
+    app = build(src)
     out = Path(app.outdir)
     written = out / f"{deep}.html"
     if written.exists():  # the system takes the path: a stub like any other
@@ -279,7 +279,7 @@ def test_a_key_a_thousand_folders_deep(make_app, tmp_path) -> None:
         assert any("no redirect stub for" in line for line in warned(app, "stub"))
     # and the entry leaves again: its folders go without recursion either
     (src / "relocations.toml").write_text("", "utf-8")
-    build(make_app, src)
+    build(src)
     assert not (out / "a").exists()
 
 
@@ -305,10 +305,10 @@ def test_writer_folders_need_no_recursion(tmp_path) -> None:
         ("{{ nothing }}", "UndefinedError: 'nothing' is undefined"),
     ],
 )
-def test_a_failing_template_falls_back_with_one_line(make_app, tmp_path, template, error) -> None:
+def test_a_failing_template_falls_back_with_one_line(tmp_path, template, error) -> None:
     src = project(tmp_path, '[pages]\n"old" = "new/plain"\n"older" = "new/plain"\n')
     (src / "stub.html").write_text(template, "utf-8")
-    app = build(make_app, src, relocate_stub_template="stub.html")
+    app = build(src, relocate_stub_template="stub.html")
     out = Path(app.outdir)
     for name in ("old.html", "older.html"):
         assert "This page has moved to" in (out / name).read_text("utf-8")
@@ -325,7 +325,7 @@ def test_a_failing_template_falls_back_with_one_line(make_app, tmp_path, templat
 # -- [labels]: an old label's anchor travels to the new label in the stub -----------------
 
 
-def test_stub_sends_an_old_label_to_the_new_one(make_app, tmp_path) -> None:
+def test_stub_sends_an_old_label_to_the_new_one(tmp_path) -> None:
     """``install.md`` moved to ``getting-started/installation.md`` and its label
     ``install-label`` became ``installation``: ``install.html#install-label`` must
     reach the new label's anchor, as an ``[anchors]`` entry would."""
@@ -350,7 +350,7 @@ def test_stub_sends_an_old_label_to_the_new_one(make_app, tmp_path) -> None:
         ("html", "install.html", f"{new}.html#installation"),
         ("dirhtml", "install/index.html", f"../{new}/index.html#installation"),
     ):
-        app = build(make_app, src, builder)
+        app = build(src, builder)
         text = (Path(app.outdir) / stub).read_text("utf-8")
         assert f'"install-label":"{url}"' in text, text
         assert f'"install_label":"{url}"' in text

@@ -1,0 +1,92 @@
+"""``sphinx-relocate check``: the table against the docs folder's files, labels and the
+published inventory, without building."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from sphinx_relocate.cli.output import UsageError, display_path, finding
+from sphinx_relocate.cli.project import DocsProject, read_project, section_ids
+from sphinx_relocate.core.table import (
+    Location,
+    Problem,
+    RelocationTable,
+    check_against_project,
+    check_labels,
+)
+
+
+def command_check(args: argparse.Namespace) -> int:
+    """Validate the table against the docs folder without building."""
+    project = read_project(args.docs_dir)
+    table, problems = project.load_table(args.table)
+    sources = project.table_sources(args.table)
+    sources.require(None, "nothing to check")
+    if not problems:
+        sources.require(table, "nothing to check")
+    if not any(p.fatal for p in problems):
+        srcdir = project.srcdir
+        documents = project.docnames()
+        problems += check_against_project(
+            table, documents, lambda p: (srcdir / p).exists(), project.source_suffixes
+        )
+        if table.labels:  # against the labels the sources write
+            labels, complete = project.labels()
+            problems += check_labels(table, labels, targets=complete)
+        problems += _published_problems(args, project, table, documents)
+    for problem in problems:
+        print(finding(args.format, problem.location.file, problem.location.line, problem.message))
+    if problems:
+        count = len(problems)
+        print(f"{count} problem{'s' if count > 1 else ''} found in {sources.read(table)}",
+              file=sys.stderr)
+        return 1
+    print(f"relocation table OK: {sources.read(table)}", file=sys.stderr)
+    return 0
+
+
+def _published_problems(
+    args: argparse.Namespace, project: DocsProject, table: RelocationTable, documents: set[str]
+) -> list[Problem]:
+    """The build's published check (``--published``, else ``relocate_published``) on the
+    sources: the documents Sphinx would find, the labels written in the sources."""
+    from sphinx_relocate.core.inventory import InventoryError
+    from sphinx_relocate.core.published import generated_labels, read, unredirected
+    from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
+    from sphinx_relocate.sphinx_ext.published import fetch_url
+    from sphinx_relocate.sphinx_ext.stubs import base_url
+
+    setting = args.published or project.settings.get("relocate_published")
+    if not setting:
+        return []
+    try:  # --published is relative to the current folder, relocate_published to conf.py's
+        published = read(
+            str(setting), Path() if args.published else project.confdir,
+            fetch=fetch_url, base_url=base_url(project.settings.values),
+        )
+    except InventoryError as err:
+        if args.published:
+            raise UsageError(str(err)) from None
+        where = setting_location(project.confdir, "relocate_published")
+        shown = display_path(Path(where.file))
+        raise UsageError(
+            f"{shown}:{where.line}: relocate_published = {setting!r}: {err}"
+        ) from None
+    labels: set[str] | None = None
+    if "sphinx.ext.autosectionlabel" in (project.settings.get("extensions") or ()):
+        print("note: the published labels are not checked: sphinx.ext.autosectionlabel "
+              "makes labels that only a build knows", file=sys.stderr)
+    else:
+        labels = project.labels()[0] | generated_labels(published)
+    problems = []
+    table_setting = project.settings.table
+    for found in unredirected(published, documents, labels, table, section_ids(project)):
+        where = entries_location(
+            project.confdir, table_setting, found.section, "relocate_published", table=args.table
+        )
+        location = Location(display_path(Path(where.file)), where.line)
+        problems.append(Problem(location, found.message, fatal=False, subtype="unredirected"))
+    return problems
+

@@ -1,0 +1,143 @@
+"""``sphinx-relocate from-git``: table entries derived from git renames and renamed
+headings, printed or merged into the table; ``--check`` lists those without an entry."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sphinx_relocate.cli.output import UsageError, display_path, finding
+from sphinx_relocate.cli.project import (
+    DocsProject,
+    read_project,
+    section_ids,
+    table_or_exit,
+    table_path,
+    write_merged,
+)
+from sphinx_relocate.core.table import RelocationTable
+
+if TYPE_CHECKING:
+    from sphinx_relocate.core.git import Changes
+
+
+def command_from_git(args: argparse.Namespace) -> int:
+    """Derive table entries from git renames; print them or merge them into the table."""
+    from sphinx_relocate.core.git import (
+        GitError,
+        derive,
+        docs_changes,
+        merge_into,
+        render,
+        without_known,
+    )
+    from sphinx_relocate.core.rewrite import walk_repository
+
+    project = read_project(args.docs_dir)
+    table = table_or_exit(project, args.table)
+    project.say_read(args.table, table)
+    try:
+        prefix, changes = docs_changes(
+            project.srcdir, args.since, args.similarity, project.exclude_patterns,
+            project.source_suffixes,
+            int(project.settings.get("myst_heading_anchors") or 0),
+        )
+    except GitError as err:
+        raise UsageError(str(err)) from None
+    _say_unpaired(args, project, table, prefix, changes)
+    if args.check:
+        return _check_unredirected(args, project, table, prefix, changes)
+    present, _ = walk_repository(project.srcdir)
+    derived, known = without_known(
+        derive(changes, prefix, project.source_suffixes, present), table,
+        section_ids(project),
+    )
+    for docname in derived.deleted:
+        print(
+            f"{prefix}{docname}: page deleted without a rename; give it a target in [pages] "
+            "(a page or a URL), or confirm it is meant to go",
+            file=sys.stderr,
+        )
+    for section in derived.removed:
+        print(
+            f"{prefix}{section}: section removed; give it a target in [anchors] (the "
+            "section that holds its text now), or confirm it is meant to go",
+            file=sys.stderr,
+        )
+    entries = (
+        len(derived.pages) + len(derived.files) + len(derived.prefixes) + len(derived.anchors)
+    )
+    already = f" ({known} already in the table)" if known else ""
+    if not args.write:
+        sys.stdout.write(render(derived))
+        print(f"{entries} entr{'ies' if entries != 1 else 'y'} derived{already}", file=sys.stderr)
+        return 0
+    path = table_path(project, args.table)
+    write_merged(path, lambda text: merge_into(text, derived))
+    print(
+        f"{display_path(path)}: added {entries} entr{'ies' if entries != 1 else 'y'}{already}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _say_unpaired(
+    args: argparse.Namespace, project: DocsProject, table: RelocationTable, prefix: str,
+    changes: Changes,
+) -> None:
+    """Name the deleted and added pages of the same name that git did not pair: a page
+    rewritten as it moved is under git's similarity threshold and looks deleted."""
+    from sphinx_relocate.core.git import unpaired
+
+    for old, new in unpaired(changes, prefix, project.source_suffixes):
+        if table.locate_page(old) is not None:
+            continue
+        print(
+            f"{prefix}{old}: deleted, and {prefix}{new} added: git did not pair them (less "
+            f"than {args.similarity}% alike); if the page moved, its entry is "
+            f'"{old}" = "{new}"',
+            file=sys.stderr,
+        )
+
+
+def _check_unredirected(
+    args: argparse.Namespace, project: DocsProject, table: RelocationTable, prefix: str,
+    changes: Changes,
+) -> int:
+    """``from-git --check``: exit 1 listing each renamed or deleted page with no entry."""
+    from sphinx_relocate.core.git import heading_at, unredirected, unredirected_message
+    from sphinx_relocate.sphinx_ext.config import findings_file
+
+    setting = project.settings.table
+    shown = display_path(args.table or findings_file(project.confdir, setting))
+    missing = unredirected(changes, prefix, project.source_suffixes, table, section_ids(project))
+    for old, new in missing:
+        place, line = shown, 0
+        heading = heading_at(changes, old)
+        if heading is not None:  # a renamed heading: at its line in the page
+            place, line = display_path(Path(heading.file)), heading.line
+        print(finding(args.format, place, line, unredirected_message(old, new, args.since)))
+    since = args.since or "HEAD"
+    if missing:
+        print(f"{_pages_and_headings(missing)} renamed or deleted since {since} "
+              "without an entry", file=sys.stderr)
+        return 1
+    every = unredirected(changes, prefix, project.source_suffixes, RelocationTable())
+    folder = display_path(project.srcdir)
+    if not every:
+        print(f"no page renamed or deleted since {since} in {folder}", file=sys.stderr)
+        return 0
+    what = "page and heading" if changes.sections else "page"
+    print(f"every {what} renamed or deleted since {since} has an entry "
+          f"({_pages_and_headings(every)} in {folder})", file=sys.stderr)
+    return 0
+
+
+def _pages_and_headings(found: list[tuple[str, str]]) -> str:
+    """``2 pages and 1 heading``: headings are the ``page#id`` among ``found``."""
+    headings = sum("#" in old for old, _ in found)
+    counts = [(len(found) - headings, "page"), (headings, "heading")]
+    return " and ".join(f"{n} {word}{'s' if n > 1 else ''}" for n, word in counts if n)
+

@@ -1,0 +1,363 @@
+"""The docs folder a command works on, read as the build would read it.
+
+:func:`read_project` finds the Sphinx source folder DOCS_DIR names
+(:func:`~sphinx_relocate.cli.docs_folder.find_docs`) and reads its conf.py (running it as
+sphinx-build does, or reading its literal settings when it cannot run here) into a
+:class:`DocsProject`, which loads the relocation table as the extension would and says
+where it looked (:class:`TableSources`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sphinx_relocate.cli.docs_folder import find_docs
+from sphinx_relocate.cli.output import UsageError, display_path, stop
+from sphinx_relocate.core.settings import Settings, SettingsError, build_settings
+from sphinx_relocate.core.table import Problem, RelocationTable, load_table
+
+if TYPE_CHECKING:
+    from sphinx_relocate.core.peers import Converted
+
+
+@dataclass
+class DocsProject:
+    """What the command needs to know of a docs folder, read from its conf.py."""
+
+    confdir: Path
+    srcdir: Path
+    #: conf.py's settings, checked as the build checks them
+    settings: Settings
+    #: the pages that declare old names (``relocated_from``), once the table is loaded
+    declaring: frozenset[str] = frozenset()
+
+    @property
+    def source_suffixes(self) -> tuple[str, ...]:
+        return self.settings.source_suffixes
+
+    @property
+    def exclude_patterns(self) -> list[str]:
+        return list(self.settings.get("exclude_patterns") or ())
+
+    def docnames(self) -> set[str]:
+        """The project's documents, discovered the way Sphinx does."""
+        from sphinx.project import Project
+
+        project = Project(self.srcdir, dict.fromkeys(self.source_suffixes, "restructuredtext"))
+        return set(project.discover(self.excludes()))
+
+    def excludes(self) -> list[str]:
+        """What discovery leaves out: conf.py's ``exclude_patterns``, the usual build
+        folder and hidden files."""
+        return [*self.exclude_patterns, "_build", "**/.*"]
+
+    def labels(self) -> tuple[set[str], bool]:
+        """The labels written in the sources, and whether they are all the project's:
+        not with ``sphinx.ext.autosectionlabel`` (every section title is one) or sources
+        that are not reST or Markdown text (notebooks)."""
+        from sphinx_relocate.core.rewrite import project_labels, walk_repository
+        from sphinx_relocate.core.spans import MARKDOWN_SUFFIXES, REST_SUFFIXES
+
+        files, _ = walk_repository(self.srcdir)
+        found = project_labels(self.srcdir, "", files, self.source_suffixes)
+        extensions = self.settings.get("extensions") or ()
+        complete = "sphinx.ext.autosectionlabel" not in extensions and all(
+            suffix in (*MARKDOWN_SUFFIXES, *REST_SUFFIXES, ".txt")
+            for suffix in self.source_suffixes
+        )
+        return found, complete
+
+    def peers(self, *, loaded_too: bool = False) -> Converted:
+        """The peers' tables in conf.py as table rows, as the extension reads them: not the
+        table of a peer that is still loaded (that one is the peer's), unless ``loaded_too``."""
+        from sphinx_relocate.core.peers import PEERS, Converted, convert, documents_on_disk
+
+        extensions = set(self.settings.get("extensions") or ())
+        values = {
+            name: self.settings.get(name)
+            for name, (_, module) in PEERS.items()
+            if self.settings.get(name) and (loaded_too or module not in extensions)
+        }
+        if not values:
+            return Converted()
+        conf_py = self.confdir / "conf.py"
+        return convert(
+            values,
+            conf_file=display_path(conf_py),
+            conf_text=conf_py.read_text("utf-8", "replace"),
+            srcdir=self.srcdir,
+            shown=display_path,
+            html_suffix=self.settings.get("html_file_suffix") or ".html",
+            is_document=documents_on_disk(self.srcdir, self.source_suffixes),
+        )
+
+    def table_sources(self, table_option: Path | None) -> TableSources:
+        """Where the table is read from (as :meth:`load_table` reads it)."""
+        from sphinx_relocate.core.peers import PEERS
+
+        setting = self.settings.table
+        path = table_option or (self.confdir / setting if setting else None)
+        extensions = set(self.settings.get("extensions") or ())
+        names = [
+            name for name in ("relocate_map", *PEERS)
+            if self.settings.get(name) and (name not in PEERS or PEERS[name][1] not in extensions)
+        ]
+        return TableSources(
+            conf_py=display_path(self.confdir / "conf.py"),
+            file=display_path(path) if path is not None else None,
+            # a table named other than by default counts even when missing: its reader
+            # says what is wrong with it
+            file_found=table_option is not None or self.settings.table_path is not None,
+            settings=tuple(names),
+            peers_loaded=tuple(
+                name for name in PEERS
+                if self.settings.get(name) and PEERS[name][1] in extensions
+            ),
+            pages=len(self.declaring),
+        )
+
+    def say_read(self, table_option: Path | None, table: RelocationTable) -> TableSources:
+        """One line on stderr: the folder, its conf.py and the table read (or where the
+        command looked for one)."""
+        sources = self.table_sources(table_option)
+        what = f"table {sources.read(table)}" if sources else (
+            f"no relocation table (looked for {sources.looked()})"
+        )
+        print(f"read {sources.conf_py}; {what}", file=sys.stderr)
+        return sources
+
+    def load_table(
+        self, table_option: Path | None, *, peers: Converted | None = None
+    ) -> tuple[RelocationTable, list[Problem]]:
+        """The table as the extension would read it (``--table`` overrides conf.py).
+
+        ``peers`` replaces the peers' rows it would read (:meth:`peers`).
+        """
+        if table_option is not None:
+            if not table_option.is_file():
+                raise UsageError(f"{table_option}: no such table file")
+            path: Path | None = table_option
+        else:
+            path = self.settings.table_path
+        from sphinx_relocate.core.declared import declared_names
+        from sphinx_relocate.sphinx_ext.discovery import pattern_matchers
+
+        mapping = self.settings.get("relocate_map") or {}
+        conf_py = self.confdir / "conf.py"
+        converted = self.peers() if peers is None else peers
+        declared = declared_names(
+            self.srcdir, self.source_suffixes,
+            *pattern_matchers(self.excludes(), self.settings.get("include_patterns") or ["**"]),
+            shown=display_path,
+        )
+        self.declaring = frozenset(
+            [row[3].file for row in declared.rows] + [p.location.file for p in declared.problems]
+        )
+        return load_table(
+            path,
+            mapping,
+            mapping_file=display_path(conf_py),
+            mapping_text=conf_py.read_text("utf-8", "replace") if conf_py.exists() else "",
+            source_suffixes=self.source_suffixes,
+            display_name=display_path(path) if path else None,
+            peer_rows=[*converted.rows, *declared.rows],
+            peer_problems=[*converted.problems, *declared.problems],
+        )
+
+
+@dataclass(frozen=True)
+class TableSources:
+    """Where a command looked for the table and what it found there, to say so."""
+
+    conf_py: str
+    file: str | None
+    file_found: bool
+    settings: tuple[str, ...]
+    #: peers' tables in conf.py left to the peer, which conf.py still loads
+    peers_loaded: tuple[str, ...] = ()
+    #: pages that declare old names (``relocated_from``)
+    pages: int = 0
+
+    def looked(self) -> str:
+        """``docs/relocations.toml, relocate_map, redirects, rediraffe_redirects``."""
+        names = [self.file or "relocate_table = None", "relocate_map", *_peer_names()]
+        looked = f"{', '.join(names[:-1])} or {names[-1]} in {self.conf_py}"
+        for name in self.peers_loaded:
+            looked += f"; {name} is left to {_peer_names()[name]}, which conf.py loads"
+        return looked
+
+    def names(self) -> str:
+        """``docs/relocations.toml and relocate_map in docs/conf.py``."""
+        parts = [self.file] if self.file and self.file_found else []
+        if self.settings:
+            parts.append(f"{', '.join(self.settings)} in {self.conf_py}")
+        if self.pages:
+            parts.append(f"relocated_from in {self.pages} page{'s' if self.pages != 1 else ''}")
+        return " and ".join(parts)
+
+    def read(self, table: RelocationTable) -> str:
+        """``docs/relocations.toml and relocate_map in docs/conf.py: 3 entries``."""
+        count = len(table.entries)
+        return f"{self.names()}: {count} entr{'y' if count == 1 else 'ies'}"
+
+    def require(self, table: RelocationTable | None, doing: str) -> None:
+        """Stop (exit 2) when there is no table, or one without entries: a gate that
+        checks nothing must not pass."""
+        if not self:
+            raise UsageError(f"no relocation table (looked for {self.looked()}): {doing}")
+        if table is not None and not table.entries:
+            raise UsageError(f"no relocation entries in {self.names()}: {doing}")
+
+    def __bool__(self) -> bool:
+        return self.file_found or bool(self.settings) or bool(self.pages)
+
+
+def _peer_names() -> dict[str, str]:
+    """The peers' table settings, and the extension each belongs to."""
+    from sphinx_relocate.core.peers import PEERS
+
+    return {name: module for name, (_, module) in PEERS.items()}
+
+
+def read_project(docs_dir: Path) -> DocsProject:
+    """Read conf.py the way sphinx-build does (it runs the file); when running it fails
+    (an import of the project's own package, not installed here), read its literal
+    settings instead (:mod:`sphinx_relocate.core.confpy`)."""
+    docs_dir = find_docs(docs_dir)
+    conf_py = docs_dir / "conf.py"
+    from sphinx.config import eval_config_file
+
+    try:
+        values = eval_config_file(_conf_path_arg(conf_py.resolve()), tags=_empty_tags())
+    except Exception as err:  # a broken conf.py is the user's, not ours
+        values = _literal_settings(conf_py, err)
+    try:
+        settings = build_settings(values, confdir=docs_dir, shown=display_path(conf_py))
+    except SettingsError as err:
+        stop([str(problem) for problem in err.problems])
+        raise  # pragma: no cover - stop raised
+    return DocsProject(confdir=docs_dir, srcdir=docs_dir, settings=settings)
+
+
+#: Settings that make up the table: read from a conf.py that cannot run only as literals.
+_TABLE_SETTINGS = ("relocate_table", "relocate_map", "redirects", "rediraffe_redirects")
+
+
+def _literal_settings(conf_py: Path, err: Exception) -> dict[str, Any]:
+    """The settings of a conf.py that fails to run, read as literals, with one line
+    saying so; a setting of the table that is no literal stops the command."""
+    from sphinx_relocate.core.confpy import read_literals
+
+    failure = _conf_error(conf_py, err)
+    cause = err.__cause__ or err
+    if isinstance(cause, SyntaxError):
+        raise UsageError(failure)
+    try:
+        text = conf_py.read_text("utf-8")
+        found = read_literals(text, str(conf_py))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+        raise UsageError(failure) from None
+    blocking = [(name, line, why) for name, line, why in found.unread if name in _TABLE_SETTINGS]
+    if blocking:
+        name, line, why = blocking[0]
+        raise UsageError(
+            f"{failure}; its {name} (line {line}) is {why}, so the table cannot be read "
+            "without running it"
+        )
+    read = ", ".join(found.read_names()) or "none of the settings the commands need"
+    unread = ", ".join(f"{name} (line {line}: {why})" for name, line, why in found.unread)
+    unread = f"; not read: {unread}" if unread else ""
+    where, why = _conf_failure(conf_py, err)
+    print(f"note: {where}: cannot run it here ({why}); read as literals: {read}{unread}",
+          file=sys.stderr)
+    return found.values
+
+
+def _conf_error(conf_py: Path, err: Exception) -> str:
+    """One line for a conf.py that fails: its file, line and the Python error."""
+    where, why = _conf_failure(conf_py, err)
+    return f"{where}: cannot be read: {why}"
+
+
+def _conf_failure(conf_py: Path, err: Exception) -> tuple[str, str]:
+    """``file:line`` of a conf.py that fails (the line that raised), and why."""
+    cause = err.__cause__ or err
+    if isinstance(cause, SyntaxError):
+        return f"{display_path(conf_py)}:{cause.lineno or 0}", str(cause.msg)
+    line = 0
+    for frame in traceback.extract_tb(cause.__traceback__):
+        if Path(frame.filename).resolve() == conf_py.resolve():
+            line = frame.lineno or 0
+    return f"{display_path(conf_py)}:{line}", f"{type(cause).__name__}: {cause}"
+
+
+def _conf_path_arg(conf_py: Path) -> Any:
+    """Sphinx up to 8.1 wants a str here, Sphinx 9 a Path (8.2 takes both)."""
+    import sphinx
+
+    return str(conf_py) if sphinx.version_info < (8, 2) else conf_py
+
+
+def _empty_tags() -> Any:
+    from sphinx.util.tags import Tags
+
+    return Tags()
+
+
+def table_or_exit(project: DocsProject, table_option: Path | None) -> RelocationTable:
+    """The project's table; fatal problems are usage errors (one line each)."""
+    table, problems = project.load_table(table_option)
+    fatal = [p for p in problems if p.fatal]
+    if fatal:
+        for problem in fatal[:-1]:
+            print(problem, file=sys.stderr)
+        raise UsageError(str(fatal[-1]))
+    return table
+
+
+def section_ids(project: DocsProject) -> Callable[[str], set[str]]:
+    """The section ids of a page of the project now, for the sections of moved pages."""
+    from sphinx_relocate.core.git import ids_now
+
+    anchors = int(project.settings.get("myst_heading_anchors") or 0)
+    return ids_now(project.srcdir, project.source_suffixes, anchors)
+
+
+def table_path(project: DocsProject, option: Path | None) -> Path:
+    """The table file a command writes: ``--table``, else the one conf.py names."""
+    setting = project.settings.table
+    path = option or project.settings.table_path
+    if path is None:
+        if not setting:
+            raise UsageError("conf.py sets relocate_table = None; pass --table FILE")
+        path = project.confdir / setting
+    return path
+
+
+def write_merged(path: Path, merge: Callable[[str], str]) -> None:
+    """Write ``merge(text)`` of the table file (created when missing), keeping its encoding.
+
+    A table that is a symlink (one table shared by several docs folders) is written
+    through to its target, atomically there: the link stays a link.
+    """
+    from sphinx_relocate.core.rewrite import SourceFile, read_source, write_source
+
+    path = Path(os.path.realpath(path))
+    source = (read_source(path) if path.exists() else None) or SourceFile("", "utf-8", b"")
+    try:
+        merged = merge(source.text)
+    except ValueError as err:  # tomllib.TOMLDecodeError
+        raise UsageError(f"{display_path(path)}: cannot merge the entries: {err}") from None
+    if merged.strip() == source.text.strip():
+        return
+    if path.exists():
+        write_source(path, source, merged)
+    else:
+        path.write_text(merged, encoding="utf-8")
+

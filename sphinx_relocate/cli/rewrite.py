@@ -1,0 +1,277 @@
+"""``sphinx-relocate rewrite``: links written against old paths rewritten in the
+sources (a diff, ``--check`` or ``--write``), and the message catalogs of moved pages moved."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sphinx_relocate.cli.output import UsageError, display_path, finding
+from sphinx_relocate.cli.project import DocsProject, read_project, table_or_exit
+from sphinx_relocate.core.table import RelocationTable
+
+if TYPE_CHECKING:
+    from sphinx_relocate.core.rewrite import FileChange
+
+
+#: Trees with at least this many candidate files get a progress line on stderr.
+PROGRESS_THRESHOLD = 2000
+
+
+def command_rewrite(args: argparse.Namespace) -> int:
+    """Rewrite link targets in the sources (a diff by default, ``--check``, ``--write``)."""
+    from sphinx_relocate.cli.docutils_parser import DocutilsParser
+    from sphinx_relocate.core.rewrite import (
+        Rewriter,
+        candidate_files,
+        list_repository,
+        rewrite_files,
+    )
+
+    project = read_project(args.docs_dir)
+    table = table_or_exit(project, args.table)
+    project.say_read(args.table, table).require(table, "nothing to rewrite")
+    root = _repo_root(project, args.repo_root)
+    prefix = _docs_prefix(root, project.srcdir)
+    files, folders = list_repository(root)
+    documents = project.docnames()
+    rewriter = Rewriter(
+        table,
+        parser=DocutilsParser(),
+        docs_prefix=prefix,
+        source_suffixes=project.source_suffixes,
+        files=set(files),
+        folders=folders,
+        documents=documents,
+        repo_url=args.repo_url or project.settings.get("relocate_repo_url"),
+        mentions=args.mentions,
+        heading_anchors=int(project.settings.get("myst_heading_anchors") or 0),
+        root=root,
+    )
+    paths = candidate_files(files, prefix, project.source_suffixes, args.mentions)
+    changed = ambiguous = refused = 0
+    kinds: Counter[str] = Counter()
+    changes = rewrite_files(
+        rewriter,
+        root,
+        paths,
+        _progress(len(paths)),
+        write=args.write,
+        with_text=not (args.write or args.check),
+    )
+    for change in changes:
+        if change.error is not None:
+            changes.close()  # files not started yet are left as they are
+            raise UsageError(f"{change.path}: cannot write: {change.error}")
+        # annotations name files from the current folder, as GitHub reads them
+        shown = change.path if args.format == "text" else display_path(root / change.path)
+        if change.refused is not None:
+            refused += 1
+            message = f"left as it is: rewriting it would add a parse error ({change.refused})"
+            print(finding(args.format, shown, 0, message), file=sys.stderr)
+        for written in change.ambiguous:
+            ambiguous += 1
+            message = (
+                f"{written!r} is ambiguous: it lands on two targets, from the page's folder "
+                "and from a folder it stood in, and nothing decides which is meant; left as "
+                "written [relocate.ambiguous]"
+            )
+            print(finding(args.format, shown, 0, message), file=sys.stderr)
+        for written in change.ambiguous_labels:
+            ambiguous += 1
+            message = (
+                f"{written!r} names a renamed label and a document too; left as written: "
+                "write the new label, or the document [relocate.label]"
+            )
+            print(finding(args.format, shown, 0, message), file=sys.stderr)
+        for entry in change.untitled:
+            ambiguous += 1
+            message = (
+                f"toctree entry {entry.written!r} goes to {entry.new} now, and the old page's "
+                f"title is not known: left as written; write the title: "
+                f"'Title <{entry.new}>' [relocate.toctree]"
+            )
+            print(finding(args.format, shown, entry.line, message, entry.column),
+                  file=sys.stderr)
+        if change.read_only:
+            refused += 1
+            count = sum(change.syntaxes.values())
+            message = (
+                f"left as it is: read-only ({count} link{'s' if count > 1 else ''} to "
+                "rewrite); make it writable to rewrite it"
+            )
+            print(finding(args.format, shown, 0, message), file=sys.stderr)
+            continue
+        if not change.changed:
+            continue
+        changed += 1
+        kinds += change.syntaxes
+        if args.check:  # one line per link, where its target is written
+            for link in change.links:
+                message = f"{link.written} → {link.new}"
+                print(finding(args.format, shown, link.line, message, link.column))
+        elif not args.write:
+            _print_patch(change, shown)
+    links = sum(kinds.values())
+    if not changed:
+        print(f"nothing to rewrite ({len(paths)} files scanned)", file=sys.stderr)
+    else:
+        verb = "rewrote" if args.write else "would rewrite"
+        print(
+            f"{verb} {links} link{'s' if links > 1 else ''} in {changed} "
+            f"file{'s' if changed > 1 else ''} ({_kinds(kinds)}); {len(paths)} files scanned",
+            file=sys.stderr,
+        )
+    moved, failed = _move_catalogs(args, project, table, root, documents)
+    if args.check and (changed or moved):
+        return 1
+    return 1 if ambiguous or refused or failed else 0
+
+
+def _repo_root(project: DocsProject, option: Path | None) -> Path:
+    """``--repo-root``, else ``relocate_repo_root``, else the git top level, else the docs."""
+    setting = project.settings.get("relocate_repo_root")
+    if option is not None:
+        root = option
+    elif setting:
+        root = project.confdir / setting
+    else:
+        root = next(
+            (
+                p
+                for p in (project.confdir.resolve(), *project.confdir.resolve().parents)
+                if (p / ".git").exists()
+            ),
+            project.confdir,
+        )
+    if not root.is_dir():
+        raise UsageError(f"{root}: the repository root is not a folder")
+    return root.resolve()
+
+
+def _docs_prefix(root: Path, srcdir: Path) -> str:
+    """The docs folder relative to the repository root: ``""`` or ``"docs/zh/"``."""
+    try:
+        rel = srcdir.resolve().relative_to(root).as_posix()
+    except ValueError:
+        raise UsageError(
+            f"{srcdir}: the docs folder is not inside the repository root {root}"
+        ) from None
+    return "" if rel == "." else rel + "/"
+
+
+def _progress(total: int) -> Callable[[int, int], None] | None:
+    """A progress line on stderr for large trees or a terminal."""
+    if total < PROGRESS_THRESHOLD and not sys.stderr.isatty():
+        return None
+
+    shown = [0]
+
+    def show(done: int, total: int) -> None:
+        if done // 500 > shown[0] // 500 or done == total:
+            shown[0] = done
+            end = "\n" if done == total else ""
+            print(f"\rrewrite: {done}/{total} files", end=end, file=sys.stderr, flush=True)
+
+    return show
+
+
+def _kinds(kinds: Counter[str]) -> str:
+    return ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+
+
+def _print_patch(change: FileChange, shown: str) -> None:
+    """The file's patch on stdout, in its own bytes; a file no text patch can show is
+    named on stderr, never left out silently."""
+    from sphinx_relocate.core.rewrite import patch_of
+
+    patch = patch_of(change)
+    if patch is None:
+        print(
+            f"{shown}: not in the diff: a {change.encoding.upper()} file cannot be shown as "
+            "a text patch; --check lists its links, --write rewrites it",
+            file=sys.stderr,
+        )
+        return
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:
+        sys.stdout.write(patch.decode("utf-8", "surrogateescape"))
+        return
+    sys.stdout.flush()
+    out.write(patch)
+    out.flush()
+
+
+def _move_catalogs(
+    args: argparse.Namespace,
+    project: DocsProject,
+    table: RelocationTable,
+    root: Path,
+    documents: set[str],
+) -> tuple[int, int]:
+    """Move the message catalogs of moved pages that are still at an old name, in every
+    language of ``locale_dirs`` (``git mv`` for tracked files); return how many were (or
+    would be) moved and how many moves failed.  A per-folder catalog that cannot move as
+    a whole is named and left: the build keeps serving it."""
+    from sphinx_relocate.core.catalogs import move_catalog, plan_moves
+    from sphinx_relocate.core.git import GitError, git
+
+    settings = project.settings
+    moves, kept = plan_moves(
+        project.srcdir.resolve(),
+        settings.get("locale_dirs") or ["locales"],
+        settings.get("gettext_compact", True),
+        table,
+        documents,
+    )
+
+    def shown(path: Path) -> str:
+        if args.format != "text":
+            return display_path(path)
+        try:
+            return path.resolve().relative_to(root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def tracked(path: Path) -> bool:
+        try:
+            git(["ls-files", "--error-unmatch", "--", path.name], path.parent)
+        except GitError:
+            return False
+        return True
+
+    def git_mv(source: Path, destination: Path) -> None:
+        try:
+            git(["mv", "--", str(source), str(destination)], source.parent)
+        except GitError as err:
+            raise OSError(str(err)) from None
+
+    for path, why in kept:
+        message = f"catalog of moved pages at an old name, not moved: it {why}"
+        print(finding(args.format, shown(path), 0, message), file=sys.stderr)
+    done = failed = 0
+    for move in moves:
+        pages = ", ".join(repr(page) for page in move.pages)
+        for source, destination in move.files():
+            if args.check:
+                message = f"catalog of {pages} at an old name; move it to {shown(destination)}"
+                print(finding(args.format, shown(source), 0, message))
+            elif not args.write:
+                print(f"would move {shown(source)} → {shown(destination)}", file=sys.stderr)
+        if args.write:
+            names = [(shown(s), shown(d)) for s, d in move.files()]
+            error = move_catalog(move, tracked, git_mv, shown)
+            if error is not None:
+                failed += 1
+                print(finding(args.format, names[0][0], 0, f"not moved: {error}"),
+                      file=sys.stderr)
+                continue
+            for source_name, destination_name in names:
+                print(f"moved {source_name} → {destination_name}", file=sys.stderr)
+        done += 1
+    return done, failed
+
