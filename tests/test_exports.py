@@ -2,7 +2,8 @@
 
 Each parser reads its format as the server would (nginx and Apache match the decoded
 path, Vercel's source is a path-to-regexp pattern) and returns ``(old, new)`` with the
-old path percent-encoded, so every format is compared with the same expected rows.
+old path percent-encoded, so every format is compared with the same expected rows; a
+folder's wildcard rule is ``("/old/*", "/new/*")``, and comes after every exact rule.
 """
 
 from __future__ import annotations
@@ -23,11 +24,10 @@ ROOT = Path(__file__).parent / "roots" / "test-stubs"
 DOCS = Path(__file__).parent.parent / "docs"
 
 #: The redirects of tests/roots/test-stubs under the html builder, from the site root:
-#: not 'kept/page' (still a page) nor 'Features/EP_balance' (a case-only rename).
+#: not 'kept/page' (still a page) nor 'Features/EP_balance' (a case-only rename); the
+#: folder 'legacy/' moved as a whole, one wildcard rule.
 HTML_ROWS = {
-    "/legacy/other.html": "/new/other.html",
-    "/legacy/plain.html": "/new/plain.html",
-    "/legacy/%E7%89%B9%E6%80%A7.html": "/new/%E7%89%B9%E6%80%A7.html",
+    "/legacy/*": "/new/*",
     "/old/%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88.html": "/new/%E7%89%B9%E6%80%A7.html",
     "/old/a%3Cb%3E%22c'.html": "/new/plain.html#x%E2%80%A8y%3C/script%3E",
     "/old/anchored.html": "/new/plain.html#section-two",
@@ -53,10 +53,22 @@ def _unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
+def wildcards_last(found: dict[str, str]) -> dict[str, str]:
+    """``found`` as it is, once its wildcard rules are known to follow the exact ones."""
+    kinds = [old.endswith("*") for old in found]
+    assert kinds == sorted(kinds), list(found)
+    return found
+
+
 def parse_json(text: str) -> dict[str, str]:
     rows = json.loads(text)
-    assert [row["from"] for row in rows] == sorted(row["from"] for row in rows)
-    return {row["from"]: row["to"] for row in rows}
+    exact = [row["from"] for row in rows if "prefix" not in row]
+    assert exact == sorted(exact)
+    assert all(row["prefix"] is True for row in rows if "prefix" in row)
+    star = {True: "*", False: ""}
+    return wildcards_last(
+        {row["from"] + star["prefix" in row]: row["to"] + star["prefix" in row] for row in rows}
+    )
 
 
 def parse_netlify(text: str) -> dict[str, str]:
@@ -66,8 +78,11 @@ def parse_netlify(text: str) -> dict[str, str]:
             continue
         old, new, status = line.split(" ")
         assert status == "301!"
+        if old.endswith("*"):  # a splat: an old path's own '*' is encoded
+            assert new.endswith(":splat")
+            new = new.removesuffix(":splat") + "*"
         found[old] = new
-    return found
+    return wildcards_last(found)
 
 
 def parse_nginx(text: str) -> dict[str, str]:
@@ -76,7 +91,8 @@ def parse_nginx(text: str) -> dict[str, str]:
     assert f"# In the server block: {NGINX_SERVER_LINE}\n" in text
     maps = re.fullmatch(
         r"(?:#.*\n)*map_hash_bucket_size \d+;\nmap_hash_max_size \d+;\n"
-        r"map \$uri \$relocate_key \{\n(.*?)\}\nmap \$uri \$relocate_target \{\n(.*?)\}\n",
+        r"map \$uri \$relocate_key \{\n(.*?)\}\nmap \$uri \$relocate_target \{\n(.*?)\}\n"
+        r"((?:map \$request_uri \$relocate_rest_\d+ \{\n.*?\}\n)*)",
         text, re.S,
     )
     assert maps, text
@@ -94,7 +110,20 @@ def parse_nginx(text: str) -> dict[str, str]:
     keys, targets = rows(maps.group(1)), rows(maps.group(2))
     assert [k for k, _ in keys] == [k for k, _ in targets]
     found = {}
+    rests = dict(re.findall(
+        r'map \$request_uri (\$relocate_rest_\d+) \{\n    "~\^\(\?:/\[\^/\?\]\*\)\{(\d+)\}/'
+        r'\(\[\^\?\]\*\)" \$1;\n\}\n', maps.group(3),
+    ))
+    assert "".join(rests) == "".join(re.findall(r"\$relocate_rest_\d+", maps.group(3)))
     for (old, written), (_, new) in zip(keys, targets, strict=True):
+        rest = re.search(r"\$relocate_rest_\d+", new)
+        if rest:  # a folder: the rest of the path after as many segments as it has
+            assert old.startswith("~^") and not old.endswith("$") and written == "$uri"
+            old = _unescape(old[2:])
+            assert int(rests[rest.group()]) == old.count("/") - 1
+            assert new.endswith(f'{rest.group()}$is_args$args"')
+            found[quote(old, safe="/!$&'()*+,;=-._~@") + "*"] = new[1 : rest.start()] + "*"
+            continue
         if old.startswith("~"):  # differs from another only by letter case, or has a $
             assert old.startswith("~^") and old.endswith("$") and written == "$uri"
             old = _unescape(old[2:-1])
@@ -104,7 +133,7 @@ def parse_nginx(text: str) -> dict[str, str]:
         path, _, fragment = _unescape(new[1:-1]).partition("$is_args$args")
         assert "$" not in path + fragment
         found[quote(old, safe="/!$&'()*+,;=-._~@")] = path + fragment
-    return found
+    return wildcards_last(found)
 
 
 def parse_apache(text: str) -> dict[str, str]:
@@ -115,6 +144,16 @@ def parse_apache(text: str) -> dict[str, str]:
         match = re.fullmatch(rf"(Redirect|RedirectMatch) permanent {_QUOTED} {_QUOTED}", line)
         assert match, line
         directive, old, new = match.group(1), *(_unescape(g) for g in match.groups()[1:])
+        if directive == "RedirectMatch" and old.endswith("(.*)$"):  # a folder
+            assert old.startswith("^") and new.endswith("$1") and not new.endswith("\\$1")
+            path = _unescape(old[1:-5])
+            assert re.fullmatch(old, path + "a/b.html")
+            parts = urlsplit(_unescape(new[:-2]))
+            found[quote(path, safe="/!$&'()*+,;=-._~@") + "*"] = "".join([
+                f"{parts.scheme}://{parts.netloc}" if parts.scheme else "",
+                quote(parts.path, safe="/!$&'()*+,;=-._~@:"),
+            ]) + "*"
+            continue
         if directive == "RedirectMatch":  # an anchored pattern that matches only its path
             assert old.startswith("^") and old.endswith("$")
             path = _unescape(old[1:-1])
@@ -132,19 +171,33 @@ def parse_apache(text: str) -> dict[str, str]:
         else:  # Redirect moves every path below too: never a folder URL
             assert not old.endswith("/")
         found[quote(old, safe="/!$&'()*+,;=-._~@")] = new
-    return found
+    return wildcards_last(found)
 
 
 def parse_vercel(text: str) -> dict[str, str]:
     rows = json.loads(text)["redirects"]
     assert all(row["permanent"] is True for row in rows)
-    return {_unescape(row["source"]): row["destination"] for row in rows}
+    found = {}
+    for row in rows:
+        old, new = _unescape(row["source"]), row["destination"]
+        if old.endswith(":path*"):  # an old path's own ':' is encoded
+            assert new.endswith(":path*")
+            old, new = old.removesuffix(":path*") + "*", new.removesuffix(":path*") + "*"
+        found[old] = new
+    return wildcards_last(found)
 
 
 def parse_readthedocs(text: str) -> dict[str, str]:
     rows = json.loads(text)
     assert all(row["type"] == "page" and row["http_status"] == 301 for row in rows)
-    return {row["from_url"]: row["to_url"] for row in rows}
+    found = {}
+    for row in rows:
+        old, new = row["from_url"], row["to_url"]
+        if old.endswith("*"):  # an old path's own '*' is encoded
+            assert new.endswith(":splat")
+            new = new.removesuffix(":splat") + "*"
+        found[old] = new
+    return wildcards_last(found)
 
 
 PARSERS: dict[str, Callable[[str], dict[str, str]]] = {

@@ -60,24 +60,58 @@ EXPECTED = {
     "/old/case.html": "/new/%E7%89%B9%E6%80%A7.html",
     "/old/external.html": "https://example.org/x",
     "/old/external-query.html": "https://example.org/x?y=1",
+    # [prefixes] "guide/" = "manual/": one wildcard rule, the rest of the path and the
+    # query as the client sent them
+    "/guide/with%20space.html": "/manual/with%20space.html",
+    "/guide/with%20space.html?q=%E4%B8%AD%20x&y=1": "/manual/with%20space.html?q=%E4%B8%AD%20x&y=1",
+    "/guide/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html":
+        "/manual/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html",
+    "/guide/deep/page.html?x=1": "/manual/deep/page.html?x=1",
+    "/guide/never-a-page.html": "/manual/never-a-page.html",  # the folder says so
+    # pages of the moved folder that went elsewhere: their own rules win
+    "/guide/a.html?x=1": "/new/plain.html?x=1",
+    "/guide/b.html": "/new/plain.html#section-two",
+    # [patterns] "faq/*" = "help/$source": one wildcard rule
+    "/faq/q1.html?x=1": "/help/faq/q1.html?x=1",
+    "/faq/%E9%97%AE%20%E9%A2%98.html": "/help/faq/%E9%97%AE%20%E9%A2%98.html",
+    # [prefixes] "archive/" = "manual/" with 'archive/still' a page now: one rule a page
+    "/archive/with%20space.html?x=1": "/manual/with%20space.html?x=1",
+    "/archive/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html":
+        "/manual/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html",
+}
+#: the old URLs of folder index pages, which differ by more than a suffix
+EXPECTED_INDEX = {
+    "html": {"/guide/index.html": "/manual/index.html",
+             "/archive/index.html?x=1": "/manual/index.html?x=1"},
+    "dirhtml": {"/guide/": "/manual/", "/guide/?x=1": "/manual/?x=1",
+                "/archive/": "/manual/"},
 }
 #: what the servers answer differently, and why
 QUERY_AFTER_FRAGMENT = "/old/anchored.html?x=1"
 CURRENT = ["/", "/index.html", "/new/plain.html", "/new/%E7%89%B9%E6%80%A7.html",
-           "/genindex.html", "/search.html"]
+           "/genindex.html", "/search.html", "/manual/index.html",
+           "/manual/with%20space.html", "/manual/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html",
+           "/manual/deep/page.html", "/help/faq/q1.html",
+           "/help/faq/%E9%97%AE%20%E9%A2%98.html",
+           # below the old folder of a move: still a page, so no wildcard took it
+           "/archive/still.html"]
 
 
 def folder(url: str) -> str:
-    """The dirhtml URL of an html one: ``/a/b.html?x#y`` → ``/a/b/?x#y``."""
-    return url if url.startswith("https:") else re.sub(r"\.html(?=[?#]|$)", "/", url)
+    """The dirhtml URL of an html one: ``/a/b.html?x#y`` → ``/a/b/?x#y``, and the folder
+    of an index page: ``/a/index.html`` → ``/a/``."""
+    if url.startswith("https:"):
+        return url
+    return re.sub(r"\.html(?=[?#]|$)", "/", re.sub(r"(^|/)index\.html(?=[?#]|$)", r"\1", url))
 
 
 def urls(builder: str) -> tuple[dict[str, str], list[str]]:
     """The old URLs with their ``Location``, and the current pages, under ``builder``."""
     if builder == "html":
-        return EXPECTED, CURRENT
+        return EXPECTED | EXPECTED_INDEX["html"], CURRENT
     current = [folder(url) for url in CURRENT if url != "/index.html"]
-    return {folder(old): folder(new) for old, new in EXPECTED.items()}, current
+    expected = {folder(old): folder(new) for old, new in EXPECTED.items()}
+    return expected | EXPECTED_INDEX["dirhtml"], current
 
 
 def binary(path: str) -> str:

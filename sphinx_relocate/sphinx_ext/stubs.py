@@ -46,7 +46,7 @@ from urllib.parse import urlsplit
 
 from docutils.nodes import make_id
 
-from sphinx_relocate.core.exports import EXPORTS, export_files
+from sphinx_relocate.core.exports import EXPORTS, export_files, moved_folders
 from sphinx_relocate.core.paths import (
     html_page_path,
     page_href,
@@ -1063,7 +1063,8 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
         if not chosen:
             return
         kept = [redirect for redirect in redirects if redirect.path not in failed]
-        exports = export_files(export_rows(kept, site), chosen, site.root_path)
+        folders = moved_folders(table, pages | failed)  # none over a file that answers
+        exports = export_files(export_rows(kept, site), chosen, site.root_path, folders)
         for path, text in exports.items():
             if path in extra:
                 warn(
