@@ -17,7 +17,15 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from sphinx_relocate.core.exports import EXPORTS, NGINX_SERVER_LINE, export_files
+from sphinx_relocate.core.exports import (
+    EXPORTS,
+    NGINX_SERVER_LINE,
+    Row,
+    compact,
+    export_files,
+    moved_folders,
+)
+from sphinx_relocate.core.table import RelocationTable, load_table
 from sphinx_relocate.sphinx_ext.config import CONFIG_VALUES
 
 ROOT = Path(__file__).parent / "roots" / "test-stubs"
@@ -190,6 +198,7 @@ def parse_vercel(text: str) -> dict[str, str]:
 def parse_readthedocs(text: str) -> dict[str, str]:
     rows = json.loads(text)
     assert all(row["type"] == "page" and row["http_status"] == 301 for row in rows)
+    assert [row["position"] for row in rows] == list(range(len(rows)))
     found = {}
     for row in rows:
         old, new = row["from_url"], row["to_url"]
@@ -307,3 +316,100 @@ def test_no_field_writes_a_second_rule(name: str) -> None:
         word = r'"(?:[^"\\]|\\.)*"'
         for line in rules:
             assert re.fullmatch(rf"(Redirect|RedirectMatch) permanent {word} {word}", line), line
+
+
+# -- folders: one wildcard rule ------------------------------------------------------
+
+
+def table_of(tmp_path: Path, text: str) -> RelocationTable:
+    path = tmp_path / "relocations.toml"
+    path.write_text(text, "utf-8")
+    table, problems = load_table(path)
+    assert not problems, problems
+    return table
+
+
+#: the rules of each format with wildcards, as the server counts them
+RULES: dict[str, Callable[[str], int]] = {
+    "netlify": lambda text: len([x for x in text.splitlines() if not x.startswith("#")]),
+    "apache": lambda text: len([x for x in text.splitlines() if not x.startswith("#")]),
+    "nginx": lambda text: text.partition("$relocate_target {\n")[2].partition("}")[0].count(";"),
+    "vercel": lambda text: len(json.loads(text)["redirects"]),
+    "readthedocs": lambda text: len(json.loads(text)),
+    "json": lambda text: len(json.loads(text)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_a_folder_of_300_pages_is_one_rule(tmp_path: Path, name: str) -> None:
+    """One rule in every format, unless a page of the site is below the old folder:
+    then a wildcard would send it away, and each page keeps its own rule."""
+    table = table_of(tmp_path, '[prefixes]\n"guide/" = "manual/"\n')
+    pages = [f"manual/p{n}.html" for n in range(300)]
+    rows = [(f"/guide/p{n}.html", f"/manual/p{n}.html") for n in range(300)]
+    path = EXPORTS[name].path
+    folders = moved_folders(table, pages)
+    assert folders == [("/guide/", "/manual/")]
+    assert RULES[name](export_files(rows, [name], "/en", folders)[path]) == 1
+    kept = moved_folders(table, [*pages, "guide/still.html"])
+    assert kept == []
+    assert RULES[name](export_files(rows, [name], "/en", kept)[path]) == 300
+
+
+def test_specific_rows_win_over_their_folder() -> None:
+    """A row its folder gives as it is goes; one it does not (a page that went
+    elsewhere, an anchor, a nested folder's page) stays, before every wildcard."""
+    folders = [("/guide/api/", "https://api.example/"), ("/guide/", "/manual/")]
+    rows = [
+        ("/guide/a.html", "/manual/a.html"),
+        ("/guide/b.html", "/other/b.html"),
+        ("/guide/c.html", "/manual/c.html#part"),
+        ("/guide/api/x.html", "https://api.example/x.html"),
+        ("/guide/api/y.html", "/manual/api/y.html"),  # the nested folder comes first
+        ("/other/z.html", "/manual/z.html"),
+    ]
+    exact, used = compact(rows, folders)
+    assert used == folders
+    assert exact == [rows[1], rows[2], rows[4], rows[5]]
+
+
+@pytest.mark.parametrize(
+    ("folder", "why"),
+    [
+        (("/guide/", "/manual/?x=1"), "a query of its own"),
+        (("/guide/", "/manual/#top"), "a fragment"),
+        (("/g%0Aide/", "/manual/"), "a line break, decoded"),
+        (("/guide/", "/man%0Aual/"), "a line break in the target, decoded"),
+        (("/guide/", "/guide/sub/"), "a URL below the folder, sent further down"),
+        (("/other/", "/manual/"), "no row it gives"),
+    ],
+)
+def test_a_folder_that_cannot_be_written_keeps_its_rows(folder: Row, why: str) -> None:
+    rows = [("/guide/a.html", "/manual/a.html")]
+    assert compact(rows, [folder]) == (rows, []), why
+
+
+def test_moved_folders_of_prefixes_and_patterns(tmp_path: Path) -> None:
+    """Chains of folders end where the last one went; a pattern is a folder when it is
+    ``folder/*`` → ``prefix$source`` and no pattern before it takes the names first."""
+    table = table_of(tmp_path, """
+[prefixes]
+"guide/" = "manual/"
+"manual/" = "docs/"
+"ext/" = "https://example.org/a\u00e9/"
+"特性/" = "new folder/"
+[patterns]
+"faq/*" = "help/$source"
+"tips/*" = "help/x#$source"
+"misc/*/old" = "help/$source"
+"all/*" = "help/$source"
+"all/sub/*" = "other/$source"
+""")
+    assert moved_folders(table, ["docs/page.html", "tips/x.html"]) == [
+        ("/%E7%89%B9%E6%80%A7/", "/new%20folder/"),
+        ("/manual/", "/docs/"),
+        ("/guide/", "/docs/"),
+        ("/all/", "/help/all/"),
+        ("/ext/", "https://example.org/a%C3%A9/"),
+        ("/faq/", "/help/faq/"),
+    ]

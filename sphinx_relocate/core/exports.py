@@ -115,27 +115,46 @@ def _slashes(path: str) -> Iterator[int]:
 
 
 def compact(rows: Sequence[Row], folders: Sequence[Row]) -> tuple[list[Row], list[Row]]:
-    """The rows no folder gives as they are, and the folders that can be written as one
-    wildcard in every format.
+    """The rows no folder gives as they are, and the folders written as one wildcard in
+    every format.
 
     A URL is looked up as the servers will: the exact rows first, then the folders,
     longest first (``folders`` comes in that order); a row is dropped when the first
-    folder containing it sends it where the row does.
+    folder containing it sends it where the row does.  A folder that gives no row is
+    left out, and so is one that a format could not write or that would send a URL
+    below itself (``a/`` → ``a/b/``: ``/a/b/x`` → ``/a/b/b/x`` → …).
     """
     usable = [
         (old, new)
         for old, new in folders
         if old.startswith("/") and old.endswith("/") and new.endswith("/")
+        and not new.startswith(old)
         and not _CONTROL.search(unquote(old)) and not _CONTROL.search(unquote(new))
         and "?" not in new and "#" not in new
         and _apache_match_target(_encoded(new, _QUOTES)) is not None
     ]
-    exact = []
+    exact, given = _given(rows, usable)
+    used = [folder for folder in usable if folder in given]
+    if len(used) < len(usable):  # a shorter folder may now give rows the other did not
+        exact, _ = _given(rows, used)
+    return exact, used
+
+
+def _given(rows: Sequence[Row], folders: Sequence[Row]) -> tuple[list[Row], set[Row]]:
+    """The rows no folder gives, and the folders that give one."""
+    by_old = dict(folders)
+    exact: list[Row] = []
+    given: set[Row] = set()
     for old, new in rows:
-        first = next(((o, n) for o, n in usable if old.startswith(o)), None)
-        if first is None or first[1] + old[len(first[0]) :] != new:
+        end = len(old)  # the longest folder that holds old: one dict probe a level
+        while (end := old.rfind("/", 0, end)) >= 0 and old[: end + 1] not in by_old:
+            pass
+        folder = old[: end + 1]
+        if end >= 0 and by_old[folder] + old[end + 1 :] == new:
+            given.add((folder, by_old[folder]))
+        else:
             exact.append((old, new))
-    return exact, usable
+    return exact, given
 
 
 @dataclass(frozen=True)
@@ -368,16 +387,16 @@ def _vercel(rows: Sequence[Row], folders: Sequence[Row]) -> str:
 
 def _readthedocs(rows: Sequence[Row], folders: Sequence[Row]) -> str:
     """A JSON list of page redirects, each the body of a POST to Read the Docs' API v3;
-    a folder is ``/old/*`` → ``/new/:splat``, after every exact one (Read the Docs
-    applies the first that matches, in the order they were created)."""
+    a folder is ``/old/*`` → ``/new/:splat``.  Read the Docs applies the first redirect
+    by ``position`` (lower first), so each says its place: the folders after every
+    exact one."""
+    pairs = [(_encoded(old, "*"), _encoded(new)) for old, new in rows] + [
+        (_encoded(old, "*") + "*", _encoded(new) + ":splat") for old, new in folders
+    ]
     data = [
-        {"type": "page", "from_url": _encoded(old, "*"), "to_url": _encoded(new),
-         "http_status": 301}
-        for old, new in rows
-    ] + [
-        {"type": "page", "from_url": _encoded(old, "*") + "*", "to_url": _encoded(new) + ":splat",
-         "http_status": 301}
-        for old, new in folders
+        {"type": "page", "from_url": old, "to_url": new, "http_status": 301,
+         "position": position}
+        for position, (old, new) in enumerate(pairs)
     ]
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
