@@ -391,7 +391,9 @@ def test_a_folder_that_cannot_be_written_keeps_its_rows(folder: Row, why: str) -
 
 def test_moved_folders_of_prefixes_and_patterns(tmp_path: Path) -> None:
     """Chains of folders end where the last one went; a pattern is a folder when it is
-    ``folder/*`` → ``prefix$source`` and no pattern before it takes the names first."""
+    ``folder/*`` → ``prefix$source`` and no entry applied before it takes names of it
+    first ('all/sub/*' after 'all/*', 'guide/sub/*' after 'guide/'; 'more/*' goes
+    first, so it is one)."""
     table = table_of(tmp_path, """
 [prefixes]
 "guide/" = "manual/"
@@ -404,11 +406,15 @@ def test_moved_folders_of_prefixes_and_patterns(tmp_path: Path) -> None:
 "misc/*/old" = "help/$source"
 "all/*" = "help/$source"
 "all/sub/*" = "other/$source"
+"guide/sub/*" = "other/$source"
+"more/*" = "x/y/$source"
+"more/a*" = "other/$source"
 """)
     assert moved_folders(table, ["docs/page.html", "tips/x.html"]) == [
         ("/%E7%89%B9%E6%80%A7/", "/new%20folder/"),
         ("/manual/", "/docs/"),
         ("/guide/", "/docs/"),
+        ("/more/", "/x/y/more/"),
         ("/all/", "/help/all/"),
         ("/ext/", "https://example.org/a%C3%A9/"),
         ("/faq/", "/help/faq/"),

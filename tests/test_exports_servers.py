@@ -371,3 +371,21 @@ def test_the_injection_key_is_refused_at_its_line(tmp_path: Path) -> None:
     table.write_text('[pages]\n"ok" = "new"\n"a\\nRequire all denied\\nSetEnv X" = "new"\n')
     _, problems = load_table(table, display_name="relocations.toml")
     assert [str(p).split(": ")[0] for p in problems] == ["relocations.toml:3"]
+
+
+def test_folder_moves_are_one_rule_each(site: Path) -> None:
+    """What the servers above were given: one wildcard for 'guide/' and for 'faq/*',
+    none for 'archive/' (a page is still below it), whose pages have a rule each."""
+    nginx = (site / "_relocate/nginx.conf").read_text("utf-8")
+    apache = (site / "_relocate/apache.conf").read_text("utf-8")
+    assert [line for line in nginx.splitlines() if "$relocate_rest_" in line and "~" in line] == [
+        '    "~^/guide/" "/manual/$relocate_rest_1$is_args$args";',
+        '    "~^/faq/" "/help/faq/$relocate_rest_1$is_args$args";',
+    ]
+    assert [line for line in apache.splitlines() if line.endswith('$1"')] == [
+        'RedirectMatch permanent "^/guide/(.*)$" "/manual/$1"',
+        'RedirectMatch permanent "^/faq/(.*)$" "/help/faq/$1"',
+    ]
+    for text in (nginx, apache):
+        assert "/guide/with" not in text and "/faq/q1" not in text
+        assert "/archive/with" in text and "/archive/still" not in text

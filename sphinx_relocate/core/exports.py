@@ -56,6 +56,8 @@ _CONTROL = re.compile(
 
 #: what a target never holds raw in a configuration file: the quote and the escape
 _QUOTES = '"\\'
+#: a ``[patterns]`` target's placeholder for the old name, as the end of a folder move
+_SOURCE = "$source"
 
 
 def _encoded(text: str, also: str = "") -> str:
@@ -77,8 +79,9 @@ def moved_folders(table: RelocationTable, in_use: Iterable[str]) -> list[Row]:
 
     ``in_use`` holds the output files (``guide/page.html``) that must keep answering:
     a folder with one of them below it is left out.  A ``[patterns]`` entry is a folder
-    when its glob is ``folder/*`` and its target ``prefix$source``, and no other entry
-    of the table takes the names below it first.
+    when its glob is ``folder/*`` and its target ``prefix$source``, and no entry the
+    table applies before it (a ``[prefixes]`` one, an earlier pattern) could take a
+    name below the folder first.
     """
     used = {path[: end + 1] for path in in_use for end in _slashes(path)}
     found: dict[str, str] = {}
@@ -86,19 +89,22 @@ def moved_folders(table: RelocationTable, in_use: Iterable[str]) -> list[Row]:
         new = table.locate_pattern(old + "*")
         if new is not None and (new.url or new.path).endswith("*") and not new.anchor:
             found.setdefault(old, quote_url(new.url[:-1]) if new.url else new.path[:-1])
-    for index, pattern in enumerate(table.patterns):
-        folder, to = pattern.glob[:-1], pattern.to
-        if not (pattern.glob.endswith("/*") and not WILDCARDS.search(folder)):
+    earlier = [old for old, _ in table.prefixes]
+    for pattern in table.patterns:
+        folder, to = pattern.glob.removesuffix("*"), pattern.to
+        literal = WILDCARDS.split(pattern.glob, maxsplit=1)[0]  # what its names start with
+        overlaps = any(folder.startswith(o) or o.startswith(folder) for o in earlier)
+        earlier.append(literal)
+        if overlaps or not folder.endswith("/") or WILDCARDS.search(folder):
             continue
-        if to.url or to.anchor or not to.path.endswith("$source") or "$" in to.path[:-7]:
+        start = to.path.removesuffix(_SOURCE)
+        if to.url or to.anchor or start == to.path or "$" in start:
             continue
-        if folder in found or any(p.matches(folder + "x") for p in table.patterns[:index]):
-            continue
-        new = table.locate_pattern(to.path[:-7] + folder + "*")
-        if new is not None and new.path.endswith("*") and not new.anchor:
+        new = table.locate_pattern(start + folder + "*")
+        if new is not None and (new.url or new.path).endswith("*") and not new.anchor:
             found[folder] = quote_url(new.url[:-1]) if new.url else new.path[:-1]
         else:
-            found[folder] = to.path[:-7] + folder
+            found[folder] = start + folder
     folders = [
         ("/" + quote_path(old), new if "://" in new else "/" + quote_path(new))
         for old, new in found.items()
