@@ -277,12 +277,15 @@ def test_nginx_redirects_every_old_url(site: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("rows", [1, 20_000])
 def test_nginx_takes_any_table(tmp_path: Path, rows: int) -> None:
     """Long keys (past the default bucket of 64 bytes), many keys (past the default
-    hash of 2,048), keys that differ only by letter case, and hostile rows: ``nginx -t``
-    accepts the file as written, with the documented setup."""
+    hash of 2,048), keys that differ only by letter case, hostile rows and folders:
+    ``nginx -t`` accepts the file as written, with the documented setup."""
     long = "/" + "/".join(["a-long-folder-name"] * 20)
     table = [(f"{long}/page-{n}.html", f"/new/{n}.html") for n in range(rows)]
     table += [("/Case.html", "/a.html"), ("/case.html", "/b.html"), *HOSTILE_ROWS]
-    text = export_files(table, ["nginx"])["_relocate/nginx.conf"]
+    table += [("/moved/p.html", "/manual/p.html"), (f"{long}/x.html", f"/n{long}/x.html")]
+    folders = [(f"{long}/", f"/n{long}/"), ("/moved/", "/manual/")]
+    text = export_files(table, ["nginx"], folders=folders)["_relocate/nginx.conf"]
+    assert "$relocate_rest_1$" in text and "$relocate_rest_20$" in text
     include = tmp_path / "nginx-rules.conf"
     include.write_text(text, "utf-8")
     conf = nginx_conf(tmp_path, include, free_port(), tmp_path)
