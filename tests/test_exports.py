@@ -2,7 +2,8 @@
 
 Each parser reads its format as the server would (nginx and Apache match the decoded
 path, Vercel's source is a path-to-regexp pattern) and returns ``(old, new)`` with the
-old path percent-encoded, so every format is compared with the same expected rows.
+old path percent-encoded, so every format is compared with the same expected rows; a
+folder's wildcard rule is ``("/old/*", "/new/*")``, and comes after every exact rule.
 """
 
 from __future__ import annotations
@@ -17,18 +18,25 @@ from urllib.parse import quote, urlsplit
 import builds
 import pytest
 
-from sphinx_relocate.core.exports import EXPORTS, NGINX_SERVER_LINE, export_files
+from sphinx_relocate.core.exports import (
+    EXPORTS,
+    NGINX_SERVER_LINE,
+    Row,
+    compact,
+    export_files,
+    moved_folders,
+)
 from sphinx_relocate.core.settings import CONFIG_VALUES
+from sphinx_relocate.core.table import RelocationTable, load_table
 
 ROOT = Path(__file__).parent / "roots" / "test-stubs"
 DOCS = Path(__file__).parent.parent / "docs"
 
 #: The redirects of tests/roots/test-stubs under the html builder, from the site root:
-#: not 'kept/page' (still a page) nor 'Features/EP_balance' (a case-only rename).
+#: not 'kept/page' (still a page) nor 'Features/EP_balance' (a case-only rename); the
+#: folder 'legacy/' moved as a whole, one wildcard rule.
 HTML_ROWS = {
-    "/legacy/other.html": "/new/other.html",
-    "/legacy/plain.html": "/new/plain.html",
-    "/legacy/%E7%89%B9%E6%80%A7.html": "/new/%E7%89%B9%E6%80%A7.html",
+    "/legacy/*": "/new/*",
     "/old/%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88.html": "/new/%E7%89%B9%E6%80%A7.html",
     "/old/a%3Cb%3E%22c'.html": "/new/plain.html#x%E2%80%A8y%3C/script%3E",
     "/old/anchored.html": "/new/plain.html#section-two",
@@ -54,10 +62,22 @@ def _unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
+def wildcards_last(found: dict[str, str]) -> dict[str, str]:
+    """``found`` as it is, once its wildcard rules are known to follow the exact ones."""
+    kinds = [old.endswith("*") for old in found]
+    assert kinds == sorted(kinds), list(found)
+    return found
+
+
 def parse_json(text: str) -> dict[str, str]:
     rows = json.loads(text)
-    assert [row["from"] for row in rows] == sorted(row["from"] for row in rows)
-    return {row["from"]: row["to"] for row in rows}
+    exact = [row["from"] for row in rows if "prefix" not in row]
+    assert exact == sorted(exact)
+    assert all(row["prefix"] is True for row in rows if "prefix" in row)
+    star = {True: "*", False: ""}
+    return wildcards_last(
+        {row["from"] + star["prefix" in row]: row["to"] + star["prefix" in row] for row in rows}
+    )
 
 
 def parse_netlify(text: str) -> dict[str, str]:
@@ -67,8 +87,11 @@ def parse_netlify(text: str) -> dict[str, str]:
             continue
         old, new, status = line.split(" ")
         assert status == "301!"
+        if old.endswith("*"):  # a splat: an old path's own '*' is encoded
+            assert new.endswith(":splat")
+            new = new.removesuffix(":splat") + "*"
         found[old] = new
-    return found
+    return wildcards_last(found)
 
 
 def parse_nginx(text: str) -> dict[str, str]:
@@ -77,7 +100,8 @@ def parse_nginx(text: str) -> dict[str, str]:
     assert f"# In the server block: {NGINX_SERVER_LINE}\n" in text
     maps = re.fullmatch(
         r"(?:#.*\n)*map_hash_bucket_size \d+;\nmap_hash_max_size \d+;\n"
-        r"map \$uri \$relocate_key \{\n(.*?)\}\nmap \$uri \$relocate_target \{\n(.*?)\}\n",
+        r"map \$uri \$relocate_key \{\n(.*?)\}\nmap \$uri \$relocate_target \{\n(.*?)\}\n"
+        r"((?:map \$request_uri \$relocate_rest_\d+ \{\n.*?\}\n)*)",
         text, re.S,
     )
     assert maps, text
@@ -95,7 +119,20 @@ def parse_nginx(text: str) -> dict[str, str]:
     keys, targets = rows(maps.group(1)), rows(maps.group(2))
     assert [k for k, _ in keys] == [k for k, _ in targets]
     found = {}
+    rests = dict(re.findall(
+        r'map \$request_uri (\$relocate_rest_\d+) \{\n    "~\^\(\?:/\[\^/\?\]\*\)\{(\d+)\}/'
+        r'\(\[\^\?\]\*\)" \$1;\n\}\n', maps.group(3),
+    ))
+    assert "".join(rests) == "".join(re.findall(r"\$relocate_rest_\d+", maps.group(3)))
     for (old, written), (_, new) in zip(keys, targets, strict=True):
+        rest = re.search(r"\$relocate_rest_\d+", new)
+        if rest:  # a folder: the rest of the path after as many segments as it has
+            assert old.startswith("~^") and not old.endswith("$") and written == "$uri"
+            old = _unescape(old[2:])
+            assert int(rests[rest.group()]) == old.count("/") - 1
+            assert new.endswith(f'{rest.group()}$is_args$args"')
+            found[quote(old, safe="/!$&'()*+,;=-._~@") + "*"] = new[1 : rest.start()] + "*"
+            continue
         if old.startswith("~"):  # differs from another only by letter case, or has a $
             assert old.startswith("~^") and old.endswith("$") and written == "$uri"
             old = _unescape(old[2:-1])
@@ -105,7 +142,7 @@ def parse_nginx(text: str) -> dict[str, str]:
         path, _, fragment = _unescape(new[1:-1]).partition("$is_args$args")
         assert "$" not in path + fragment
         found[quote(old, safe="/!$&'()*+,;=-._~@")] = path + fragment
-    return found
+    return wildcards_last(found)
 
 
 def parse_apache(text: str) -> dict[str, str]:
@@ -116,6 +153,16 @@ def parse_apache(text: str) -> dict[str, str]:
         match = re.fullmatch(rf"(Redirect|RedirectMatch) permanent {_QUOTED} {_QUOTED}", line)
         assert match, line
         directive, old, new = match.group(1), *(_unescape(g) for g in match.groups()[1:])
+        if directive == "RedirectMatch" and old.endswith("(.*)$"):  # a folder
+            assert old.startswith("^") and new.endswith("$1") and not new.endswith("\\$1")
+            path = _unescape(old[1:-5])
+            assert re.fullmatch(old, path + "a/b.html")
+            parts = urlsplit(_unescape(new[:-2]))
+            found[quote(path, safe="/!$&'()*+,;=-._~@") + "*"] = "".join([
+                f"{parts.scheme}://{parts.netloc}" if parts.scheme else "",
+                quote(parts.path, safe="/!$&'()*+,;=-._~@:"),
+            ]) + "*"
+            continue
         if directive == "RedirectMatch":  # an anchored pattern that matches only its path
             assert old.startswith("^") and old.endswith("$")
             path = _unescape(old[1:-1])
@@ -133,19 +180,34 @@ def parse_apache(text: str) -> dict[str, str]:
         else:  # Redirect moves every path below too: never a folder URL
             assert not old.endswith("/")
         found[quote(old, safe="/!$&'()*+,;=-._~@")] = new
-    return found
+    return wildcards_last(found)
 
 
 def parse_vercel(text: str) -> dict[str, str]:
     rows = json.loads(text)["redirects"]
     assert all(row["permanent"] is True for row in rows)
-    return {_unescape(row["source"]): row["destination"] for row in rows}
+    found = {}
+    for row in rows:
+        old, new = _unescape(row["source"]), row["destination"]
+        if old.endswith(":path*"):  # an old path's own ':' is encoded
+            assert new.endswith(":path*")
+            old, new = old.removesuffix(":path*") + "*", new.removesuffix(":path*") + "*"
+        found[old] = new
+    return wildcards_last(found)
 
 
 def parse_readthedocs(text: str) -> dict[str, str]:
     rows = json.loads(text)
     assert all(row["type"] == "page" and row["http_status"] == 301 for row in rows)
-    return {row["from_url"]: row["to_url"] for row in rows}
+    assert [row["position"] for row in rows] == list(range(len(rows)))
+    found = {}
+    for row in rows:
+        old, new = row["from_url"], row["to_url"]
+        if old.endswith("*"):  # an old path's own '*' is encoded
+            assert new.endswith(":splat")
+            new = new.removesuffix(":splat") + "*"
+        found[old] = new
+    return wildcards_last(found)
 
 
 PARSERS: dict[str, Callable[[str], dict[str, str]]] = {
@@ -253,3 +315,106 @@ def test_no_field_writes_a_second_rule(name: str) -> None:
         word = r'"(?:[^"\\]|\\.)*"'
         for line in rules:
             assert re.fullmatch(rf"(Redirect|RedirectMatch) permanent {word} {word}", line), line
+
+
+# -- folders: one wildcard rule ------------------------------------------------------
+
+
+def table_of(tmp_path: Path, text: str) -> RelocationTable:
+    path = tmp_path / "relocations.toml"
+    path.write_text(text, "utf-8")
+    table, problems = load_table(path)
+    assert not problems, problems
+    return table
+
+
+#: the rules of each format with wildcards, as the server counts them
+RULES: dict[str, Callable[[str], int]] = {
+    "netlify": lambda text: len([x for x in text.splitlines() if not x.startswith("#")]),
+    "apache": lambda text: len([x for x in text.splitlines() if not x.startswith("#")]),
+    "nginx": lambda text: text.partition("$relocate_target {\n")[2].partition("}")[0].count(";"),
+    "vercel": lambda text: len(json.loads(text)["redirects"]),
+    "readthedocs": lambda text: len(json.loads(text)),
+    "json": lambda text: len(json.loads(text)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_a_folder_of_300_pages_is_one_rule(tmp_path: Path, name: str) -> None:
+    """One rule in every format, unless a page of the site is below the old folder:
+    then a wildcard would send it away, and each page keeps its own rule."""
+    table = table_of(tmp_path, '[prefixes]\n"guide/" = "manual/"\n')
+    pages = [f"manual/p{n}.html" for n in range(300)]
+    rows = [(f"/guide/p{n}.html", f"/manual/p{n}.html") for n in range(300)]
+    path = EXPORTS[name].path
+    folders = moved_folders(table, pages)
+    assert folders == [("/guide/", "/manual/")]
+    assert RULES[name](export_files(rows, [name], "/en", folders)[path]) == 1
+    kept = moved_folders(table, [*pages, "guide/still.html"])
+    assert kept == []
+    assert RULES[name](export_files(rows, [name], "/en", kept)[path]) == 300
+
+
+def test_specific_rows_win_over_their_folder() -> None:
+    """A row its folder gives as it is goes; one it does not (a page that went
+    elsewhere, an anchor, a nested folder's page) stays, before every wildcard."""
+    folders = [("/guide/api/", "https://api.example/"), ("/guide/", "/manual/")]
+    rows = [
+        ("/guide/a.html", "/manual/a.html"),
+        ("/guide/b.html", "/other/b.html"),
+        ("/guide/c.html", "/manual/c.html#part"),
+        ("/guide/api/x.html", "https://api.example/x.html"),
+        ("/guide/api/y.html", "/manual/api/y.html"),  # the nested folder comes first
+        ("/other/z.html", "/manual/z.html"),
+    ]
+    exact, used = compact(rows, folders)
+    assert used == folders
+    assert exact == [rows[1], rows[2], rows[4], rows[5]]
+
+
+@pytest.mark.parametrize(
+    ("folder", "why"),
+    [
+        (("/guide/", "/manual/?x=1"), "a query of its own"),
+        (("/guide/", "/manual/#top"), "a fragment"),
+        (("/g%0Aide/", "/manual/"), "a line break, decoded"),
+        (("/guide/", "/man%0Aual/"), "a line break in the target, decoded"),
+        (("/guide/", "/guide/sub/"), "a URL below the folder, sent further down"),
+        (("/other/", "/manual/"), "no row it gives"),
+    ],
+)
+def test_a_folder_that_cannot_be_written_keeps_its_rows(folder: Row, why: str) -> None:
+    rows = [("/guide/a.html", "/manual/a.html")]
+    assert compact(rows, [folder]) == (rows, []), why
+
+
+def test_moved_folders_of_prefixes_and_patterns(tmp_path: Path) -> None:
+    """Chains of folders end where the last one went; a pattern is a folder when it is
+    ``folder/*`` → ``prefix$source`` and no entry applied before it takes names of it
+    first ('all/sub/*' after 'all/*', 'guide/sub/*' after 'guide/'; 'more/*' goes
+    first, so it is one)."""
+    table = table_of(tmp_path, """
+[prefixes]
+"guide/" = "manual/"
+"manual/" = "docs/"
+"ext/" = "https://example.org/a\u00e9/"
+"特性/" = "new folder/"
+[patterns]
+"faq/*" = "help/$source"
+"tips/*" = "help/x#$source"
+"misc/*/old" = "help/$source"
+"all/*" = "help/$source"
+"all/sub/*" = "other/$source"
+"guide/sub/*" = "other/$source"
+"more/*" = "x/y/$source"
+"more/a*" = "other/$source"
+""")
+    assert moved_folders(table, ["docs/page.html", "tips/x.html"]) == [
+        ("/%E7%89%B9%E6%80%A7/", "/new%20folder/"),
+        ("/manual/", "/docs/"),
+        ("/guide/", "/docs/"),
+        ("/more/", "/x/y/more/"),
+        ("/all/", "/help/all/"),
+        ("/ext/", "https://example.org/a%C3%A9/"),
+        ("/faq/", "/help/faq/"),
+    ]

@@ -60,24 +60,58 @@ EXPECTED = {
     "/old/case.html": "/new/%E7%89%B9%E6%80%A7.html",
     "/old/external.html": "https://example.org/x",
     "/old/external-query.html": "https://example.org/x?y=1",
+    # [prefixes] "guide/" = "manual/": one wildcard rule, the rest of the path and the
+    # query as the client sent them
+    "/guide/with%20space.html": "/manual/with%20space.html",
+    "/guide/with%20space.html?q=%E4%B8%AD%20x&y=1": "/manual/with%20space.html?q=%E4%B8%AD%20x&y=1",
+    "/guide/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html":
+        "/manual/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html",
+    "/guide/deep/page.html?x=1": "/manual/deep/page.html?x=1",
+    "/guide/never-a-page.html": "/manual/never-a-page.html",  # the folder says so
+    # pages of the moved folder that went elsewhere: their own rules win
+    "/guide/a.html?x=1": "/new/plain.html?x=1",
+    "/guide/b.html": "/new/plain.html#section-two",
+    # [patterns] "faq/*" = "help/$source": one wildcard rule
+    "/faq/q1.html?x=1": "/help/faq/q1.html?x=1",
+    "/faq/%E9%97%AE%20%E9%A2%98.html": "/help/faq/%E9%97%AE%20%E9%A2%98.html",
+    # [prefixes] "archive/" = "manual/" with 'archive/still' a page now: one rule a page
+    "/archive/with%20space.html?x=1": "/manual/with%20space.html?x=1",
+    "/archive/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html":
+        "/manual/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html",
+}
+#: the old URLs of folder index pages, which differ by more than a suffix
+EXPECTED_INDEX = {
+    "html": {"/guide/index.html": "/manual/index.html",
+             "/archive/index.html?x=1": "/manual/index.html?x=1"},
+    "dirhtml": {"/guide/": "/manual/", "/guide/?x=1": "/manual/?x=1",
+                "/archive/": "/manual/"},
 }
 #: what the servers answer differently, and why
 QUERY_AFTER_FRAGMENT = "/old/anchored.html?x=1"
 CURRENT = ["/", "/index.html", "/new/plain.html", "/new/%E7%89%B9%E6%80%A7.html",
-           "/genindex.html", "/search.html"]
+           "/genindex.html", "/search.html", "/manual/index.html",
+           "/manual/with%20space.html", "/manual/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html",
+           "/manual/deep/page.html", "/help/faq/q1.html",
+           "/help/faq/%E9%97%AE%20%E9%A2%98.html",
+           # below the old folder of a move: still a page, so no wildcard took it
+           "/archive/still.html"]
 
 
 def folder(url: str) -> str:
-    """The dirhtml URL of an html one: ``/a/b.html?x#y`` → ``/a/b/?x#y``."""
-    return url if url.startswith("https:") else re.sub(r"\.html(?=[?#]|$)", "/", url)
+    """The dirhtml URL of an html one: ``/a/b.html?x#y`` → ``/a/b/?x#y``, and the folder
+    of an index page: ``/a/index.html`` → ``/a/``."""
+    if url.startswith("https:"):
+        return url
+    return re.sub(r"\.html(?=[?#]|$)", "/", re.sub(r"(^|/)index\.html(?=[?#]|$)", r"\1", url))
 
 
 def urls(builder: str) -> tuple[dict[str, str], list[str]]:
     """The old URLs with their ``Location``, and the current pages, under ``builder``."""
     if builder == "html":
-        return EXPECTED, CURRENT
+        return EXPECTED | EXPECTED_INDEX["html"], CURRENT
     current = [folder(url) for url in CURRENT if url != "/index.html"]
-    return {folder(old): folder(new) for old, new in EXPECTED.items()}, current
+    expected = {folder(old): folder(new) for old, new in EXPECTED.items()}
+    return expected | EXPECTED_INDEX["dirhtml"], current
 
 
 def binary(path: str) -> str:
@@ -243,12 +277,15 @@ def test_nginx_redirects_every_old_url(site: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("rows", [1, 20_000])
 def test_nginx_takes_any_table(tmp_path: Path, rows: int) -> None:
     """Long keys (past the default bucket of 64 bytes), many keys (past the default
-    hash of 2,048), keys that differ only by letter case, and hostile rows: ``nginx -t``
-    accepts the file as written, with the documented setup."""
+    hash of 2,048), keys that differ only by letter case, hostile rows and folders:
+    ``nginx -t`` accepts the file as written, with the documented setup."""
     long = "/" + "/".join(["a-long-folder-name"] * 20)
     table = [(f"{long}/page-{n}.html", f"/new/{n}.html") for n in range(rows)]
     table += [("/Case.html", "/a.html"), ("/case.html", "/b.html"), *HOSTILE_ROWS]
-    text = export_files(table, ["nginx"])["_relocate/nginx.conf"]
+    table += [("/moved/p.html", "/manual/p.html"), (f"{long}/x.html", f"/n{long}/x.html")]
+    folders = [(f"{long}/", f"/n{long}/"), ("/moved/", "/manual/")]
+    text = export_files(table, ["nginx"], folders=folders)["_relocate/nginx.conf"]
+    assert "$relocate_rest_1$" in text and "$relocate_rest_20$" in text
     include = tmp_path / "nginx-rules.conf"
     include.write_text(text, "utf-8")
     conf = nginx_conf(tmp_path, include, free_port(), tmp_path)
@@ -337,3 +374,21 @@ def test_the_injection_key_is_refused_at_its_line(tmp_path: Path) -> None:
     table.write_text('[pages]\n"ok" = "new"\n"a\\nRequire all denied\\nSetEnv X" = "new"\n')
     _, problems = load_table(table, display_name="relocations.toml")
     assert [str(p).split(": ")[0] for p in problems] == ["relocations.toml:3"]
+
+
+def test_folder_moves_are_one_rule_each(site: Path) -> None:
+    """What the servers above were given: one wildcard for 'guide/' and for 'faq/*',
+    none for 'archive/' (a page is still below it), whose pages have a rule each."""
+    nginx = (site / "_relocate/nginx.conf").read_text("utf-8")
+    apache = (site / "_relocate/apache.conf").read_text("utf-8")
+    assert [line for line in nginx.splitlines() if "$relocate_rest_" in line and "~" in line] == [
+        '    "~^/guide/" "/manual/$relocate_rest_1$is_args$args";',
+        '    "~^/faq/" "/help/faq/$relocate_rest_1$is_args$args";',
+    ]
+    assert [line for line in apache.splitlines() if line.endswith('$1"')] == [
+        'RedirectMatch permanent "^/guide/(.*)$" "/manual/$1"',
+        'RedirectMatch permanent "^/faq/(.*)$" "/help/faq/$1"',
+    ]
+    for text in (nginx, apache):
+        assert "/guide/with" not in text and "/faq/q1" not in text
+        assert "/archive/with" in text and "/archive/still" not in text

@@ -11,9 +11,16 @@ How it works:
   they start with the path of the base URL (``/en/latest``) when the site is served
   under one.  Read the Docs' page redirects are relative to each version, so they
   never carry it.
-* Each format says "permanent" its own way, and matches the exact old URL, never the
-  pages below it.  nginx and Apache match the decoded path, so their old paths are
+* Each format says "permanent" its own way, and a row matches the exact old URL, never
+  the pages below it.  nginx and Apache match the decoded path, so their old paths are
   written decoded and quoted.
+* A folder that moved as a whole (a ``[prefixes]`` entry, or a ``[patterns]`` entry
+  that is one: ``faq/*`` → ``help/$source``) is one wildcard rule, ``(old folder URL,
+  new folder URL)``, in every format (:func:`moved_folders`, :func:`compact`): the rows
+  it gives exactly are dropped, the others stay and come first, so a page of the folder
+  that went elsewhere keeps its own rule; nested folders go longest first.  A folder
+  with a file of the current site below it (or a stub not written) gets no wildcard,
+  since a wildcard would send that file's URL away: its rows stay, one rule each.
 * Every field is untrusted text (a table key, a page name a release listed): a field
   written percent-encoded has every byte that is not visible ASCII encoded once more
   (:func:`_encoded`), so no white space or line break can end it; a decoded old path
@@ -25,9 +32,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
+
+from sphinx_relocate.core.paths import quote_path, quote_url
+from sphinx_relocate.core.table import WILDCARDS, RelocationTable
 
 #: ``(old URL path, new URL path or absolute URL)``
 Row = tuple[str, str]
@@ -46,6 +56,8 @@ _CONTROL = re.compile(
 
 #: what a target never holds raw in a configuration file: the quote and the escape
 _QUOTES = '"\\'
+#: a ``[patterns]`` target's placeholder for the old name, as the end of a folder move
+_SOURCE = "$source"
 
 
 def _encoded(text: str, also: str = "") -> str:
@@ -61,31 +73,134 @@ def _refused(old: str, why: str = "it decodes to a control character") -> str:
     return f"# not written: the old URL {_encoded(old)}: {why}\n"
 
 
+def moved_folders(table: RelocationTable, in_use: Iterable[str]) -> list[Row]:
+    """``(old folder URL, new folder URL or absolute URL)`` of each folder that moved as a
+    whole, from the site root (``/guide/``, ``/manual/``), longest old folder first.
+
+    ``in_use`` holds the output files (``guide/page.html``) that must keep answering:
+    a folder with one of them below it is left out.  A ``[patterns]`` entry is a folder
+    when its glob is ``folder/*`` and its target ``prefix$source``, and no entry the
+    table applies before it (a ``[prefixes]`` one, an earlier pattern) could take a
+    name below the folder first.
+    """
+    used = {path[: end + 1] for path in in_use for end in _slashes(path)}
+    found: dict[str, str] = {}
+    for old, _ in table.prefixes:
+        new = table.locate_pattern(old + "*")
+        if new is not None and (new.url or new.path).endswith("*") and not new.anchor:
+            found.setdefault(old, quote_url(new.url[:-1]) if new.url else new.path[:-1])
+    earlier = [old for old, _ in table.prefixes]
+    for pattern in table.patterns:
+        folder, to = pattern.glob.removesuffix("*"), pattern.to
+        literal = WILDCARDS.split(pattern.glob, maxsplit=1)[0]  # what its names start with
+        overlaps = any(folder.startswith(o) or o.startswith(folder) for o in earlier)
+        earlier.append(literal)
+        if overlaps or not folder.endswith("/") or WILDCARDS.search(folder):
+            continue
+        start = to.path.removesuffix(_SOURCE)
+        if to.url or to.anchor or start == to.path or "$" in start:
+            continue
+        new = table.locate_pattern(start + folder + "*")
+        if new is not None and (new.url or new.path).endswith("*") and not new.anchor:
+            found[folder] = quote_url(new.url[:-1]) if new.url else new.path[:-1]
+        else:
+            found[folder] = start + folder
+    folders = [
+        ("/" + quote_path(old), new if "://" in new else "/" + quote_path(new))
+        for old, new in found.items()
+        if old not in used and old.endswith("/")
+    ]
+    return sorted(folders, key=lambda row: (-len(row[0]), row))
+
+
+def _slashes(path: str) -> Iterator[int]:
+    end = path.find("/")
+    while end > 0:
+        yield end
+        end = path.find("/", end + 1)
+
+
+def compact(rows: Sequence[Row], folders: Sequence[Row]) -> tuple[list[Row], list[Row]]:
+    """The rows no folder gives as they are, and the folders written as one wildcard in
+    every format.
+
+    A URL is looked up as the servers will: the exact rows first, then the folders,
+    longest first (``folders`` comes in that order); a row is dropped when the first
+    folder containing it sends it where the row does.  A folder that gives no row is
+    left out, and so is one that a format could not write or that would send a URL
+    below itself (``a/`` → ``a/b/``: ``/a/b/x`` → ``/a/b/b/x`` → …).
+    """
+    usable = [
+        (old, new)
+        for old, new in folders
+        if old.startswith("/") and old.endswith("/") and new.endswith("/")
+        and not new.startswith(old)
+        and not _CONTROL.search(unquote(old)) and not _CONTROL.search(unquote(new))
+        and "?" not in new and "#" not in new
+        and _apache_match_target(_encoded(new, _QUOTES)) is not None
+    ]
+    exact, given = _given(rows, usable)
+    used = [folder for folder in usable if folder in given]
+    if len(used) < len(usable):  # a shorter folder may now give rows the other did not
+        exact, _ = _given(rows, used)
+    return exact, used
+
+
+def _given(rows: Sequence[Row], folders: Sequence[Row]) -> tuple[list[Row], set[Row]]:
+    """The rows no folder gives, and the folders that give one."""
+    by_old = dict(folders)
+    exact: list[Row] = []
+    given: set[Row] = set()
+    for old, new in rows:
+        end = len(old)  # the longest folder that holds old: one dict probe a level
+        while (end := old.rfind("/", 0, end)) >= 0 and old[: end + 1] not in by_old:
+            pass
+        folder = old[: end + 1]
+        if end >= 0 and by_old[folder] + old[end + 1 :] == new:
+            given.add((folder, by_old[folder]))
+        else:
+            exact.append((old, new))
+    return exact, given
+
+
 @dataclass(frozen=True)
 class Export:
-    """One ``relocate_redirect_exports`` format: the file it writes and its renderer."""
+    """One ``relocate_redirect_exports`` format: the file it writes and its renderer,
+    which takes the exact rows and then the folders (:func:`compact`)."""
 
     path: str
-    render: Callable[[Sequence[Row]], str]
+    render: Callable[[Sequence[Row], Sequence[Row]], str]
     #: the paths start at the server's root (after the base URL's path); Read the Docs'
     #: page redirects start at each version's root instead
     server_paths: bool = True
 
 
-def _json(rows: Sequence[Row]) -> str:
-    """``[{"from": …, "to": …}]``, sorted by ``from``: to generate any other format."""
-    data = [{"from": _encoded(old), "to": _encoded(new)} for old, new in rows]
+def _json(rows: Sequence[Row], folders: Sequence[Row]) -> str:
+    """``[{"from": …, "to": …}]``, sorted by ``from``, then ``{"from": "/old/", "to":
+    "/new/", "prefix": true}`` for each folder, longest first: to generate any other
+    format.  The first entry that matches a URL applies; a prefix entry matches every
+    URL that starts with ``from`` and sends it to ``to`` followed by the rest."""
+    data: list[dict[str, str | bool]] = [
+        {"from": _encoded(old), "to": _encoded(new)} for old, new in rows
+    ]
+    data += [
+        {"from": _encoded(old), "to": _encoded(new), "prefix": True} for old, new in folders
+    ]
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def _netlify(rows: Sequence[Row]) -> str:
+def _netlify(rows: Sequence[Row], folders: Sequence[Row]) -> str:
     """``_redirects`` of Netlify and Cloudflare Pages.
 
     Forced (``!``), because the stubs themselves exist at the old paths.  ``*`` (a
-    splat) and ``:`` (a placeholder) are syntax in the old path, so they are encoded.
+    splat) and ``:`` (a placeholder) are syntax in the old path, so they are encoded;
+    a folder is a splat (``/old/*  /new/:splat``) after every exact rule, since the
+    first rule that matches applies.
     """
     return _HEADER + "".join(
-        f"{_encoded(old, '*:')} {_encoded(new, _QUOTES)} 301!\n" for old, new in rows
+        [f"{_encoded(old, '*:')} {_encoded(new, _QUOTES)} 301!\n" for old, new in rows]
+        + [f"{_encoded(old, '*:')}* {_encoded(new, _QUOTES)}:splat 301!\n"
+           for old, new in folders]
     )
 
 
@@ -108,9 +223,9 @@ def _bucket_need(length: int) -> int:
 _LONGEST_STRING_KEY = 4000
 
 
-def _nginx(rows: Sequence[Row]) -> str:
-    """Two ``map`` blocks for the ``http`` block; the server block returns 301 where the
-    old path matches with its letter case.
+def _nginx(rows: Sequence[Row], folders: Sequence[Row]) -> str:
+    """``map`` blocks for the ``http`` block; the server block returns 301 where the old
+    path matches with its letter case.
 
     ``$uri`` is decoded, so the keys are.  nginx compares a map's string keys without
     ASCII letter case, so ``$relocate_key`` gives the key as written and the server
@@ -120,6 +235,12 @@ def _nginx(rows: Sequence[Row]) -> str:
     the keys (the default bucket holds keys up to 46 bytes, and about 2,000 of them).
     The target keeps the query (``$is_args$args``) before the fragment; a ``$`` of its
     own is percent-encoded, so it names no variable.
+
+    A folder is a regular expression after the exact ones (string keys win over regular
+    expressions, which apply in the order written).  A capture of ``$uri`` would be
+    decoded, and ``return`` writes it as it is (raw spaces, raw UTF-8), so the rest of
+    the path is taken from ``$request_uri``, as the client encoded it: the part after
+    as many segments as the old folder has (``$relocate_rest_1`` after ``/guide/``).
     """
     decoded = [(unquote(old), old, _encoded(new, "$" + _QUOTES)) for old, new in rows]
     folded: dict[bytes, int] = {}
@@ -146,6 +267,19 @@ def _nginx(rows: Sequence[Row]) -> str:
                 bucket *= 2
         keys.append(f"    {key} {written};\n")
         targets.append(f"    {key} {value};\n")
+    depths: set[int] = set()
+    for old, new in folders:
+        key = _nginx_string("~^" + re.escape(unquote(old)))
+        depth = old.count("/") - 1
+        depths.add(depth)
+        value = _nginx_string(f"{_encoded(new, '$' + _QUOTES)}$relocate_rest_{depth}$is_args$args")
+        keys.append(f"    {key} $uri;\n")
+        targets.append(f"    {key} {value};\n")
+    rests = [
+        f"map $request_uri $relocate_rest_{depth} {{\n"
+        f'    "~^(?:/[^/?]*){{{depth}}}/([^?]*)" $1;\n}}\n'
+        for depth in sorted(depths)
+    ]
     size = 2048
     while size < 2 * strings:
         size *= 2
@@ -159,6 +293,7 @@ def _nginx(rows: Sequence[Row]) -> str:
         f"map_hash_max_size {size};\n",
         "map $uri $relocate_key {\n", *keys, "}\n",
         "map $uri $relocate_target {\n", *targets, "}\n",
+        *rests,
     ])
 
 
@@ -183,13 +318,25 @@ def _apache_match_target(url: str) -> str | None:
     )
 
 
-def _apache(rows: Sequence[Row]) -> str:
+def _apache_match(pattern: str, target: str, capture: str = "") -> str:
+    """A ``RedirectMatch`` line: the target's ``$`` and ``&`` escaped, then ``capture``
+    (``$1``) as it is."""
+    target = target.replace("\\", "\\\\").replace("$", "\\$").replace("&", "\\&")
+    return (
+        f"RedirectMatch permanent {_apache_string(pattern)} "
+        f"{_apache_string(target + capture)}\n"
+    )
+
+
+def _apache(rows: Sequence[Row], folders: Sequence[Row]) -> str:
     """``Redirect permanent`` lines (``RedirectMatch`` for folder URLs) for mod_alias.
 
     ``Redirect`` matches the decoded path and every path below it, which is right for
     ``old.html`` but would also move the pages below a dirhtml folder ``/old/``: those
     get an anchored ``RedirectMatch``, whose target escapes ``$`` and ``&`` and has its
-    path decoded (:func:`_apache_match_target`).
+    path decoded (:func:`_apache_match_target`).  A folder is a ``RedirectMatch`` that
+    captures the rest of the path, after every exact rule (the first that matches
+    applies); mod_alias encodes the target's path, capture included, and keeps the query.
     """
     lines = [
         _HEADER,
@@ -205,13 +352,13 @@ def _apache(rows: Sequence[Row]) -> str:
             if target is None:
                 lines.append(_refused(old, "its target cannot be written for RedirectMatch"))
                 continue
-            target = target.replace("\\", "\\\\").replace("$", "\\$").replace("&", "\\&")
-            pattern = "^" + re.escape(path) + "$"
-            lines.append(
-                f"RedirectMatch permanent {_apache_string(pattern)} {_apache_string(target)}\n"
-            )
+            lines.append(_apache_match("^" + re.escape(path) + "$", target))
         else:
             lines.append(f"Redirect permanent {_apache_string(path)} {_apache_string(new)}\n")
+    for old, new in folders:
+        target = _apache_match_target(_encoded(new, _QUOTES))
+        assert target is not None  # compact() keeps only such folders
+        lines.append(_apache_match("^" + re.escape(unquote(old)) + "(.*)$", target, "$1"))
     return "".join(lines)
 
 
@@ -220,27 +367,42 @@ def _apache(rows: Sequence[Row]) -> str:
 _VERCEL_SYNTAX = re.compile(r"[()*+]")
 
 
-def _vercel(rows: Sequence[Row]) -> str:
-    """``vercel.json`` with permanent (308) ``redirects``."""
+def _vercel_source(old: str) -> str:
+    return _VERCEL_SYNTAX.sub(lambda m: "\\" + m.group(), _encoded(old, ":?{}\\"))
+
+
+def _vercel(rows: Sequence[Row], folders: Sequence[Row]) -> str:
+    """``vercel.json`` with permanent (308) ``redirects``; a folder is ``/old/:path*``
+    after every exact rule (the first that matches applies)."""
     data = {
         "redirects": [
+            {"source": _vercel_source(old), "destination": _encoded(new), "permanent": True}
+            for old, new in rows
+        ]
+        + [
             {
-                "source": _VERCEL_SYNTAX.sub(lambda m: "\\" + m.group(), _encoded(old, ":?{}\\")),
-                "destination": _encoded(new),
+                "source": _vercel_source(old) + ":path*",
+                "destination": _encoded(new) + ":path*",
                 "permanent": True,
             }
-            for old, new in rows
+            for old, new in folders
         ]
     }
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def _readthedocs(rows: Sequence[Row]) -> str:
-    """A JSON list of page redirects, each the body of a POST to Read the Docs' API v3."""
+def _readthedocs(rows: Sequence[Row], folders: Sequence[Row]) -> str:
+    """A JSON list of page redirects, each the body of a POST to Read the Docs' API v3;
+    a folder is ``/old/*`` → ``/new/:splat``.  Read the Docs applies the first redirect
+    by ``position`` (lower first), so each says its place: the folders after every
+    exact one."""
+    pairs = [(_encoded(old, "*"), _encoded(new)) for old, new in rows] + [
+        (_encoded(old, "*") + "*", _encoded(new) + ":splat") for old, new in folders
+    ]
     data = [
-        {"type": "page", "from_url": _encoded(old, "*"), "to_url": _encoded(new),
-         "http_status": 301}
-        for old, new in rows
+        {"type": "page", "from_url": old, "to_url": new, "http_status": 301,
+         "position": position}
+        for position, (old, new) in enumerate(pairs)
     ]
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
@@ -256,18 +418,28 @@ EXPORTS: dict[str, Export] = {
 }
 
 
-def export_files(rows: Iterable[Row], names: Iterable[str], root_path: str = "") -> dict[str, str]:
+def export_files(
+    rows: Iterable[Row], names: Iterable[str], root_path: str = "", folders: Sequence[Row] = ()
+) -> dict[str, str]:
     """The text of each export in ``names``, by its path in the output folder.
 
-    ``root_path`` is the path the site is served under (``/en/latest``, or ``""``).
+    ``root_path`` is the path the site is served under (``/en/latest``, or ``""``);
+    ``folders`` are the folders that moved as a whole (:func:`moved_folders`).
     """
-    site_rows = sorted(rows)
-    server_rows = [
-        (root_path + old, root_path + new if new.startswith("/") else new)
-        for old, new in site_rows
-    ]
+    site_rows, site_folders = compact(sorted(rows), folders)
+
+    def served(rows: Iterable[Row]) -> list[Row]:
+        return [
+            (root_path + old, root_path + new if new.startswith("/") else new)
+            for old, new in rows
+        ]
+
+    server_rows, server_folders = served(site_rows), served(site_folders)
     files: dict[str, str] = {}
     for name in sorted(set(names)):
         export = EXPORTS[name]
-        files[export.path] = export.render(server_rows if export.server_paths else site_rows)
+        if export.server_paths:
+            files[export.path] = export.render(server_rows, server_folders)
+        else:
+            files[export.path] = export.render(site_rows, site_folders)
     return files

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sphinx_relocate.core.exports import EXPORTS, export_files
+from sphinx_relocate.core.exports import EXPORTS, export_files, moved_folders
 from sphinx_relocate.core.stubs import (
     HtmlOutput,
     Redirect,
@@ -285,7 +285,10 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
         if not state.settings.exports:
             return
         kept = [redirect for redirect in redirects if redirect.path not in failed]
-        exports = export_files(export_rows(kept, site), state.settings.exports, site.root_path)
+        folders = moved_folders(table, pages | failed)  # none over a file that answers
+        exports = export_files(
+            export_rows(kept, site), state.settings.exports, site.root_path, folders
+        )
         for path, text in exports.items():
             if path in extra:
                 warn(
