@@ -987,7 +987,7 @@ def endtoend_section(results: dict[str, Any], plot: str | None,
         add("### Table and stubs in-process")
         add("")
         add("`sphinx_relocate.core.table.load_table(path)` (reading, parsing and validating "
-            "the same `relocations.toml`), then planning the stubs (`_stubs.plan`, with the "
+            "the same `relocations.toml`), then planning the stubs (`core.stubs.plan`, with the "
             "one page, where each old page lands worked out afresh in every run, as in a "
             "build) and rendering them (`render_default`, encoded), without writing, "
             "in one process with the interpreter that builds; CPU time, median of the "

@@ -9,8 +9,10 @@ built ``objects.inv`` as a local file.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import stat
 import zlib
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sphinx.util.console import strip_colors
 
+from sphinx_relocate.core.files import write_atomically
 from sphinx_relocate.core.inventory import (
     InventoryEntry,
     InventoryError,
@@ -319,3 +322,29 @@ def test_a_name_never_forges_another_entry(tmp_path: Path) -> None:
     # every line of ours is one entry, as Sphinx's reader splits it
     for line in zlib.decompress(data.split(b"\n", 4)[4]).decode().splitlines():
         assert FORGED not in line
+
+
+def test_the_inventory_is_replaced_in_one_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``objects.inv`` goes through the package's one atomic write: its mode and its hard
+    links stay, and a write that fails leaves the old file whole and no temp file."""
+    path = tmp_path / "objects.inv"
+    path.write_bytes(b"old")
+    path.chmod(0o604)
+    write_atomically(path, b"new")
+    assert path.read_bytes() == b"new"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o604
+    (tmp_path / "linked.inv").hardlink_to(path)
+    write_atomically(path, b"newer")
+    assert (tmp_path / "linked.inv").read_bytes() == b"newer"
+    (tmp_path / "linked.inv").unlink()
+
+    def refuse(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError):
+        write_atomically(path, b"lost")
+    assert path.read_bytes() == b"newer"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["objects.inv"]

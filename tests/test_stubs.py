@@ -15,6 +15,9 @@ import sphinx
 from sphinx.errors import ConfigError
 
 from sphinx_relocate.core import stubs as _stubs
+from sphinx_relocate.core.table import Target
+from sphinx_relocate.sphinx_ext import stubs as sphinx_ext_stubs
+from sphinx_relocate.sphinx_ext.state import state_of
 
 ROOT = Path(__file__).parent / "roots" / "test-stubs"
 
@@ -410,3 +413,25 @@ def test_unknown_export_is_a_config_error(make_app, tmp_path) -> None:
     message = f"unknown export 'iis' (expected any of: {known})"
     with pytest.raises(ConfigError, match=re.escape(message)):
         make_app("html", srcdir=src, confoverrides={"relocate_redirect_exports": ["iis"]})
+
+
+@pytest.mark.sphinx("html", testroot="stubs", freshenv=True)
+def test_landings_are_worked_out_once_per_build_and_not_kept_on_the_table(
+    app, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stubs and the inventory's aliases share one working-out of where the old pages
+    land, kept in the build's state; planning leaves nothing on the table."""
+    calls: list[object] = []
+    work_out = sphinx_ext_stubs.old_page_landings
+
+    def counted(*args: Any) -> dict[str, Target]:
+        calls.append(args)
+        return work_out(*args)
+
+    monkeypatch.setattr(sphinx_ext_stubs, "old_page_landings", counted)
+    app.build()
+    assert app.config.relocate_inventory_aliases
+    assert len(calls) == 1
+    table = state_of(app).table
+    cached = [key for key in vars(table) if key.startswith("_")]
+    assert not [key for key in cached if "landing" in key or "anchor" in key], cached

@@ -5,7 +5,7 @@ moves the column border after it, and docutils then drops the whole table as "Ma
 table".  This module keeps such tables whole:
 
 * ``apply_edits(text, edits, *, read_table=None) -> str`` replaces non-overlapping
-  ``(start, end, new)`` character spans (the splice of ``rewrite``).  With a
+  ``(start, end, new)`` character spans (the build rewrites included files with it).  With a
   ``read_table`` (reST), every grid table and simple table holding an edit is re-padded: the
   column of a grown cell is widened in every row and border of that table; a shrunk cell is
   padded with spaces and its column keeps its width, so the diff stays small.  Text outside
