@@ -16,6 +16,9 @@ The modules, in the order a table passes them:
 * :mod:`.checks`: :func:`check_against_project` and :func:`check_labels`;
 * :mod:`.model`: the types they share.
 
+A new section is one entry in :data:`.sections.SECTIONS` (and its part of docs/table.md,
+which a test holds to the registry).
+
 Semantics, in one place:
 
 * ``[pages]`` maps an old docname to a new one, to ``docname#anchor`` or to an

@@ -5,9 +5,9 @@ over the lines indexes where each section and key was written.  That pass reads 
 common table (every line a ``[section]`` header, a ``key = "string"`` entry, a comment or
 blank) completely, and then tomllib is not called.  That shortcut is kept for its
 figure: :func:`~.load.load_table` of the 10,000-entry table of the benchmarks took
-52 ms with it and 133 ms through tomllib and the index of any shape (in-process, CPU,
-median of 9 runs, twice), 81 ms more: over a quarter of the whole step's 0.3 s of extra
-build time (docs/performance.md), where the bar for a fast path is 5 %.
+50 ms with it and 131 ms through tomllib and the index of any shape (in-process, CPU,
+median of 9 runs, three rounds), 81 ms more: over a quarter of the whole step's 0.3 s of
+extra build time (docs/performance.md), where the bar for a fast path is 5 %.
 """
 
 from __future__ import annotations

@@ -188,9 +188,9 @@ class Normalizer:
 def _plain_page(n: Normalizer, key: object, value: object, location: Location) -> Entry | None:
     """A ``[pages]`` entry of plain page names (nearly every one), as :func:`_page` keeps
     it, less a source suffix.  Kept for its figure: :func:`~.load.load_table` of the
-    10,000-entry table of the benchmarks took 52 ms with it and 85 ms with every row
-    through the checks (in-process, CPU, median of 9 runs, twice), 33 ms more: 11 % of
-    the whole step's 0.3 s of extra build time, where the bar for a fast path is 5 %."""
+    10,000-entry table of the benchmarks took 50 ms with it and 84 ms with every row
+    through the checks (in-process, CPU, median of 9 runs, three rounds), 34 ms more: 11 %
+    of the whole step's 0.3 s of extra build time, where the bar for a fast path is 5 %."""
     plain, ordered = PLAIN_PAGE.fullmatch, n.ordered_suffixes
     if type(key) is not str or type(value) is not str or not plain(key) or not plain(value):
         return None
