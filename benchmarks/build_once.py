@@ -24,6 +24,7 @@ pickling the references the extension keeps in the environment.
 from __future__ import annotations
 
 import argparse
+import dis
 import gc
 import io
 import json
@@ -31,6 +32,7 @@ import os
 import resource
 import sys
 import time
+import types
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +43,9 @@ def now() -> tuple[float, float]:
 
 class OwnTime:
     """Accumulates the wall and CPU time of the callables it wraps; a wrapped callable
-    called from inside another counts once, in the outer one."""
+    called from inside another counts once, in the outer one, except inside a
+    dispatcher (an event handler of ``sphinx_ext/events.py``), whose feature calls are
+    each counted under their own name."""
 
     def __init__(self, profiler: Any = None) -> None:
         #: a cProfile.Profile that runs only inside the wrapped callables
@@ -51,27 +55,39 @@ class OwnTime:
         #: qualified name -> CPU seconds
         self.by_name: dict[str, float] = {}
         self._depth = 0
+        #: the innermost timed callable is a dispatcher
+        self._dispatching = False
+        #: CPU seconds of the timed calls so far that ran inside a dispatcher
+        self._claimed = 0.0
 
-    def wrap(self, function: Any) -> Any:
+    def wrap(self, function: Any, *, dispatcher: bool = False) -> Any:
         name = f"{function.__module__}.{function.__qualname__}".removeprefix("sphinx_relocate.")
 
         def timed(*args: Any, **kwargs: Any) -> Any:
-            if self._depth:
+            if self._depth and not self._dispatching:
                 return function(*args, **kwargs)
+            outer, inside = not self._depth, self._dispatching
             wall, cpu = now()
-            if self.profiler is not None:
+            claimed = self._claimed
+            if outer and self.profiler is not None:
                 self.profiler.enable()
             self._depth += 1
+            self._dispatching = dispatcher
             try:
                 return function(*args, **kwargs)
             finally:
                 self._depth -= 1
-                if self.profiler is not None:
-                    self.profiler.disable()
+                self._dispatching = inside
                 spent = time.process_time() - cpu
-                self.wall += time.perf_counter() - wall
-                self.cpu += spent
-                self.by_name[name] = self.by_name.get(name, 0.0) + spent
+                if outer:
+                    if self.profiler is not None:
+                        self.profiler.disable()
+                    self.wall += time.perf_counter() - wall
+                    self.cpu += spent
+                # what the feature calls inside took is theirs, not this one's
+                own = spent - (self._claimed - claimed)
+                self.by_name[name] = self.by_name.get(name, 0.0) + own
+                self._claimed = claimed + spent
 
         return timed
 
@@ -79,11 +95,15 @@ class OwnTime:
         """Wrap sphinx-relocate's handlers, post-transforms and toctree mapping."""
         for name, listeners in app.events.listeners.items():
             app.events.listeners[name] = [
-                listener._replace(handler=self.wrap(listener.handler))
+                listener._replace(handler=self.wrap(
+                    listener.handler,
+                    dispatcher=listener.handler.__module__.endswith(".events"),
+                ))
                 if getattr(listener.handler, "__module__", "").startswith("sphinx_relocate")
                 else listener
                 for listener in listeners
             ]
+        self.wrap_features()
         for transform in app.registry.get_post_transforms():
             if transform.__module__.startswith("sphinx_relocate"):
                 transform.run = self.wrap(transform.run)
@@ -99,6 +119,26 @@ class OwnTime:
         _resolve.Resolver.__init__ = self.wrap(  # type: ignore[method-assign]
             _resolve.Resolver.__init__
         )
+
+
+    def wrap_features(self) -> None:
+        """Wrap the feature functions the event handlers call (``module.function``), so
+        the time of each is counted under its own name."""
+        try:
+            from sphinx_relocate.sphinx_ext import events
+        except ImportError:
+            return
+        for handler in list(vars(events).values()):
+            if getattr(handler, "__module__", None) != events.__name__:
+                continue
+            instructions = list(dis.get_instructions(handler))
+            for load, attribute in zip(instructions, instructions[1:]):
+                module = vars(events).get(load.argval) if load.opname == "LOAD_GLOBAL" else None
+                if not isinstance(module, types.ModuleType) or attribute.opname not in ("LOAD_ATTR", "LOAD_METHOD"):
+                    continue
+                feature = getattr(module, attribute.argval)
+                if getattr(feature, "__module__", None) == module.__name__:
+                    setattr(module, attribute.argval, self.wrap(feature))
 
 
 def main() -> int:

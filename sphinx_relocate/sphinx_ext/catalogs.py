@@ -392,10 +392,3 @@ class CatalogAtOldName(SphinxTransform):
         finally:
             config.gettext_compact = compact
         served_of(self.env)[serving.borrowed.docname] = serving.stamp()
-
-
-def setup_catalogs(app: Sphinx) -> None:
-    """Connect the catalogs of moved pages; called from the extension's ``setup()``."""
-    app.add_transform(CatalogAtOldName)
-    app.connect("env-get-outdated", on_env_get_outdated)
-    served_of.connect(app)

@@ -75,7 +75,7 @@ from sphinx_relocate.sphinx_ext.adapters import (
     source_suffixes,
 )
 from sphinx_relocate.sphinx_ext.config import table_of
-from sphinx_relocate.sphinx_ext.record import PerDocument, Reference
+from sphinx_relocate.sphinx_ext.record import EnvValue, PerDocument, Reference
 from sphinx_relocate.sphinx_ext.state import Settings, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
@@ -167,12 +167,10 @@ anchors_of: PerDocument[set[str]] = PerDocument("relocate_anchors")
 neutralized_of: PerDocument[set[str]] = PerDocument("relocate_neutralized")
 
 
-def _dangling_keys(env: BuildEnvironment) -> dict[str, frozenset[tuple[str, str]]]:
-    """docname → (subtype, written) of the findings of the last check."""
-    store: dict[str, frozenset[tuple[str, str]]] | None = getattr(env, "relocate_dangling", None)
-    if store is None:
-        store = env.relocate_dangling = {}  # type: ignore[attr-defined]
-    return store
+#: docname → (subtype, written) of the findings of the last check
+dangling_keys_of: EnvValue[dict[str, frozenset[tuple[str, str]]]] = EnvValue(
+    "relocate_dangling", dict
+)
 
 
 def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
@@ -906,7 +904,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
     # documents whose findings, or the page a link with alternatives goes to, changed
     # are written again, so the post-transforms replace (or restore) their links
-    previous = _dangling_keys(env)
+    previous = dangling_keys_of(env)
     current: dict[str, frozenset[tuple[str, str]]] = {}
     for finding in report.findings:
         ref = finding.reference
@@ -931,7 +929,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         d for d in previous.keys() | current.keys()
         if previous.get(d) != current.get(d) and d in env.all_docs
     )
-    env.relocate_dangling = current  # type: ignore[attr-defined]
+    dangling_keys_of.set(env, current)
     return rewrite
 
 
@@ -1041,21 +1039,3 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         )
         warn(RelocateWarning.SUMMARY, summary)
         app.statuscode = 1
-
-
-def setup_checker(app: Sphinx) -> None:
-    """Connect the checker; called from the extension's ``setup()``."""
-    app.connect("config-inited", on_config_inited)
-    # after the resolver (200) has recorded the references, before Sphinx's collectors (500)
-    app.connect("doctree-read", neutralize_files, priority=450)
-    # last, so every id other handlers add is seen
-    app.connect("doctree-read", collect_anchors, priority=900)
-    app.connect("env-get-outdated", on_env_get_outdated)
-    anchors_of.connect(app)
-    neutralized_of.connect(app)
-    app.connect("env-updated", on_env_updated)
-    app.add_post_transform(RenamedLabels)
-    app.add_post_transform(AmbiguousLinks)
-    app.add_post_transform(DanglingLinks)
-    # after every other handler, so the summary is the last line before Sphinx's own
-    app.connect("build-finished", on_build_finished, priority=900)

@@ -34,6 +34,7 @@ from docutils.nodes import make_id
 from sphinx_relocate.core.paths import decode
 from sphinx_relocate.core.table import RelocationTable
 from sphinx_relocate.sphinx_ext.adapters import elements, line_of
+from sphinx_relocate.sphinx_ext.record import EnvValue
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -119,10 +120,8 @@ def changed_documents(
 # -- the build ---------------------------------------------------------------------------
 
 
-def carried_of(env: BuildEnvironment) -> dict[str, tuple[Carried, ...]]:
-    """The map of this build (made at ``env-updated``), kept in the environment."""
-    store: dict[str, tuple[Carried, ...]] | None = getattr(env, "relocate_carried_ids", None)
-    return store if store is not None else {}
+#: the map of this build (made at ``env-updated``): docname → the old ids its sections carry
+carried_of: EnvValue[dict[str, tuple[Carried, ...]]] = EnvValue("relocate_carried_ids", dict)
 
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -160,7 +159,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
                 carried[docname] = tuple(item for item, _ in _placed(app, parts, carried))
         carried = {docname: items for docname, items in carried.items() if items}
     before = carried_of(env)
-    env.relocate_carried_ids = carried  # type: ignore[attr-defined]
+    carried_of.set(env, carried)
     return [d for d in changed_documents(before, carried) if d in env.found_docs]
 
 
@@ -286,9 +285,3 @@ def _anchored(
 def _ids(element: nodes.Element, attribute: str = "ids") -> list[str]:
     found: list[str] = element.get(attribute) or []
     return found
-
-
-def setup_old_ids(app: Sphinx) -> None:
-    """Connect the handlers; called from the extension's ``setup()``."""
-    app.connect("env-updated", on_env_updated)
-    app.connect("doctree-resolved", on_doctree_resolved)

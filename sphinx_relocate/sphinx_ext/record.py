@@ -1,22 +1,29 @@
-"""What the resolver leaves in the environment for the checker.
+"""What the extension keeps in the environment, behind typed stores.
 
-The resolver (``_resolve.py``) records every internal reference of a document after
-rewriting it; the checker (``_check.py``) checks all of them on every build, so a
+The resolver (``resolve.py``) records every internal reference of a document after
+rewriting it; the checker (``check.py``) checks all of them on every build, so a
 dangling reference is reported again on builds that do not re-read its document.
 The records live in ``env.relocate_references`` (docname → list), are purged with
 their document and merged from parallel readers.
+
+Every value the environment keeps is a :class:`PerDocument` store (purged and merged by
+:func:`purge` and :func:`merge`, which ``events.py`` connects once for all of them) or
+an :class:`EnvValue` (one value of the whole site, set in the main process); nothing
+else sets attributes on the environment.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
-    from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
 T = TypeVar("T")
+
+#: every :class:`PerDocument` store, in the order they were made
+_STORES: list[PerDocument[Any]] = []
 
 
 class Reference(NamedTuple):
@@ -55,12 +62,13 @@ class Reference(NamedTuple):
 class PerDocument(Generic[T]):
     """``docname → value`` kept on the environment, purged and merged like Sphinx's own data.
 
-    Every store of the extension is one of these, so none can forget ``-j`` or a
-    removed document.
+    Each store registers itself when it is made, so :func:`purge` and :func:`merge`
+    cannot forget one, nor ``-j`` or a removed document.
     """
 
     def __init__(self, attribute: str) -> None:
         self.attribute = attribute
+        _STORES.append(self)
 
     def __call__(self, env: BuildEnvironment) -> dict[str, T]:
         store: dict[str, T] | None = getattr(env, self.attribute, None)
@@ -69,20 +77,48 @@ class PerDocument(Generic[T]):
             setattr(env, self.attribute, store)
         return store
 
-    def purge(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    def purge(self, env: BuildEnvironment, docname: str) -> None:
         self(env).pop(docname, None)
 
     def merge(
-        self, app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
+        self, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
     ) -> None:
         theirs, ours = self(other), self(env)
         for docname in docnames:
             if docname in theirs:
                 ours[docname] = theirs[docname]
 
-    def connect(self, app: Sphinx) -> None:
-        app.connect("env-purge-doc", self.purge)
-        app.connect("env-merge-info", self.merge)
+
+
+def purge(env: BuildEnvironment, docname: str) -> None:
+    """Forget a document in every store (it is re-read or removed)."""
+    for store in _STORES:
+        store.purge(env, docname)
+
+
+def merge(env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment) -> None:
+    """Take what a parallel reader kept of its documents, in every store."""
+    for store in _STORES:
+        store.merge(env, docnames, other)
+
+
+class EnvValue(Generic[T]):
+    """One value of the whole site kept on the environment between builds.
+
+    Set only in the main process (``env-get-outdated``, ``env-updated``), so there is
+    nothing to purge or merge; ``default`` is what a fresh environment holds.
+    """
+
+    def __init__(self, attribute: str, default: Callable[[], T]) -> None:
+        self.attribute = attribute
+        self.default = default
+
+    def __call__(self, env: BuildEnvironment) -> T:
+        value: T | None = getattr(env, self.attribute, None)
+        return self.default() if value is None else value
+
+    def set(self, env: BuildEnvironment, value: T) -> None:
+        setattr(env, self.attribute, value)
 
 
 #: the reference records of each document

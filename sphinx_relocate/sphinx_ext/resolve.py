@@ -75,7 +75,7 @@ from sphinx_relocate.sphinx_ext.adapters import (
     line_of,
     source_suffixes,
 )
-from sphinx_relocate.sphinx_ext.record import PerDocument, Reference, record
+from sphinx_relocate.sphinx_ext.record import EnvValue, PerDocument, Reference, record
 from sphinx_relocate.sphinx_ext.state import state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
@@ -120,6 +120,8 @@ class Resolved(NamedTuple):
 lookups_of: PerDocument[set[Lookup]] = PerDocument("relocate_lookups")
 #: the documents with raw HTML, whose URLs are made when each is written
 raw_html_of: PerDocument[bool] = PerDocument("relocate_raw_html")
+#: the table of the last build, to re-read only what an edit of it changes
+last_table_of: EnvValue[RelocationTable | None] = EnvValue("relocate_last_table", lambda: None)
 
 
 class Resolver:
@@ -884,8 +886,8 @@ def on_env_get_outdated(
     lookups = lookups_of(env)
     # the table of the last build; compared only when there is one (a fresh build of a big
     # table does not hash it)
-    previous: RelocationTable | None = getattr(env, "relocate_last_table", None)
-    env.relocate_last_table = table  # type: ignore[attr-defined]
+    previous = last_table_of(env)
+    last_table_of.set(env, table)
     outdated: set[str] = set()
     appeared_or_gone = added | removed
     old_table = previous if previous is not None and previous.digest != table.digest else None
@@ -928,17 +930,3 @@ def on_env_get_outdated(
     if result:
         logger.verbose("relocation table changed: re-reading %d documents", len(result))
     return result
-
-
-def setup_resolver(app: Sphinx) -> None:
-    """Connect the resolver; called from the extension's ``setup()``."""
-    app.add_directive("toctree", RelocatingTocTree, override=True)
-    app.connect("source-read", on_source_read)
-    # below 500, so images, downloads and toctrees are rewritten before Sphinx's
-    # collectors (priority 500) record them
-    app.connect("doctree-read", on_doctree_read, priority=200)
-    app.connect("doctree-resolved", on_doctree_resolved)
-    app.connect("missing-reference", on_missing_reference)
-    app.connect("env-get-outdated", on_env_get_outdated)
-    lookups_of.connect(app)
-    raw_html_of.connect(app)
