@@ -27,6 +27,7 @@ import argparse
 import dis
 import gc
 import io
+import itertools
 import json
 import os
 import resource
@@ -132,9 +133,11 @@ class OwnTime:
             if getattr(handler, "__module__", None) != events.__name__:
                 continue
             instructions = list(dis.get_instructions(handler))
-            for load, attribute in zip(instructions, instructions[1:]):
+            for load, attribute in itertools.pairwise(instructions):
                 module = vars(events).get(load.argval) if load.opname == "LOAD_GLOBAL" else None
-                if not isinstance(module, types.ModuleType) or attribute.opname not in ("LOAD_ATTR", "LOAD_METHOD"):
+                if not isinstance(module, types.ModuleType) or attribute.opname not in (
+                    "LOAD_ATTR", "LOAD_METHOD"
+                ):
                     continue
                 feature = getattr(module, attribute.argval)
                 if getattr(feature, "__module__", None) == module.__name__:

@@ -40,7 +40,7 @@ from sphinx.transforms.i18n import Locale
 from sphinx_relocate.core.table import RelocationTable
 from sphinx_relocate.sphinx_ext.adapters import app_of, current_docname
 from sphinx_relocate.sphinx_ext.record import PerDocument
-from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.state import Borrowed, Serving, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
 if TYPE_CHECKING:
@@ -60,19 +60,6 @@ def domain_of(docname: str, compact: bool | str) -> str:
     if isinstance(compact, str):
         return compact
     return docname.partition("/")[0] if compact else docname
-
-
-@dataclass(frozen=True)
-class Borrowed:
-    """A moved document translated from the catalog at one of its old names."""
-
-    docname: str
-    #: the catalog that serves it (the old name's domain)
-    domain: str
-    #: the catalog it would have at its new name, where its messages belong now
-    new_domain: str
-    #: the old docname whose catalog that is
-    old_name: str
 
 
 def borrowed_catalogs(
@@ -218,29 +205,6 @@ def move_catalog(
 
 
 # -- Sphinx ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Serving:
-    """The catalog that serves a moved page in this build, and its compiled files."""
-
-    borrowed: Borrowed
-    #: the ``.mo`` files Sphinx's ``Locale`` reads for it (one per locale dir that has it)
-    mo_files: tuple[str, ...]
-    #: the file to name in the note (the ``.po`` if there is one) and where it should go
-    shown: str
-    destination: str
-
-    def stamp(self) -> tuple[str, tuple[tuple[str, int], ...]]:
-        """What the page was read with: the catalog and its files' modification times."""
-        return self.borrowed.domain, tuple((f, _mtime(f)) for f in self.mo_files)
-
-
-def _mtime(path: str) -> int:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return 0
 
 
 #: per document read from a catalog at an old name: :meth:`Serving.stamp`

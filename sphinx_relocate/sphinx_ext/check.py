@@ -42,9 +42,9 @@ import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
@@ -64,6 +64,7 @@ from sphinx_relocate.core.paths import (
     split_target,
     strip_source_suffix,
 )
+from sphinx_relocate.core.spans import find_targets
 from sphinx_relocate.core.table import check_against_project, check_labels
 from sphinx_relocate.sphinx_ext import record as _record
 from sphinx_relocate.sphinx_ext.adapters import (
@@ -74,15 +75,14 @@ from sphinx_relocate.sphinx_ext.adapters import (
     repo_root,
     source_suffixes,
 )
-from sphinx_relocate.sphinx_ext.config import table_of
-from sphinx_relocate.sphinx_ext.record import EnvValue, PerDocument, Reference
-from sphinx_relocate.sphinx_ext.state import Settings, state_of
+from sphinx_relocate.sphinx_ext.queries import labels_of, table_of
+from sphinx_relocate.sphinx_ext.record import EnvValue, PerDocument, Reference, anchors_of
+from sphinx_relocate.sphinx_ext.state import Finding, Report, Settings, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
-    from sphinx.domains.std import StandardDomain
     from sphinx.environment import BuildEnvironment
 
     from sphinx_relocate.core.table import RelocationTable
@@ -97,27 +97,6 @@ _PAGE_SUFFIXES = (".html", ".htm")
 
 
 # -- settings of one build ------------------------------------------------------
-
-
-@dataclass
-class Report:
-    """The findings of this build, for the post-transform and the summary."""
-
-    findings: list[Finding] = field(default_factory=list)
-    #: (docname, written) of each finding, to find its node again at write time
-    written: set[tuple[str, str]] = field(default_factory=set)
-    #: (docname, target page) of missing pages and (docname, page, anchor) of missing anchors
-    pages: set[tuple[str, str]] = field(default_factory=set)
-    anchors: set[tuple[str, str, str]] = field(default_factory=set)
-    #: (location, message) of table targets whose anchor is missing
-    table: list[tuple[str, str]] = field(default_factory=list)
-    #: some reference has alternatives for :class:`AmbiguousLinks` to settle
-    alternatives: bool = False
-    #: references to renamed labels, by :func:`label_key`: the label each lands on now,
-    #: ``""`` for an ambiguous one (for :class:`RenamedLabels`)
-    labels: dict[tuple[str, str, bool], str] = field(default_factory=dict)
-
-
 
 
 def compile_ignore(patterns: Iterable[object]) -> tuple[re.Pattern[str], ...]:
@@ -161,8 +140,6 @@ def settings_of(app: Sphinx) -> Settings:
 # -- what the environment keeps --------------------------------------------------
 
 
-#: docname → every fragment a link may name on that page
-anchors_of: PerDocument[set[str]] = PerDocument("relocate_anchors")
 #: docname → source-relative files whose image or download node was replaced
 neutralized_of: PerDocument[set[str]] = PerDocument("relocate_neutralized")
 
@@ -280,12 +257,6 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
         neutralized_of(env)[docname] = replaced
 
 
-def labels_of(env: BuildEnvironment) -> set[str]:
-    """Every label of the project, as Sphinx's std domain knows them (once all are read)."""
-    std = cast("StandardDomain", env.get_domain("std"))
-    return {*std.labels, *std.anonlabels}
-
-
 def label_key(docname: str, written: str, any_meaning: bool) -> tuple[str, str, bool]:
     """How a reference to a renamed label is found again at write time: its document,
     its target as written and whether it may name more than labels (``:any:``, MyST)."""
@@ -369,19 +340,6 @@ class DanglingLinks(SphinxPostTransform):
 
 
 # -- the check ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One reference that does not land."""
-
-    reference: Reference
-    subtype: RelocateWarning
-    message: str
-
-    @property
-    def location(self) -> tuple[str, int | None]:
-        return self.reference.docname, self.reference.line or None
 
 
 class Checker:
@@ -786,8 +744,6 @@ class Locator:
         self, ref: Reference, text: str, start: int, end: int
     ) -> tuple[int, int] | None:
         """The first link target of the block from ``start`` on that names the page."""
-        from sphinx_relocate.core.spans import find_targets
-
         folder = folder_of(ref.docname)
         for span in find_targets(text, self._path(ref.docname)):
             if span.start < start:

@@ -29,6 +29,7 @@ from sphinx_relocate.core.table import (
     load_table,
 )
 from sphinx_relocate.sphinx_ext.adapters import source_suffixes
+from sphinx_relocate.sphinx_ext.queries import table_of
 from sphinx_relocate.sphinx_ext.state import state_of
 from sphinx_relocate.sphinx_ext.summary import sources_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, stop, warn
@@ -479,7 +480,6 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
     for note in table.notes:  # the file and line in the text: no env to resolve them yet
         logger.info(str(note))
     state_of(app).table = table
-    state_of(app).loaded = True
 
 
 def on_env_get_outdated(
@@ -569,11 +569,3 @@ def _line_of(path: Path, matches: Callable[[str], bool]) -> int:
     except OSError:
         return 1
     return next((n for n, line in enumerate(lines, 1) if matches(line.strip())), 1)
-
-
-def table_of(app: Sphinx) -> RelocationTable:
-    """The table of this build (loaded at ``config-inited``)."""
-    state = state_of(app)
-    if not state.loaded:
-        on_config_inited(app, app.config)
-    return state.table

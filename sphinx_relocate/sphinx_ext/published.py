@@ -31,7 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
 from sphinx_relocate.sphinx_ext.inventory import Entry, Inventory, InventoryError, parse
+from sphinx_relocate.sphinx_ext.queries import base_url, labels_of, table_of
+from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -337,12 +341,6 @@ def generated_labels(published: Published) -> set[str]:
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Warn for each published page or label that lost its way in, on every build."""
-    from sphinx_relocate.sphinx_ext.check import labels_of
-    from sphinx_relocate.sphinx_ext.config import entries_location, setting_location, table_of
-    from sphinx_relocate.sphinx_ext.state import state_of
-    from sphinx_relocate.sphinx_ext.stubs import base_url
-    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
-
     state = state_of(app)
     state.published_pages = frozenset()
     setting = app.config.relocate_published

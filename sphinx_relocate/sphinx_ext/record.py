@@ -123,6 +123,8 @@ class EnvValue(Generic[T]):
 
 #: the reference records of each document
 references_of: PerDocument[list[Reference]] = PerDocument("relocate_references")
+#: docname → every fragment a link may name on that page (``check.collect_anchors``)
+anchors_of: PerDocument[set[str]] = PerDocument("relocate_anchors")
 
 
 def record(env: BuildEnvironment, reference: Reference) -> None:

@@ -66,6 +66,7 @@ from sphinx_relocate.core.paths import (
     split_target,
     strip_source_suffix,
 )
+from sphinx_relocate.core.spans import find_targets
 from sphinx_relocate.core.table import RelocationTable, normalize_label
 from sphinx_relocate.sphinx_ext.adapters import (
     app_of,
@@ -138,10 +139,7 @@ class Resolver:
         self.docs = self.env.found_docs
         self.verbose = app.verbosity > 0
         self.lookups = lookups_of(self.env).setdefault(docname, set())
-        # documents are read one at a time in a process: the one project records the
-        # lookups of the document being read
-        self.project = self.state.project_of(self.env, self.suffixes)
-        self.project.on_lookup = self.lookups.add
+        self.project = self.state.project_of(self.env, self.suffixes, self.lookups.add)
         self.site = self.state.site(self.env, docname, self.project)
         self._spellings: dict[tuple[str, str], list[tuple[int, str]]] | None = None
 
@@ -153,8 +151,6 @@ class Resolver:
         the node's line.
         """
         if self._spellings is None:
-            from sphinx_relocate.core.spans import find_targets
-
             self._spellings = {}
             text = self.state.text_of(self.env, self.docname)
             here = self.site._replace(folders=self.site.folders[:1], frame=0)
@@ -773,7 +769,6 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     state.texts[docname] = text
     if "include" not in text and ":file:" not in text:
         return
-    from sphinx_relocate.core.spans import find_targets
     from sphinx_relocate.core.textedit import apply_edits
 
     resolver = Resolver(app, docname)

@@ -4,7 +4,11 @@ Every handler asks :func:`state_of` for the table, the settings derived from the
 the project as the resolution rule sees it (:class:`~sphinx_relocate.core.landing.Project`)
 and the report of the last check, instead of each module keeping a dict of its own.
 What must outlive a build (references, anchors, lookups) lives in the environment
-(``_record.PerDocument``); this is what one ``Sphinx`` object derives and caches.
+(``record.py``); this is what one ``Sphinx`` object derives and caches.
+
+The types of what one feature leaves here for another (the check's :class:`Report`, the
+stubs' :class:`StubReport`, …) are defined here too, so this module imports no feature
+module and the package has no import circle (``tests/test_wiring.py``).
 """
 
 from __future__ import annotations
@@ -19,16 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx_relocate.core.landing import Project, Site, framed, site_of
 from sphinx_relocate.core.table import Problem, RelocationTable
+from sphinx_relocate.sphinx_ext.record import Reference
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
 
 if TYPE_CHECKING:
     import jinja2
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
-
-    from sphinx_relocate.sphinx_ext.catalogs import Serving
-    from sphinx_relocate.sphinx_ext.check import Report
-    from sphinx_relocate.sphinx_ext.stubs import StubReport
-    from sphinx_relocate.sphinx_ext.summary import Sources
 
 
 @dataclass
@@ -70,13 +71,108 @@ class FileCache:
         return found
 
 
+# -- what one feature leaves in the state for another ---------------------------
+
+
+@dataclass
+class Sources:
+    """Where this build looked for table entries and how many each gave."""
+
+    #: (shown name, entry count) of each source that gave entries
+    read: list[tuple[str, int]] = field(default_factory=list)
+    #: every place looked in, for the line without a table
+    looked: list[str] = field(default_factory=list)
+    #: a hint for a table that is not where it is looked for (``""``: none)
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class StubReport:
+    """What the stubs of one build did, for the build's summary line."""
+
+    #: redirect stubs written (or found already in place, unchanged)
+    written: int
+    #: stale stubs of earlier builds deleted
+    removed: int
+    #: export files written (``relocate_redirect_exports``), by path
+    exports: tuple[str, ...]
+    #: stubs and exports not written (each one warned)
+    failed: int
+
+
+@dataclass(frozen=True)
+class Borrowed:
+    """A moved document translated from the catalog at one of its old names."""
+
+    docname: str
+    #: the catalog that serves it (the old name's domain)
+    domain: str
+    #: the catalog it would have at its new name, where its messages belong now
+    new_domain: str
+    #: the old docname whose catalog that is
+    old_name: str
+
+
+@dataclass(frozen=True)
+class Serving:
+    """The catalog that serves a moved page in this build, and its compiled files."""
+
+    borrowed: Borrowed
+    #: the ``.mo`` files Sphinx's ``Locale`` reads for it (one per locale dir that has it)
+    mo_files: tuple[str, ...]
+    #: the file to name in the note (the ``.po`` if there is one) and where it should go
+    shown: str
+    destination: str
+
+    def stamp(self) -> tuple[str, tuple[tuple[str, int], ...]]:
+        """What the page was read with: the catalog and its files' modification times."""
+        return self.borrowed.domain, tuple((f, _mtime(f)) for f in self.mo_files)
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reference that does not land."""
+
+    reference: Reference
+    subtype: RelocateWarning
+    message: str
+
+    @property
+    def location(self) -> tuple[str, int | None]:
+        return self.reference.docname, self.reference.line or None
+
+
+@dataclass
+class Report:
+    """The findings of this build, for the post-transform and the summary."""
+
+    findings: list[Finding] = field(default_factory=list)
+    #: (docname, written) of each finding, to find its node again at write time
+    written: set[tuple[str, str]] = field(default_factory=set)
+    #: (docname, target page) of missing pages and (docname, page, anchor) of missing anchors
+    pages: set[tuple[str, str]] = field(default_factory=set)
+    anchors: set[tuple[str, str, str]] = field(default_factory=set)
+    #: (location, message) of table targets whose anchor is missing
+    table: list[tuple[str, str]] = field(default_factory=list)
+    #: some reference has alternatives for :class:`AmbiguousLinks` to settle
+    alternatives: bool = False
+    #: references to renamed labels, by :func:`label_key`: the label each lands on now,
+    #: ``""`` for an ambiguous one (for :class:`RenamedLabels`)
+    labels: dict[tuple[str, str, bool], str] = field(default_factory=dict)
+
+
 @dataclass
 class BuildState:
     """Everything one build derives from its config and its project."""
 
     table: RelocationTable = field(default_factory=RelocationTable)
-    #: the table was read (at ``config-inited``)
-    loaded: bool = False
     #: the peers' options this extension registered (``None``: the config is not checked yet)
     peer_options: list[str] | None = None
     #: for the summary line (``_summary``): where the table came from, what this build
@@ -126,7 +222,12 @@ class BuildState:
         self.source_paths = {}
         self.texts = {}
 
-    def project_of(self, env: BuildEnvironment, suffixes: tuple[str, ...]) -> Project:
+    def project_of(
+        self, env: BuildEnvironment, suffixes: tuple[str, ...],
+        on_lookup: Callable[[tuple[str, str, str]], None],
+    ) -> Project:
+        """The project as the rule sees it, noting its lookups with ``on_lookup``: made
+        once per read phase, each caller's with its own ``on_lookup``."""
         if self.project is None:
             self.project = Project(
                 self.table,
@@ -136,7 +237,7 @@ class BuildState:
                 self.files.is_file,
                 self.files.is_folder,
             )
-        return self.project
+        return self.project.recording(on_lookup)
 
     def site(self, env: BuildEnvironment, docname: str, project: Project) -> Site:
         """The document's site (a moved one's frame as far as it was needed so far)."""

@@ -55,7 +55,8 @@ from sphinx_relocate.core.paths import (
     safe_output_path,
 )
 from sphinx_relocate.core.table import Location, Problem, RelocationTable, Target, collection_paused
-from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.queries import base_url, label_places, table_of
+from sphinx_relocate.sphinx_ext.state import StubReport, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, fatal, stop, warn
 
 if TYPE_CHECKING:
@@ -888,19 +889,6 @@ def html_site(builder: Builder) -> Site | None:
     )
 
 
-def base_url(config: Config | Mapping[str, Any]) -> str:
-    """``html_baseurl``, else the canonical URL Read the Docs sets in every build.
-
-    Read the Docs no longer writes ``html_baseurl`` into conf.py (since 2024), so a
-    project there gets absolute canonical links and prefixed exports with no setting.
-    ``config`` may be the settings of conf.py, as the command line reads them.
-    """
-    configured = (
-        config.get("html_baseurl") if isinstance(config, Mapping) else config.html_baseurl
-    )
-    return str(configured or os.environ.get("READTHEDOCS_CANONICAL_URL", ""))
-
-
 def on_env_get_outdated(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
@@ -918,8 +906,6 @@ def on_env_get_outdated(
     state.stale_pages = {site.file(d) for d in removed} if site is not None else set()
     if not previous or site is None:
         return []
-    from sphinx_relocate.sphinx_ext.config import table_of
-
     table = table_of(app)
     return sorted(
         docname
@@ -967,20 +953,6 @@ def _extra_files(app: Sphinx) -> set[str]:
 _BUILDER_FILES = frozenset({"objects.inv", "searchindex.js", ".buildinfo", ".buildinfo.bak"})
 
 
-@dataclass(frozen=True)
-class StubReport:
-    """What the stubs of one build did, for the build's summary line."""
-
-    #: redirect stubs written (or found already in place, unchanged)
-    written: int
-    #: stale stubs of earlier builds deleted
-    removed: int
-    #: export files written (``relocate_redirect_exports``), by path
-    exports: tuple[str, ...]
-    #: stubs and exports not written (each one warned)
-    failed: int
-
-
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     """Write the stubs and exports of a successful HTML build; remove stale ones."""
     if exception is not None:
@@ -993,8 +965,6 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def _write_stubs(app: Sphinx, site: Site) -> None:
-    from sphinx_relocate.sphinx_ext.config import table_of
-
     state = state_of(app)
     env = app.env
     documents = env.found_docs
@@ -1008,7 +978,7 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
     table = table_of(app)
     redirects, skipped = plan(
         table, documents, site, protected=protected | export_paths, titles=titles,
-        published=state.published_pages, labels=_label_places(env),
+        published=state.published_pages, labels=label_places(env),
     )
 
     def location(old: str) -> Location | None:
@@ -1114,7 +1084,3 @@ def _template_location(file: str, err: BaseException) -> Location:
     return Location(file, line)
 
 
-def _label_places(env: BuildEnvironment) -> dict[str, tuple[str, str]]:
-    """Every label of the project -> its page and anchor (Sphinx's std domain)."""
-    std: Any = env.get_domain("std")
-    return {name: (docname, anchor) for name, (docname, anchor) in std.anonlabels.items()}
