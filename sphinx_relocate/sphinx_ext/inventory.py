@@ -36,8 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from sphinx_relocate.core.paths import quote_fragment
 from sphinx_relocate.core.table import collection_paused
 from sphinx_relocate.sphinx_ext.queries import labels_of, table_of
-from sphinx_relocate.sphinx_ext.state import state_of
-from sphinx_relocate.sphinx_ext.stubs import old_page_landings
+from sphinx_relocate.sphinx_ext.stubs import landings_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
@@ -234,7 +233,7 @@ def page_moves(
     landings: Mapping[str, Target], documents: set[str]
 ) -> dict[str, tuple[str, str]]:
     """Old name → ``(new page, anchor)`` for each old page that lands on a page
-    (``landings``: :func:`~sphinx_relocate.sphinx_ext.stubs.old_page_landings`)."""
+    (``landings``: :func:`~sphinx_relocate.sphinx_ext.stubs.landings_of`)."""
     return {
         old: (target.path, target.anchor)
         for old, target in landings.items()
@@ -297,7 +296,7 @@ def _add_aliases(app: Sphinx, path: Path, inventory: Inventory) -> None:
     label_aliases: dict[str, tuple[str, str]] = {}
     if app.config.relocate_inventory_aliases:
         table = table_of(app)
-        landings = old_page_landings(table, documents, state_of(app).published_pages)
+        landings = landings_of(app)
         moves = page_moves(landings, documents)
         label_aliases = label_moves(table, labels)
         table_locations = table.location_of

@@ -52,10 +52,10 @@ class Reference(NamedTuple):
     #: ``(kind, target, anchor)`` of the other meanings of a reference that lands on
     #: several targets from the document's folders and that the page's frame did not
     #: decide: the one that has the anchor wins once every document is read, else the
-    #: reference is ambiguous (``_landing.settle``)
+    #: reference is ambiguous (``core/landing.settle``)
     alternatives: tuple[tuple[str, str, str], ...] = ()
     #: a MyST link that MyST may also resolve as a name (a label, an object, an
-    #: intersphinx entry): it dangles only when no such name claims it (``_check``)
+    #: intersphinx entry): it dangles only when no such name claims it (``check.py``)
     by_name: bool = False
 
 

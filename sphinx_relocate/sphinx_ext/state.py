@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx_relocate.core.landing import Project, Site, framed, site_of
-from sphinx_relocate.core.table import Problem, RelocationTable
+from sphinx_relocate.core.table import Problem, RelocationTable, Target
 from sphinx_relocate.sphinx_ext.record import Reference
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
 
@@ -69,6 +69,10 @@ class FileCache:
         if found is None:
             found = known[path] = bool(path) and test(os.path.join(self.root, path))
         return found
+
+
+#: the documents and the published pages whose old pages' landings are known
+OldPagesKey = tuple[frozenset[str], frozenset[str]]
 
 
 # -- what one feature leaves in the state for another ---------------------------
@@ -175,7 +179,7 @@ class BuildState:
     table: RelocationTable = field(default_factory=RelocationTable)
     #: the peers' options this extension registered (``None``: the config is not checked yet)
     peer_options: list[str] | None = None
-    #: for the summary line (``_summary``): where the table came from, what this build
+    #: for the summary line (``summary.py``): where the table came from, what this build
     #: wrote (HTML builders) and the (references, documents) that dangle
     sources: Sources | None = None
     dangling: tuple[int, int] | None = None
@@ -189,7 +193,7 @@ class BuildState:
     source_paths: dict[str, str] = field(default_factory=dict)
     #: the source text of the document being read (its frame's votes, its spellings)
     texts: dict[str, str] = field(default_factory=dict)
-    #: the findings of the last check (``_check.Report``)
+    #: the findings of the last check (:class:`Report`)
     report: Report | None = None
     #: ``relocate_stub_template``, compiled once per build, and its file for messages
     stub_template: jinja2.Template | None = None
@@ -200,18 +204,21 @@ class BuildState:
     #: the pages of ``relocate_published`` (read once the documents are read), which
     #: get stubs and inventory entries when the table moves them
     published_pages: frozenset[str] = frozenset()
-    #: moved pages this build translates from a catalog at an old name (``_catalogs``)
+    #: moved pages this build translates from a catalog at an old name (``catalogs.py``)
     catalogs: dict[str, Serving] = field(default_factory=dict)
     #: the table checked against this build's documents (labels aside), when the build
     #: started; the dangling count at its end reuses it
     table_problems: list[Problem] | None = None
-    #: the stubs manifest the last build left (``_stubs.read_manifest``), read when this
+    #: the stubs manifest the last build left (``stubs.read_manifest``), read when this
     #: build starts; ``None``: not read yet
     previous_stubs: dict[str, str] | None = None
     #: the pages the last build wrote for documents removed since, which a stub may
-    #: replace (``_stubs.on_env_get_outdated``)
+    #: replace (``stubs.on_env_get_outdated``)
     stale_pages: set[str] = field(default_factory=set)
-    #: what this build's stubs and exports did (``_stubs.StubReport``), for the build's summary line
+    #: ((documents, published pages), each old page that gets a stub → where it lands):
+    #: worked out once for the stubs and the inventory (``stubs.landings_of``)
+    old_page_landings: tuple[OldPagesKey, dict[str, Target]] | None = None
+    #: what this build's stubs and exports did (:class:`StubReport`), for the build's summary line
     stub_report: StubReport | None = None
 
     def forget_files(self) -> None:

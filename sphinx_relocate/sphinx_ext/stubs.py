@@ -199,15 +199,11 @@ def old_page_landings(
 ) -> dict[str, Target]:
     """Each old page that needs a stub (:func:`old_pages`) → the page or URL it lands on,
     for those that land.  The stubs and the inventory's aliases both need it, so a build
-    works it out once: kept on the table for the same documents and published pages."""
-    key = (frozenset(documents), tuple(published))
-    cached: tuple[object, dict[str, Target]] | None = table.__dict__.get("_old_page_landings")
-    if cached is not None and cached[0] == key:
-        return cached[1]
+    works it out once (:func:`landings_of`)."""
     exists = documents.__contains__
     pages = table.pages
     landings: dict[str, Target] = {}
-    for old in old_pages(table, documents, key[1]):
+    for old in old_pages(table, documents, published):
         step = pages.get(old)
         if step is not None and (step.url or step.path in documents):
             landings[old] = step  # where locate_reference stops too: the first page there
@@ -215,8 +211,18 @@ def old_page_landings(
         target = table.locate_reference(old, "", exists=exists)
         if target is not None and (target.url or target.path in documents):
             landings[old] = target
-    table.__dict__["_old_page_landings"] = (key, landings)
     return landings
+
+
+def landings_of(app: Sphinx) -> dict[str, Target]:
+    """:func:`old_page_landings` of this build's documents and published pages, kept in
+    the build's state for the stubs and the inventory's aliases."""
+    state = state_of(app)
+    key = (frozenset(app.env.found_docs), state.published_pages)
+    if state.old_page_landings is None or state.old_page_landings[0] != key:
+        landings = old_page_landings(state.table, set(key[0]), key[1])
+        state.old_page_landings = (key, landings)
+    return state.old_page_landings[1]
 
 
 def plan(
@@ -226,14 +232,15 @@ def plan(
     *,
     protected: Iterable[str] = (),
     titles: Mapping[str, str] | None = None,
-    published: Iterable[str] = (),
+    old_landings: Mapping[str, Target] | None = None,
     labels: Mapping[str, tuple[str, str]] | None = None,
 ) -> tuple[list[Redirect], list[Skipped]]:
     """The stubs to write for ``table`` in a site with these ``documents``.
 
     ``protected`` are further output files the build writes (``genindex.html``, extra
-    files, ``objects.inv``); ``published`` the pages of a release (:func:`old_pages`);
-    ``labels`` every label of the project -> its page and anchor, for ``[labels]``.
+    files, ``objects.inv``); ``old_landings`` the build's :func:`old_page_landings`
+    (worked out here without); ``labels`` every label of the project -> its page and
+    anchor, for ``[labels]``.
     Returns the redirects, sorted by stub path, and the old pages left out.
     """
     found = set(documents)
@@ -250,7 +257,9 @@ def plan(
     moved_labels = label_fragments(table, labels) if table.labels and labels else {}
 
     # an old page with no target page is left out: relocate.target_missing reported it
-    for old, target in old_page_landings(table, found, published).items():
+    if old_landings is None:
+        old_landings = old_page_landings(table, found)
+    for old, target in old_landings.items():
         path = safe_output_path(site.file(old))
         if path is None or path.split("/", 1)[0] in _RESERVED:
             shown = path or site.file(old)
@@ -978,7 +987,7 @@ def _write_stubs(app: Sphinx, site: Site) -> None:
     table = table_of(app)
     redirects, skipped = plan(
         table, documents, site, protected=protected | export_paths, titles=titles,
-        published=state.published_pages, labels=label_places(env),
+        old_landings=landings_of(app), labels=label_places(env),
     )
 
     def location(old: str) -> Location | None:
