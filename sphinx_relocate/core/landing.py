@@ -28,10 +28,11 @@ reported, never guessed.  Nothing here imports Sphinx.
 
 from __future__ import annotations
 
+import copy
 import posixpath
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from sphinx_relocate.core.paths import (
@@ -166,7 +167,9 @@ class Project:
         """This project noting its lookups with ``on_lookup`` (the build's: one
         document's), its caches shared with this one."""
         self._anchor_pages_of()  # made here, so every recording project shares it
-        return replace(self, on_lookup=on_lookup)
+        recording = copy.copy(self)  # a resolver makes one per document: no __init__
+        recording.on_lookup = on_lookup
+        return recording
 
     def anchor_keys(self, docname: str) -> tuple[str, ...]:
         """The names an ``[anchors]`` entry for this document may be keyed by: its name
