@@ -44,9 +44,7 @@ def now() -> tuple[float, float]:
 
 class OwnTime:
     """Accumulates the wall and CPU time of the callables it wraps; a wrapped callable
-    called from inside another counts once, in the outer one, except inside a
-    dispatcher (an event handler of ``sphinx_ext/events.py``), whose feature calls are
-    each counted under their own name."""
+    called from inside another counts once, in the outer one."""
 
     def __init__(self, profiler: Any = None) -> None:
         #: a cProfile.Profile that runs only inside the wrapped callables
@@ -56,39 +54,27 @@ class OwnTime:
         #: qualified name -> CPU seconds
         self.by_name: dict[str, float] = {}
         self._depth = 0
-        #: the innermost timed callable is a dispatcher
-        self._dispatching = False
-        #: CPU seconds of the timed calls so far that ran inside a dispatcher
-        self._claimed = 0.0
 
-    def wrap(self, function: Any, *, dispatcher: bool = False) -> Any:
+    def wrap(self, function: Any) -> Any:
         name = f"{function.__module__}.{function.__qualname__}".removeprefix("sphinx_relocate.")
 
         def timed(*args: Any, **kwargs: Any) -> Any:
-            if self._depth and not self._dispatching:
+            if self._depth:
                 return function(*args, **kwargs)
-            outer, inside = not self._depth, self._dispatching
             wall, cpu = now()
-            claimed = self._claimed
-            if outer and self.profiler is not None:
+            if self.profiler is not None:
                 self.profiler.enable()
             self._depth += 1
-            self._dispatching = dispatcher
             try:
                 return function(*args, **kwargs)
             finally:
                 self._depth -= 1
-                self._dispatching = inside
+                if self.profiler is not None:
+                    self.profiler.disable()
                 spent = time.process_time() - cpu
-                if outer:
-                    if self.profiler is not None:
-                        self.profiler.disable()
-                    self.wall += time.perf_counter() - wall
-                    self.cpu += spent
-                # what the feature calls inside took is theirs, not this one's
-                own = spent - (self._claimed - claimed)
-                self.by_name[name] = self.by_name.get(name, 0.0) + own
-                self._claimed = claimed + spent
+                self.wall += time.perf_counter() - wall
+                self.cpu += spent
+                self.by_name[name] = self.by_name.get(name, 0.0) + spent
 
         return timed
 
@@ -96,11 +82,9 @@ class OwnTime:
         """Wrap sphinx-relocate's handlers, post-transforms and toctree mapping."""
         for name, listeners in app.events.listeners.items():
             app.events.listeners[name] = [
-                listener._replace(handler=self.wrap(
-                    listener.handler,
-                    dispatcher=listener.handler.__module__.endswith(".events"),
-                ))
+                listener._replace(handler=self.wrap(listener.handler))
                 if getattr(listener.handler, "__module__", "").startswith("sphinx_relocate")
+                and not listener.handler.__module__.endswith(".events")
                 else listener
                 for listener in listeners
             ]
@@ -121,10 +105,10 @@ class OwnTime:
             _resolve.Resolver.__init__
         )
 
-
     def wrap_features(self) -> None:
-        """Wrap the feature functions the event handlers call (``module.function``), so
-        the time of each is counted under its own name."""
+        """Wrap the feature functions that the event handlers of ``events.py`` call
+        (``module.function``) rather than those handlers, so the time of each feature is
+        counted under its own name, with one timer per call as when each was a handler."""
         try:
             from sphinx_relocate.sphinx_ext import events
         except ImportError:

@@ -3,8 +3,8 @@
 ``setup()`` connects these and nothing else, so the order in which the features hand
 data to each other is written here, once, instead of following from priorities and
 from the order modules were connected in.  Each handler names its job; the feature
-modules keep the work.  An event has a second handler only where Sphinx's own handlers
-must run in between (named next to each pair).
+modules keep the work.  An event has a second handler only where other handlers
+(Sphinx's own, or other extensions') must run in between; each pair says why.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def find_outdated(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
     """The documents to read again besides Sphinx's own (Sphinx takes the union)."""
-    # 1. the table against this project's documents and files, warned on every build
+    # 1. the table checked against this project's documents and files (and pages renamed
+    #    since relocate_since without an entry), warned on every build
     outdated = config.on_env_get_outdated(app, env, added, changed, removed)
     # 2. forget this process's file answers; documents whose lookups answer otherwise now
     outdated += resolve.on_env_get_outdated(app, env, added, changed, removed)
