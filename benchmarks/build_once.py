@@ -24,13 +24,16 @@ pickling the references the extension keeps in the environment.
 from __future__ import annotations
 
 import argparse
+import dis
 import gc
 import io
+import itertools
 import json
 import os
 import resource
 import sys
 import time
+import types
 from pathlib import Path
 from typing import Any
 
@@ -81,9 +84,11 @@ class OwnTime:
             app.events.listeners[name] = [
                 listener._replace(handler=self.wrap(listener.handler))
                 if getattr(listener.handler, "__module__", "").startswith("sphinx_relocate")
+                and not listener.handler.__module__.endswith(".events")
                 else listener
                 for listener in listeners
             ]
+        self.wrap_features()
         for transform in app.registry.get_post_transforms():
             if transform.__module__.startswith("sphinx_relocate"):
                 transform.run = self.wrap(transform.run)
@@ -99,6 +104,28 @@ class OwnTime:
         _resolve.Resolver.__init__ = self.wrap(  # type: ignore[method-assign]
             _resolve.Resolver.__init__
         )
+
+    def wrap_features(self) -> None:
+        """Wrap the feature functions that the event handlers of ``events.py`` call
+        (``module.function``) rather than those handlers, so the time of each feature is
+        counted under its own name, with one timer per call as when each was a handler."""
+        try:
+            from sphinx_relocate.sphinx_ext import events
+        except ImportError:
+            return
+        for handler in list(vars(events).values()):
+            if getattr(handler, "__module__", None) != events.__name__:
+                continue
+            instructions = list(dis.get_instructions(handler))
+            for load, attribute in itertools.pairwise(instructions):
+                module = vars(events).get(load.argval) if load.opname == "LOAD_GLOBAL" else None
+                if not isinstance(module, types.ModuleType) or attribute.opname not in (
+                    "LOAD_ATTR", "LOAD_METHOD"
+                ):
+                    continue
+                feature = getattr(module, attribute.argval)
+                if getattr(feature, "__module__", None) == module.__name__:
+                    setattr(module, attribute.argval, self.wrap(feature))
 
 
 def main() -> int:

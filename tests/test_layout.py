@@ -21,8 +21,12 @@ from sphinx_relocate.core.textedit import column_width
 CORE = Path(__file__).parents[1] / "sphinx_relocate" / "core"
 #: the packages the core must not import, at top level, in a function or for type checking
 FORBIDDEN = ("sphinx", "docutils", "sphinxcontrib")
+#: every module of the core, packages (``core/table/``) included
+CORE_FILES = sorted(CORE.rglob("*.py"))
 CORE_MODULES = sorted(
-    f"sphinx_relocate.core.{path.stem}" for path in CORE.glob("*.py") if path.stem != "__init__"
+    "sphinx_relocate." + ".".join(path.relative_to(CORE.parent).with_suffix("").parts)
+    .removesuffix(".__init__")
+    for path in CORE_FILES
 )
 
 
@@ -57,7 +61,7 @@ def test_the_scan_finds_every_kind_of_import() -> None:
     ]
 
 
-@pytest.mark.parametrize("path", sorted(CORE.glob("*.py")), ids=lambda path: path.name)
+@pytest.mark.parametrize("path", CORE_FILES, ids=lambda path: str(path.relative_to(CORE)))
 def test_core_module_imports_no_sphinx_or_docutils(path: Path) -> None:
     assert forbidden_imports(path.read_text(encoding="utf-8")) == []
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sphinx_relocate.sphinx_ext.stubs import StubReport
-from sphinx_relocate.sphinx_ext.summary import Sources, summary_line
+from sphinx_relocate.sphinx_ext.state import Sources, StubReport
+from sphinx_relocate.sphinx_ext.summary import summary_line
 
 ROOTS = Path(__file__).parent / "roots"
 REORG = (

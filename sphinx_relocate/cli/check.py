@@ -56,7 +56,7 @@ def _published_problems(
     from sphinx_relocate.core.published import generated_labels, read, unredirected
     from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
     from sphinx_relocate.sphinx_ext.published import fetch_url
-    from sphinx_relocate.sphinx_ext.stubs import base_url
+    from sphinx_relocate.sphinx_ext.queries import base_url
 
     setting = args.published or project.settings.get("relocate_published")
     if not setting:

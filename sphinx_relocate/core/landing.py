@@ -28,6 +28,7 @@ reported, never guessed.  Nothing here imports Sphinx.
 
 from __future__ import annotations
 
+import copy
 import posixpath
 import re
 from collections.abc import Callable, Iterable
@@ -125,6 +126,7 @@ class Project:
     has_anchor: Callable[[str, str], bool | None] = lambda docname, anchor: None
     #: called with ``("page", docname, fragment)`` and ``("file", path, "")`` for every
     #: name the rule looks up, so the build re-reads a document when their answer changes
+    #: (set once, by :meth:`recording`)
     on_lookup: Callable[[tuple[str, str, str]], None] | None = None
     _anchor_keys: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     #: docname → the pages of ``[anchors]`` keys that the table sends to it
@@ -163,22 +165,34 @@ class Project:
             return docs_path or None
         return None
 
+    def recording(self, on_lookup: Callable[[tuple[str, str, str]], None]) -> Project:
+        """This project noting its lookups with ``on_lookup`` (the build's: one
+        document's), its caches shared with this one."""
+        self._anchor_pages_of()  # made here, so every recording project shares it
+        recording = copy.copy(self)  # a resolver makes one per document: no __init__
+        recording.on_lookup = on_lookup
+        return recording
+
     def anchor_keys(self, docname: str) -> tuple[str, ...]:
         """The names an ``[anchors]`` entry for this document may be keyed by: its name
         now and every old one, also one only a ``[patterns]`` glob or the middle of a
         chain gives (the page of every key the table sends to it)."""
         keys = self._anchor_keys.get(docname)
         if keys is None:
-            if self._anchor_pages is None:
-                self._anchor_pages = {}
-                for page in dict.fromkeys(page for page, _ in self.table.anchors):
-                    moved = self.table.locate_page(page, self.is_document)
-                    if moved is not None and not moved.url and moved.path != page:
-                        self._anchor_pages.setdefault(moved.path, []).append(page)
             keys = self._anchor_keys[docname] = tuple(dict.fromkeys((
-                docname, *self.table.old_names(docname), *self._anchor_pages.get(docname, ())
+                docname, *self.table.old_names(docname),
+                *self._anchor_pages_of().get(docname, ()),
             )))
         return keys
+
+    def _anchor_pages_of(self) -> dict[str, list[str]]:
+        if self._anchor_pages is None:
+            self._anchor_pages = {}
+            for page in dict.fromkeys(page for page, _ in self.table.anchors):
+                moved = self.table.locate_page(page, self.is_document)
+                if moved is not None and not moved.url and moved.path != page:
+                    self._anchor_pages.setdefault(moved.path, []).append(page)
+        return self._anchor_pages
 
 
 class Landing(NamedTuple):

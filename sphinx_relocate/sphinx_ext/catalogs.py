@@ -28,47 +28,22 @@ longer applies and the page is silently shown untranslated.  How that is mended:
 from __future__ import annotations
 
 import gettext
-import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx.transforms import SphinxTransform
 from sphinx.transforms.i18n import Locale
 
-from sphinx_relocate.core.catalogs import Borrowed, borrowed_catalogs
+from sphinx_relocate.core.catalogs import borrowed_catalogs
 from sphinx_relocate.sphinx_ext.adapters import app_of, current_docname
 from sphinx_relocate.sphinx_ext.record import PerDocument
-from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.state import Serving, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
-
-
-@dataclass(frozen=True)
-class Serving:
-    """The catalog that serves a moved page in this build, and its compiled files."""
-
-    borrowed: Borrowed
-    #: the ``.mo`` files Sphinx's ``Locale`` reads for it (one per locale dir that has it)
-    mo_files: tuple[str, ...]
-    #: the file to name in the note (the ``.po`` if there is one) and where it should go
-    shown: str
-    destination: str
-
-    def stamp(self) -> tuple[str, tuple[tuple[str, int], ...]]:
-        """What the page was read with: the catalog and its files' modification times."""
-        return self.borrowed.domain, tuple((f, _mtime(f)) for f in self.mo_files)
-
-
-def _mtime(path: str) -> int:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return 0
 
 
 #: per document read from a catalog at an old name: :meth:`Serving.stamp`
@@ -220,10 +195,3 @@ class CatalogAtOldName(SphinxTransform):
         finally:
             config.gettext_compact = compact
         served_of(self.env)[serving.borrowed.docname] = serving.stamp()
-
-
-def setup_catalogs(app: Sphinx) -> None:
-    """Connect the catalogs of moved pages; called from the extension's ``setup()``."""
-    app.add_transform(CatalogAtOldName)
-    app.connect("env-get-outdated", on_env_get_outdated)
-    served_of.connect(app)

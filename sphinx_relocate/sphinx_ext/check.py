@@ -42,9 +42,9 @@ import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
@@ -64,6 +64,7 @@ from sphinx_relocate.core.paths import (
     strip_source_suffix,
 )
 from sphinx_relocate.core.settings import Settings
+from sphinx_relocate.core.spans import find_targets
 from sphinx_relocate.core.table import check_against_project, check_labels
 from sphinx_relocate.sphinx_ext import record as _record
 from sphinx_relocate.sphinx_ext.adapters import (
@@ -73,15 +74,14 @@ from sphinx_relocate.sphinx_ext.adapters import (
     label_xref,
     source_suffixes,
 )
-from sphinx_relocate.sphinx_ext.config import table_of
-from sphinx_relocate.sphinx_ext.record import PerDocument, Reference
+from sphinx_relocate.sphinx_ext.queries import labels_of, table_of
+from sphinx_relocate.sphinx_ext.record import EnvValue, PerDocument, Reference, anchors_of
 from sphinx_relocate.sphinx_ext.resolve import ReferenceKind, kind_of
-from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.state import Finding, Report, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.domains.std import StandardDomain
     from sphinx.environment import BuildEnvironment
 
     from sphinx_relocate.core.table import RelocationTable
@@ -95,40 +95,19 @@ _RAW_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>'"]+))
 # -- findings of one build ------------------------------------------------------
 
 
-@dataclass
-class Report:
-    """The findings of this build, for the post-transform and the summary."""
-
-    findings: list[Finding] = field(default_factory=list)
-    #: (docname, written) of each finding, to find its node again at write time
-    written: set[tuple[str, str]] = field(default_factory=set)
-    #: (docname, target page) of missing pages and (docname, page, anchor) of missing anchors
-    pages: set[tuple[str, str]] = field(default_factory=set)
-    anchors: set[tuple[str, str, str]] = field(default_factory=set)
-    #: (location, message) of table targets whose anchor is missing
-    table: list[tuple[str, str]] = field(default_factory=list)
-    #: some reference has alternatives for :class:`AmbiguousLinks` to settle
-    alternatives: bool = False
-    #: references to renamed labels, by :func:`label_key`: the label each lands on now,
-    #: ``""`` for an ambiguous one (for :class:`RenamedLabels`)
-    labels: dict[tuple[str, str, bool], str] = field(default_factory=dict)
 
 
 # -- what the environment keeps --------------------------------------------------
 
 
-#: docname → every fragment a link may name on that page
-anchors_of: PerDocument[set[str]] = PerDocument("relocate_anchors")
 #: docname → source-relative files whose image or download node was replaced
 neutralized_of: PerDocument[set[str]] = PerDocument("relocate_neutralized")
 
 
-def _dangling_keys(env: BuildEnvironment) -> dict[str, frozenset[tuple[str, str]]]:
-    """docname → (subtype, written) of the findings of the last check."""
-    store: dict[str, frozenset[tuple[str, str]]] | None = getattr(env, "relocate_dangling", None)
-    if store is None:
-        store = env.relocate_dangling = {}  # type: ignore[attr-defined]
-    return store
+#: docname → (subtype, written) of the findings of the last check
+dangling_keys_of: EnvValue[dict[str, frozenset[tuple[str, str]]]] = EnvValue(
+    "relocate_dangling", dict
+)
 
 
 def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
@@ -238,12 +217,6 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
         neutralized_of(env)[docname] = replaced
 
 
-def labels_of(env: BuildEnvironment) -> set[str]:
-    """Every label of the project, as Sphinx's std domain knows them (once all are read)."""
-    std = cast("StandardDomain", env.get_domain("std"))
-    return {*std.labels, *std.anonlabels}
-
-
 def label_key(docname: str, written: str, any_meaning: bool) -> tuple[str, str, bool]:
     """How a reference to a renamed label is found again at write time: its document,
     its target as written and whether it may name more than labels (``:any:``, MyST)."""
@@ -327,19 +300,6 @@ class DanglingLinks(SphinxPostTransform):
 
 
 # -- the check ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One reference that does not land."""
-
-    reference: Reference
-    subtype: RelocateWarning
-    message: str
-
-    @property
-    def location(self) -> tuple[str, int | None]:
-        return self.reference.docname, self.reference.line or None
 
 
 class Checker:
@@ -745,8 +705,6 @@ class Locator:
         self, ref: Reference, text: str, start: int, end: int
     ) -> tuple[int, int] | None:
         """The first link target of the block from ``start`` on that names the page."""
-        from sphinx_relocate.core.spans import find_targets
-
         folder = folder_of(ref.docname)
         for span in find_targets(text, self._path(ref.docname)):
             if span.start < start:
@@ -855,7 +813,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
     # documents whose findings, or the page a link with alternatives goes to, changed
     # are written again, so the post-transforms replace (or restore) their links
-    previous = _dangling_keys(env)
+    previous = dangling_keys_of(env)
     current: dict[str, frozenset[tuple[str, str]]] = {}
     for finding in report.findings:
         ref = finding.reference
@@ -880,7 +838,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         d for d in previous.keys() | current.keys()
         if previous.get(d) != current.get(d) and d in env.all_docs
     )
-    env.relocate_dangling = current  # type: ignore[attr-defined]
+    dangling_keys_of.set(env, current)
     return rewrite
 
 
@@ -990,20 +948,3 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         )
         warn(RelocateWarning.SUMMARY, summary)
         app.statuscode = 1
-
-
-def setup_checker(app: Sphinx) -> None:
-    """Connect the checker; called from the extension's ``setup()``."""
-    # after the resolver (200) has recorded the references, before Sphinx's collectors (500)
-    app.connect("doctree-read", neutralize_files, priority=450)
-    # last, so every id other handlers add is seen
-    app.connect("doctree-read", collect_anchors, priority=900)
-    app.connect("env-get-outdated", on_env_get_outdated)
-    anchors_of.connect(app)
-    neutralized_of.connect(app)
-    app.connect("env-updated", on_env_updated)
-    app.add_post_transform(RenamedLabels)
-    app.add_post_transform(AmbiguousLinks)
-    app.add_post_transform(DanglingLinks)
-    # after every other handler, so the summary is the last line before Sphinx's own
-    app.connect("build-finished", on_build_finished, priority=900)

@@ -3,7 +3,7 @@
 ``setup()`` registers every value :data:`~sphinx_relocate.core.settings.CONFIG_VALUES`
 declares (:func:`register`); :func:`check_config`, first thing at ``config-inited``,
 checks them and builds the one frozen :class:`~sphinx_relocate.core.settings.Settings`
-(as the command line builds it from conf.py), and :func:`on_config_inited` reads the
+(as the command line builds it from conf.py), and :func:`read_build_table` reads the
 table; both go into the build's state, where every reader finds them.
 """
 
@@ -33,6 +33,7 @@ from sphinx_relocate.core.table import (
 )
 from sphinx_relocate.sphinx_ext.adapters import source_suffixes
 from sphinx_relocate.sphinx_ext.discovery import pattern_matchers
+from sphinx_relocate.sphinx_ext.queries import table_of
 from sphinx_relocate.sphinx_ext.state import state_of
 from sphinx_relocate.sphinx_ext.summary import sources_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, stop, warn
@@ -163,7 +164,7 @@ _SPHINX_READS = (
 )
 
 
-def on_config_inited(app: Sphinx, config: Config) -> None:
+def read_build_table(app: Sphinx, config: Config) -> None:
     """Read the table once per build, before any document is read."""
     state = state_of(app)
     peers = state.peer_options or []
@@ -264,8 +265,3 @@ def _line_of(path: Path, matches: Callable[[str], bool]) -> int:
     except OSError:
         return 1
     return next((n for n, line in enumerate(lines, 1) if matches(line.strip())), 1)
-
-
-def table_of(app: Sphinx) -> RelocationTable:
-    """The table of this build (read at ``config-inited``)."""
-    return state_of(app).table

@@ -21,6 +21,10 @@ from sphinx_relocate.core.inventory import (
     parse,
     with_aliases,
 )
+from sphinx_relocate.core.table import collection_paused
+from sphinx_relocate.sphinx_ext.queries import labels_of, table_of
+from sphinx_relocate.sphinx_ext.stubs import landings_of
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -36,8 +40,6 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     path = Path(app.outdir, FILENAME)
     if not path.is_file():
         return  # the epub builders write none
-    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
-
     try:
         data = path.read_bytes()
         inventory = parse(data)
@@ -45,18 +47,11 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else err
         warn(RelocateWarning.STUB, f"{path}: cannot list the old names: {reason}")
         return
-    from sphinx_relocate.core.table import collection_paused
-
     with collection_paused():
         _add_aliases(app, path, inventory)
 
 
 def _add_aliases(app: Sphinx, path: Path, inventory: Inventory) -> None:
-    from sphinx_relocate.sphinx_ext.check import labels_of
-    from sphinx_relocate.sphinx_ext.config import table_of
-    from sphinx_relocate.sphinx_ext.stubs import landings_of
-    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
-
     documents = set(app.env.found_docs)
     labels = labels_of(app.env)
     moves: dict[str, tuple[str, str]] = {}

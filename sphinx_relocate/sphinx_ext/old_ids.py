@@ -34,6 +34,10 @@ from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import decode
 from sphinx_relocate.core.table import RelocationTable
 from sphinx_relocate.sphinx_ext.adapters import elements, line_of
+from sphinx_relocate.sphinx_ext.check import _RAW_ID
+from sphinx_relocate.sphinx_ext.queries import label_places, table_of
+from sphinx_relocate.sphinx_ext.record import EnvValue, anchors_of
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -119,25 +123,18 @@ def changed_documents(
 # -- the build ---------------------------------------------------------------------------
 
 
-def carried_of(env: BuildEnvironment) -> dict[str, tuple[Carried, ...]]:
-    """The map of this build (made at ``env-updated``), kept in the environment."""
-    store: dict[str, tuple[Carried, ...]] | None = getattr(env, "relocate_carried_ids", None)
-    return store if store is not None else {}
+#: the map of this build (made at ``env-updated``): docname → the old ids its sections carry
+carried_of: EnvValue[dict[str, tuple[Carried, ...]]] = EnvValue("relocate_carried_ids", dict)
 
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Make this build's map, warn for each old id the page still uses (on every
     build), and return the documents whose carried ids changed, to be written again (a
     table edit changes the page, not its source)."""
-    from sphinx_relocate.sphinx_ext.check import anchors_of
-    from sphinx_relocate.sphinx_ext.config import table_of
-    from sphinx_relocate.sphinx_ext.stubs import _label_places
-    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
-
     table = table_of(app)
     carried: dict[str, tuple[Carried, ...]] = {}
     if table.anchors or table.labels:
-        labels = _label_places(env) if table.labels else {}
+        labels = label_places(env) if table.labels else {}
         carried, clashes = carried_ids(table, env.found_docs.__contains__, labels)
         for clash in clashes:
             kept, dropped = clash.kept, clash.dropped
@@ -160,7 +157,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
                 carried[docname] = tuple(item for item, _ in _placed(app, parts, carried))
         carried = {docname: items for docname, items in carried.items() if items}
     before = carried_of(env)
-    env.relocate_carried_ids = carried  # type: ignore[attr-defined]
+    carried_of.set(env, carried)
     return [d for d in changed_documents(before, carried) if d in env.found_docs]
 
 
@@ -204,10 +201,6 @@ def _placed(
 ) -> Iterator[tuple[Carried, nodes.Element]]:
     """Each old id of the page's documents with the element that is to carry it; an
     old id that another element of the page (or its raw HTML) has is a warning."""
-    from sphinx_relocate.sphinx_ext.check import _RAW_ID
-    from sphinx_relocate.sphinx_ext.config import table_of
-    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
-
     # every id of the page, and who holds it (raw HTML holds its own)
     holders: dict[str, nodes.Element] = {}
     for elements_ in parts.values():
@@ -286,9 +279,3 @@ def _anchored(
 def _ids(element: nodes.Element, attribute: str = "ids") -> list[str]:
     found: list[str] = element.get(attribute) or []
     return found
-
-
-def setup_old_ids(app: Sphinx) -> None:
-    """Connect the handlers; called from the extension's ``setup()``."""
-    app.connect("env-updated", on_env_updated)
-    app.connect("doctree-resolved", on_doctree_resolved)

@@ -27,6 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx_relocate.core.inventory import InventoryError
 from sphinx_relocate.core.published import MAX_INVENTORY_BYTES, read, unredirected
+from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
+from sphinx_relocate.sphinx_ext.queries import base_url, labels_of, table_of
+from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -112,12 +116,6 @@ def _shut(sockets: list[socket.socket]) -> None:
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Warn for each published page or label that lost its way in, on every build."""
-    from sphinx_relocate.sphinx_ext.check import labels_of
-    from sphinx_relocate.sphinx_ext.config import entries_location, setting_location, table_of
-    from sphinx_relocate.sphinx_ext.state import state_of
-    from sphinx_relocate.sphinx_ext.stubs import base_url
-    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
-
     state = state_of(app)
     state.published_pages = frozenset()
     setting = app.config.relocate_published

@@ -1,24 +1,31 @@
-"""What the resolver leaves in the environment for the checker.
+"""What the extension keeps in the environment, behind typed stores.
 
-The resolver (``_resolve.py``) records every internal reference of a document after
-rewriting it; the checker (``_check.py``) checks all of them on every build, so a
+The resolver (``resolve.py``) records every internal reference of a document after
+rewriting it; the checker (``check.py``) checks all of them on every build, so a
 dangling reference is reported again on builds that do not re-read its document.
 The records live in ``env.relocate_references`` (docname → list), are purged with
 their document and merged from parallel readers.
+
+Every value the environment keeps is a :class:`PerDocument` store (purged and merged by
+:func:`purge` and :func:`merge`, which ``events.py`` connects once for all of them) or
+an :class:`EnvValue` (one value of the whole site, set in the main process); nothing
+else sets attributes on the environment.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
 
 if TYPE_CHECKING:
-    from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
 T = TypeVar("T")
+
+#: every :class:`PerDocument` store, in the order they were made
+_STORES: list[PerDocument[Any]] = []
 
 
 class Reference(NamedTuple):
@@ -47,22 +54,23 @@ class Reference(NamedTuple):
     #: ``(lands_on, target, anchor)`` of the other meanings of a reference that lands on
     #: several targets from the document's folders and that the page's frame did not
     #: decide: the one that has the anchor wins once every document is read, else the
-    #: reference is ambiguous (``_landing.settle``)
+    #: reference is ambiguous (``core/landing.settle``)
     alternatives: tuple[tuple[str, str, str], ...] = ()
     #: a MyST link that MyST may also resolve as a name (a label, an object, an
-    #: intersphinx entry): it dangles only when no such name claims it (``_check``)
+    #: intersphinx entry): it dangles only when no such name claims it (``check.py``)
     by_name: bool = False
 
 
 class PerDocument(Generic[T]):
     """``docname → value`` kept on the environment, purged and merged like Sphinx's own data.
 
-    Every store of the extension is one of these, so none can forget ``-j`` or a
-    removed document.
+    Each store registers itself when it is made, so :func:`purge` and :func:`merge`
+    cannot forget one, nor ``-j`` or a removed document.
     """
 
     def __init__(self, attribute: str) -> None:
         self.attribute = attribute
+        _STORES.append(self)
 
     def __call__(self, env: BuildEnvironment) -> dict[str, T]:
         store: dict[str, T] | None = getattr(env, self.attribute, None)
@@ -71,24 +79,54 @@ class PerDocument(Generic[T]):
             setattr(env, self.attribute, store)
         return store
 
-    def purge(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    def purge(self, env: BuildEnvironment, docname: str) -> None:
         self(env).pop(docname, None)
 
     def merge(
-        self, app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
+        self, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
     ) -> None:
         theirs, ours = self(other), self(env)
         for docname in docnames:
             if docname in theirs:
                 ours[docname] = theirs[docname]
 
-    def connect(self, app: Sphinx) -> None:
-        app.connect("env-purge-doc", self.purge)
-        app.connect("env-merge-info", self.merge)
+
+
+def purge(env: BuildEnvironment, docname: str) -> None:
+    """Forget a document in every store (it is re-read or removed)."""
+    for store in _STORES:
+        store.purge(env, docname)
+
+
+def merge(env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment) -> None:
+    """Take what a parallel reader kept of its documents, in every store."""
+    for store in _STORES:
+        store.merge(env, docnames, other)
+
+
+class EnvValue(Generic[T]):
+    """One value of the whole site kept on the environment between builds.
+
+    Set only in the main process (``env-get-outdated``, ``env-updated``), so there is
+    nothing to purge or merge; ``default`` is what a fresh environment holds.
+    """
+
+    def __init__(self, attribute: str, default: Callable[[], T]) -> None:
+        self.attribute = attribute
+        self.default = default
+
+    def __call__(self, env: BuildEnvironment) -> T:
+        value: T | None = getattr(env, self.attribute, None)
+        return self.default() if value is None else value
+
+    def set(self, env: BuildEnvironment, value: T) -> None:
+        setattr(env, self.attribute, value)
 
 
 #: the reference records of each document
 references_of: PerDocument[list[Reference]] = PerDocument("relocate_references")
+#: docname → every fragment a link may name on that page (``check.collect_anchors``)
+anchors_of: PerDocument[set[str]] = PerDocument("relocate_anchors")
 
 
 def record(env: BuildEnvironment, reference: Reference) -> None:

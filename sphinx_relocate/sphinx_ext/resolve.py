@@ -68,6 +68,7 @@ from sphinx_relocate.core.paths import (
     split_target,
     strip_source_suffix,
 )
+from sphinx_relocate.core.spans import find_targets
 from sphinx_relocate.core.table import RelocationTable, normalize_label
 from sphinx_relocate.sphinx_ext.adapters import (
     app_of,
@@ -77,7 +78,7 @@ from sphinx_relocate.sphinx_ext.adapters import (
     line_of,
     source_suffixes,
 )
-from sphinx_relocate.sphinx_ext.record import PerDocument, Reference, record
+from sphinx_relocate.sphinx_ext.record import EnvValue, PerDocument, Reference, record
 from sphinx_relocate.sphinx_ext.state import state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
@@ -122,6 +123,8 @@ class Resolved(NamedTuple):
 lookups_of: PerDocument[set[Lookup]] = PerDocument("relocate_lookups")
 #: the documents with raw HTML, whose URLs are made when each is written
 raw_html_of: PerDocument[bool] = PerDocument("relocate_raw_html")
+#: the table of the last build, to re-read only what an edit of it changes
+last_table_of: EnvValue[RelocationTable | None] = EnvValue("relocate_last_table", lambda: None)
 
 
 class Resolver:
@@ -138,10 +141,7 @@ class Resolver:
         self.docs = self.env.found_docs
         self.verbose = app.verbosity > 0
         self.lookups = lookups_of(self.env).setdefault(docname, set())
-        # documents are read one at a time in a process: the one project records the
-        # lookups of the document being read
-        self.project = self.state.project_of(self.env, self.suffixes)
-        self.project.on_lookup = self.lookups.add
+        self.project = self.state.project_of(self.env, self.suffixes, self.lookups.add)
         self.site = self.state.site(self.env, docname, self.project)
         self._spellings: dict[tuple[str, str], list[tuple[int, str]]] | None = None
 
@@ -153,8 +153,6 @@ class Resolver:
         the node's line.
         """
         if self._spellings is None:
-            from sphinx_relocate.core.spans import find_targets
-
             self._spellings = {}
             text = self.state.text_of(self.env, self.docname)
             here = self.site._replace(folders=self.site.folders[:1], frame=0)
@@ -875,7 +873,6 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     state.texts[docname] = text
     if not any(marker in text for marker in _SOURCE_MARKERS):
         return
-    from sphinx_relocate.core.spans import find_targets
     from sphinx_relocate.core.textedit import apply_edits
 
     resolver = Resolver(app, docname)
@@ -988,8 +985,8 @@ def on_env_get_outdated(
     lookups = lookups_of(env)
     # the table of the last build; compared only when there is one (a fresh build of a big
     # table does not hash it)
-    previous: RelocationTable | None = getattr(env, "relocate_last_table", None)
-    env.relocate_last_table = table  # type: ignore[attr-defined]
+    previous = last_table_of(env)
+    last_table_of.set(env, table)
     outdated: set[str] = set()
     appeared_or_gone = added | removed
     old_table = previous if previous is not None and previous.digest != table.digest else None
@@ -1032,17 +1029,3 @@ def on_env_get_outdated(
     if result:
         logger.verbose("relocation table changed: re-reading %d documents", len(result))
     return result
-
-
-def setup_resolver(app: Sphinx) -> None:
-    """Connect the resolver; called from the extension's ``setup()``."""
-    app.add_directive("toctree", RelocatingTocTree, override=True)
-    app.connect("source-read", on_source_read)
-    # below 500, so images, downloads and toctrees are rewritten before Sphinx's
-    # collectors (priority 500) record them
-    app.connect("doctree-read", on_doctree_read, priority=200)
-    app.connect("doctree-resolved", on_doctree_resolved)
-    app.connect("missing-reference", on_missing_reference)
-    app.connect("env-get-outdated", on_env_get_outdated)
-    lookups_of.connect(app)
-    raw_html_of.connect(app)

@@ -4,7 +4,11 @@ Every handler asks :func:`state_of` for the table, the settings derived from the
 the project as the resolution rule sees it (:class:`~sphinx_relocate.core.landing.Project`)
 and the report of the last check, instead of each module keeping a dict of its own.
 What must outlive a build (references, anchors, lookups) lives in the environment
-(``_record.PerDocument``); this is what one ``Sphinx`` object derives and caches.
+(``record.py``); this is what one ``Sphinx`` object derives and caches.
+
+The types of what one feature leaves here for another (the check's :class:`Report`, the
+stubs' :class:`StubReport`, …) are defined here too, so this module imports no feature
+module and the package has no import circle (``tests/test_wiring.py``).
 """
 
 from __future__ import annotations
@@ -16,19 +20,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sphinx_relocate.core.catalogs import Borrowed
 from sphinx_relocate.core.landing import Project, Site, framed, site_of
 from sphinx_relocate.core.settings import Settings
 from sphinx_relocate.core.table import Problem, RelocationTable, Target
+from sphinx_relocate.sphinx_ext.record import Reference
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
 
 if TYPE_CHECKING:
     import jinja2
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
-
-    from sphinx_relocate.sphinx_ext.catalogs import Serving
-    from sphinx_relocate.sphinx_ext.check import Report
-    from sphinx_relocate.sphinx_ext.stubs import StubReport
-    from sphinx_relocate.sphinx_ext.summary import Sources
 
 
 class FileCache:
@@ -56,6 +58,94 @@ class FileCache:
         return found
 
 
+#: the documents and the published pages whose old pages' landings are known
+OldPagesKey = tuple[frozenset[str], frozenset[str]]
+
+
+# -- what one feature leaves in the state for another ---------------------------
+
+
+@dataclass
+class Sources:
+    """Where this build looked for table entries and how many each gave."""
+
+    #: (shown name, entry count) of each source that gave entries
+    read: list[tuple[str, int]] = field(default_factory=list)
+    #: every place looked in, for the line without a table
+    looked: list[str] = field(default_factory=list)
+    #: a hint for a table that is not where it is looked for (``""``: none)
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class StubReport:
+    """What the stubs of one build did, for the build's summary line."""
+
+    #: redirect stubs written (or found already in place, unchanged)
+    written: int
+    #: stale stubs of earlier builds deleted
+    removed: int
+    #: export files written (``relocate_redirect_exports``), by path
+    exports: tuple[str, ...]
+    #: stubs and exports not written (each one warned)
+    failed: int
+
+
+@dataclass(frozen=True)
+class Serving:
+    """The catalog that serves a moved page in this build, and its compiled files."""
+
+    borrowed: Borrowed
+    #: the ``.mo`` files Sphinx's ``Locale`` reads for it (one per locale dir that has it)
+    mo_files: tuple[str, ...]
+    #: the file to name in the note (the ``.po`` if there is one) and where it should go
+    shown: str
+    destination: str
+
+    def stamp(self) -> tuple[str, tuple[tuple[str, int], ...]]:
+        """What the page was read with: the catalog and its files' modification times."""
+        return self.borrowed.domain, tuple((f, _mtime(f)) for f in self.mo_files)
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reference that does not land."""
+
+    reference: Reference
+    subtype: RelocateWarning
+    message: str
+
+    @property
+    def location(self) -> tuple[str, int | None]:
+        return self.reference.docname, self.reference.line or None
+
+
+@dataclass
+class Report:
+    """The findings of this build, for the post-transform and the summary."""
+
+    findings: list[Finding] = field(default_factory=list)
+    #: (docname, written) of each finding, to find its node again at write time
+    written: set[tuple[str, str]] = field(default_factory=set)
+    #: (docname, target page) of missing pages and (docname, page, anchor) of missing anchors
+    pages: set[tuple[str, str]] = field(default_factory=set)
+    anchors: set[tuple[str, str, str]] = field(default_factory=set)
+    #: (location, message) of table targets whose anchor is missing
+    table: list[tuple[str, str]] = field(default_factory=list)
+    #: some reference has alternatives for ``check.AmbiguousLinks`` to settle
+    alternatives: bool = False
+    #: references to renamed labels, by ``check.label_key``: the label each lands on now,
+    #: ``""`` for an ambiguous one (for ``check.RenamedLabels``)
+    labels: dict[tuple[str, str, bool], str] = field(default_factory=dict)
+
+
 @dataclass
 class BuildState:
     """Everything one build derives from its config and its project."""
@@ -64,7 +154,7 @@ class BuildState:
     table: RelocationTable = field(default_factory=RelocationTable)
     #: the peers' options this extension registered (``None``: the config is not checked yet)
     peer_options: list[str] | None = None
-    #: for the summary line (``_summary``): where the table came from, what this build
+    #: for the summary line (``summary.py``): where the table came from, what this build
     #: wrote (HTML builders) and the (references, documents) that dangle
     sources: Sources | None = None
     dangling: tuple[int, int] | None = None
@@ -79,7 +169,7 @@ class BuildState:
     source_paths: dict[str, str] = field(default_factory=dict)
     #: the source text of the document being read (its frame's votes, its spellings)
     texts: dict[str, str] = field(default_factory=dict)
-    #: the findings of the last check (``_check.Report``)
+    #: the findings of the last check (:class:`Report`)
     report: Report | None = None
     #: ``relocate_stub_template``, compiled once per build, and its file for messages
     stub_template: jinja2.Template | None = None
@@ -90,23 +180,21 @@ class BuildState:
     #: the pages of ``relocate_published`` (read once the documents are read), which
     #: get stubs and inventory entries when the table moves them
     published_pages: frozenset[str] = frozenset()
-    #: moved pages this build translates from a catalog at an old name (``_catalogs``)
+    #: moved pages this build translates from a catalog at an old name (``catalogs.py``)
     catalogs: dict[str, Serving] = field(default_factory=dict)
     #: the table checked against this build's documents (labels aside), when the build
     #: started; the dangling count at its end reuses it
     table_problems: list[Problem] | None = None
-    #: the stubs manifest the last build left (``_stubs.read_manifest``), read when this
+    #: the stubs manifest the last build left (``stubs.read_manifest``), read when this
     #: build starts; ``None``: not read yet
     previous_stubs: dict[str, str] | None = None
     #: the pages the last build wrote for documents removed since, which a stub may
-    #: replace (``_stubs.on_env_get_outdated``)
+    #: replace (``stubs.on_env_get_outdated``)
     stale_pages: set[str] = field(default_factory=set)
-    #: the old pages that need a stub → where they land (``_stubs.landings_of``), with the
-    #: documents and published pages they were worked out for
-    old_page_landings: (
-        tuple[tuple[frozenset[str], frozenset[str]], dict[str, Target]] | None
-    ) = None
-    #: what this build's stubs and exports did (``_stubs.StubReport``), for the build's summary line
+    #: ((documents, published pages), each old page that gets a stub → where it lands):
+    #: worked out once for the stubs and the inventory (``stubs.landings_of``)
+    old_page_landings: tuple[OldPagesKey, dict[str, Target]] | None = None
+    #: what this build's stubs and exports did (:class:`StubReport`), for the build's summary line
     stub_report: StubReport | None = None
 
     def forget_files(self) -> None:
@@ -117,7 +205,12 @@ class BuildState:
         self.source_paths = {}
         self.texts = {}
 
-    def project_of(self, env: BuildEnvironment, suffixes: tuple[str, ...]) -> Project:
+    def project_of(
+        self, env: BuildEnvironment, suffixes: tuple[str, ...],
+        on_lookup: Callable[[tuple[str, str, str]], None],
+    ) -> Project:
+        """The project as the rule sees it, noting its lookups with ``on_lookup``: made
+        once per read phase, each caller's with its own ``on_lookup``."""
         if self.project is None:
             self.project = Project(
                 self.table,
@@ -127,7 +220,7 @@ class BuildState:
                 self.files.is_file,
                 self.files.is_folder,
             )
-        return self.project
+        return self.project.recording(on_lookup)
 
     def site(self, env: BuildEnvironment, docname: str, project: Project) -> Site:
         """The document's site (a moved one's frame as far as it was needed so far)."""

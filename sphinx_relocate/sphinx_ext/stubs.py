@@ -21,8 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import os
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,14 +40,14 @@ from sphinx_relocate.core.stubs import (
     write_all,
 )
 from sphinx_relocate.core.table import Location, Problem, Target, collection_paused
-from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.queries import base_url, label_places, table_of
+from sphinx_relocate.sphinx_ext.state import StubReport, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, fatal, stop, warn
 
 if TYPE_CHECKING:
     import jinja2
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
-    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
 
 #: The package's gettext catalog of the stubs' words, and where it lies.
@@ -58,7 +57,7 @@ LOCALE_DIR = str(Path(__file__).parents[1] / "locale")
 _PACKAGED = frozenset({"singlehtml", "epub", "htmlhelp", "qthelp", "devhelp", "applehelp"})
 
 
-def on_config_inited(app: Sphinx, config: Config) -> None:
+def load_stub_template(app: Sphinx) -> None:
     """Compile ``relocate_stub_template`` once (the settings were built before)."""
     state = state_of(app)
     state.stub_template, state.stub_template_name, state.rendered_pages = None, "", set()
@@ -111,19 +110,6 @@ def html_output(builder: Builder) -> HtmlOutput | None:
     )
 
 
-def base_url(config: Config | Mapping[str, Any]) -> str:
-    """``html_baseurl``, else the canonical URL Read the Docs sets in every build.
-
-    Read the Docs no longer writes ``html_baseurl`` into conf.py (since 2024), so a
-    project there gets absolute canonical links and prefixed exports with no setting.
-    ``config`` may be the settings of conf.py, as the command line reads them.
-    """
-    configured = (
-        config.get("html_baseurl") if isinstance(config, Mapping) else config.html_baseurl
-    )
-    return str(configured or os.environ.get("READTHEDOCS_CANONICAL_URL", ""))
-
-
 def on_env_get_outdated(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
@@ -141,8 +127,6 @@ def on_env_get_outdated(
     state.stale_pages = {site.file(d) for d in removed} if site is not None else set()
     if not previous or site is None:
         return []
-    from sphinx_relocate.sphinx_ext.config import table_of
-
     table = table_of(app)
     return sorted(
         docname
@@ -190,20 +174,6 @@ def _extra_files(app: Sphinx) -> set[str]:
 _BUILDER_FILES = frozenset({"objects.inv", "searchindex.js", ".buildinfo", ".buildinfo.bak"})
 
 
-@dataclass(frozen=True)
-class StubReport:
-    """What the stubs of one build did, for the build's summary line."""
-
-    #: redirect stubs written (or found already in place, unchanged)
-    written: int
-    #: stale stubs of earlier builds deleted
-    removed: int
-    #: export files written (``relocate_redirect_exports``), by path
-    exports: tuple[str, ...]
-    #: stubs and exports not written (each one warned)
-    failed: int
-
-
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     """Write the stubs and exports of a successful HTML build; remove stale ones."""
     if exception is not None:
@@ -216,8 +186,6 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
-    from sphinx_relocate.sphinx_ext.config import table_of
-
     state = state_of(app)
     env = app.env
     documents = env.found_docs
@@ -230,7 +198,7 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     table = table_of(app)
     redirects, skipped = plan(
         table, documents, site, landings=landings_of(app), protected=protected | export_paths,
-        titles=titles, labels=_label_places(env),
+        titles=titles, labels=label_places(env),
     )
 
     def location(old: str) -> Location | None:
@@ -324,8 +292,6 @@ _EXPORT_PATHS = frozenset(export.path for export in EXPORTS.values())
 def landings_of(app: Sphinx) -> dict[str, Target]:
     """Each old page that needs a stub → where it lands (``core.stubs.old_page_landings``),
     worked out once per build for the stubs and the inventory's aliases."""
-    from sphinx_relocate.sphinx_ext.config import table_of
-
     state = state_of(app)
     key = (frozenset(app.env.found_docs), state.published_pages)
     if state.old_page_landings is None or state.old_page_landings[0] != key:
@@ -352,7 +318,3 @@ def _template_location(file: str, err: BaseException) -> Location:
     return Location(file, line)
 
 
-def _label_places(env: BuildEnvironment) -> dict[str, tuple[str, str]]:
-    """Every label of the project -> its page and anchor (Sphinx's std domain)."""
-    std: Any = env.get_domain("std")
-    return {name: (docname, anchor) for name, (docname, anchor) in std.anonlabels.items()}

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.check import label_key, settle_reference
+from sphinx_relocate.sphinx_ext.record import anchors_of, references_of
+from sphinx_relocate.sphinx_ext.resolve import kind_of
+from sphinx_relocate.sphinx_ext.state import Sources, StubReport, state_of
 from sphinx_relocate.sphinx_ext.warnings import logger
 
 if TYPE_CHECKING:
@@ -28,19 +30,6 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
     from sphinx_relocate.core.table import RelocationTable
-    from sphinx_relocate.sphinx_ext.stubs import StubReport
-
-
-@dataclass
-class Sources:
-    """Where this build looked for table entries and how many each gave."""
-
-    #: (shown name, entry count) of each source that gave entries
-    read: list[tuple[str, int]] = field(default_factory=list)
-    #: every place looked in, for the line without a table
-    looked: list[str] = field(default_factory=list)
-    #: a hint for a table that is not where it is looked for (``""``: none)
-    hint: str = ""
 
 
 def sources_of(
@@ -130,15 +119,11 @@ def summary_line(
 
 def rewritten_references(app: Sphinx) -> tuple[int, int]:
     """(references, documents) the table sends elsewhere, over every document."""
-    from sphinx_relocate.sphinx_ext import record as _record
-    from sphinx_relocate.sphinx_ext.check import anchors_of, label_key, settle_reference
-    from sphinx_relocate.sphinx_ext.resolve import kind_of
-
     env = app.env
     report = state_of(app).report
     labels = report.labels if report is not None else {}
     anchors = anchors_of(env)
-    references = _record.references_of(env)
+    references = references_of(env)
     total, documents = 0, 0
     for docname in references.keys() & env.all_docs:
         count = 0

@@ -1,0 +1,158 @@
+"""The extension's handler of each Sphinx event: which features run, in which order.
+
+``setup()`` connects these and nothing else, so the order in which the features hand
+data to each other is written here, once, instead of following from priorities and
+from the order modules were connected in.  Each handler names its job; the feature
+modules keep the work.  An event has a second handler only where other handlers
+(Sphinx's own, or other extensions') must run in between; each pair says why.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sphinx_relocate.sphinx_ext import (
+    catalogs,
+    check,
+    config,
+    inventory,
+    old_ids,
+    published,
+    record,
+    resolve,
+    stubs,
+    summary,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from docutils import nodes
+    from sphinx import addnodes
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+
+# -- config-inited: config.check_config (400, before Sphinx's own checks at 800) builds
+#    the settings; load_table runs after Sphinx normalized source_suffix (800)
+
+
+def load_table(app: Sphinx, config_: Config) -> None:
+    """What this build reads besides conf.py, once, before any document is read."""
+    # 1. the table (stops the build on a bad one), read with the settings
+    config.read_build_table(app, config_)
+    # 2. the stub template (stops the build on a bad one) and the stub bookkeeping
+    stubs.load_stub_template(app)
+
+
+# -- env-get-outdated ------------------------------------------------------------
+
+
+def find_outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """The documents to read again besides Sphinx's own (Sphinx takes the union)."""
+    # 1. the table checked against this project's documents and files (and pages renamed
+    #    since relocate_since without an entry), warned on every build
+    outdated = config.on_env_get_outdated(app, env, added, changed, removed)
+    # 2. forget this process's file answers; documents whose lookups answer otherwise now
+    outdated += resolve.on_env_get_outdated(app, env, added, changed, removed)
+    # 3. documents whose replaced image or download now exists
+    outdated += check.on_env_get_outdated(app, env, added, changed, removed)
+    # 4. the catalogs borrowed from old names (state.catalogs, read by the transform)
+    outdated += catalogs.on_env_get_outdated(app, env, added, changed, removed)
+    # 5. the last build's stubs (state.previous_stubs, state.stale_pages, read at
+    #    build-finished): pages a stub replaced that the table no longer replaces
+    outdated += stubs.on_env_get_outdated(app, env, added, changed, removed)
+    return outdated
+
+
+# -- reading ----------------------------------------------------------------------
+
+
+def map_included_files(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Keep the source text (a moved page's frame) and map the files it includes."""
+    resolve.on_source_read(app, docname, source)
+
+
+def rewrite_references(app: Sphinx, doctree: nodes.document) -> None:
+    """Below Sphinx's collectors (500), which record images, downloads and toctrees."""
+    # 1. every reference resolved through the table, and recorded for the check
+    resolve.on_doctree_read(app, doctree)
+    # 2. images and downloads that name no file become text (from the records of 1)
+    check.neutralize_files(app, doctree)
+
+
+def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
+    """The second ``doctree-read`` handler, at 900: after every other extension's
+    handler, so each id they add is an anchor a link may name."""
+    check.collect_anchors(app, doctree)
+
+
+def forget_document(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    """A document is read again or removed: drop what every store kept of it."""
+    record.purge(env, docname)
+
+
+def merge_parallel_reads(
+    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
+) -> None:
+    """Take what every store of a parallel reader kept of its documents."""
+    record.merge(env, docnames, other)
+
+
+# -- env-updated: every document is read --------------------------------------------
+
+
+def check_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Check the whole site on every build; return the documents to write again."""
+    # 1. every recorded reference (state.report, the anchors for 2)
+    rewrite = check.on_env_updated(app, env)
+    # 2. the old ids that sections carry (from the anchors of every document)
+    rewrite += old_ids.on_env_updated(app, env)
+    # 3. what the last release published (state.published_pages, for the stubs)
+    rewrite += published.on_env_updated(app, env)
+    return rewrite
+
+
+# -- writing ----------------------------------------------------------------------
+
+
+def resolve_missing_reference(
+    app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, contnode: nodes.Element
+) -> nodes.reference | None:
+    """The reST page links the resolver turned into cross-references."""
+    return resolve.on_missing_reference(app, env, node, contnode)
+
+
+def finish_page(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """What a page needs just before an HTML builder writes it."""
+    # 1. raw HTML's source paths become this builder's URLs
+    resolve.on_doctree_resolved(app, doctree, docname)
+    # 2. sections carry their old ids
+    old_ids.on_doctree_resolved(app, doctree, docname)
+
+
+def note_rendered_page(app: Sphinx, pagename: str, *args: object) -> None:
+    """A page the builder rendered itself is one no stub may replace."""
+    stubs.on_html_page_context(app, pagename)
+
+
+# -- build-finished: write_redirects at 500, among other extensions' outputs, then
+#    report_build at 900, after every other handler's output
+
+
+def write_redirects(app: Sphinx, exception: BaseException | None) -> None:
+    """The old URLs of a successful HTML build: stubs, exports, ``objects.inv`` aliases."""
+    # 1. the stubs and exports (state.stub_report, for the summary line)
+    stubs.on_build_finished(app, exception)
+    # 2. the old names in objects.inv (reuses the old pages' landings of 1)
+    inventory.on_build_finished(app, exception)
+
+
+def report_build(app: Sphinx, exception: BaseException | None) -> None:
+    """The last lines of a build, after every other handler's warnings."""
+    # 1. the dangling count (state.dangling); fails the build when asked to
+    check.on_build_finished(app, exception)
+    # 2. the summary line, from what 1 and write_redirects left in the state
+    summary.on_build_finished(app, exception)

@@ -1,0 +1,53 @@
+"""What several features ask of one build: its table, the project's labels, the site's
+base URL.
+
+They live here rather than in the feature that first needed them, so a feature reads
+another's answers without importing that feature (and the package has no import
+circle, ``tests/test_wiring.py``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from sphinx_relocate.sphinx_ext.state import state_of
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.domains.std import StandardDomain
+    from sphinx.environment import BuildEnvironment
+
+    from sphinx_relocate.core.table import RelocationTable
+
+
+def table_of(app: Sphinx) -> RelocationTable:
+    """The table of this build (read at ``config-inited``, ``events.load_table``)."""
+    return state_of(app).table
+
+
+def labels_of(env: BuildEnvironment) -> set[str]:
+    """Every label of the project, as Sphinx's std domain knows them (once all are read)."""
+    std = cast("StandardDomain", env.get_domain("std"))
+    return {*std.labels, *std.anonlabels}
+
+
+def label_places(env: BuildEnvironment) -> dict[str, tuple[str, str]]:
+    """Every label of the project -> its page and anchor (Sphinx's std domain)."""
+    std: Any = env.get_domain("std")
+    return {name: (docname, anchor) for name, (docname, anchor) in std.anonlabels.items()}
+
+
+def base_url(config: Config | Mapping[str, Any]) -> str:
+    """``html_baseurl``, else the canonical URL Read the Docs sets in every build.
+
+    Read the Docs no longer writes ``html_baseurl`` into conf.py (since 2024), so a
+    project there gets absolute canonical links and prefixed exports with no setting.
+    ``config`` may be the settings of conf.py, as the command line reads them.
+    """
+    configured = (
+        config.get("html_baseurl") if isinstance(config, Mapping) else config.html_baseurl
+    )
+    return str(configured or os.environ.get("READTHEDOCS_CANONICAL_URL", ""))
