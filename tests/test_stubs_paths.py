@@ -127,6 +127,7 @@ def test_safe_output_path_is_normpath_when_it_stays_inside(path) -> None:
 
 def test_safe_output_path_examples() -> None:
     assert safe_output_path("a/./b/../c.html") == "a/c.html"
+    assert safe_output_path(".:.html") == ".:.html"  # no drive: the table accepts ".:"
     for bad in ("../x.html", "a/../../x", "/etc/passwd", "C:/x", "a\\b", "", ".", "a/.."):
         assert safe_output_path(bad) is None, bad
 

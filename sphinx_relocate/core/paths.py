@@ -209,8 +209,8 @@ def safe_output_path(path: str) -> str | None:
     """
     if not path or "\\" in path or "\0" in path or path.startswith("/"):
         return None
-    if len(path) > 1 and path[1] == ":":
-        return None
+    if len(path) > 1 and path[1] == ":" and path[0].isascii() and path[0].isalpha():
+        return None  # a Windows drive; ".:" is a name like any other
     if not path.startswith(".") and "/." not in path and "//" not in path and path[-1] != "/":
         return path  # no "", "." or ".." part: normpath would return it as it is
     normal = posixpath.normpath(path)
