@@ -287,9 +287,14 @@ def lean_targets(plain: list[dict[str, Any]], relocate: list[dict[str, Any]],
 
 
 def alternate(runs: int, variants: list[str]) -> Iterable[tuple[int, list[str]]]:
-    """Rounds in A B, B A, A B ... order, so that drift in the machine's load cancels."""
+    """Rounds in pairs of an order and its reverse, so that drift in the machine's load
+    cancels; each pair starts one place further round (A B C, C B A, B C A, A C B, …), so
+    that over ``2 × len(variants)`` rounds each variant is built in each place equally
+    often, not only the first and last (with two: A B, B A, B A, A B)."""
     for r in range(runs):
-        yield r, (variants if r % 2 == 0 else variants[::-1])
+        shift = (r // 2) % len(variants)
+        order = variants[shift:] + variants[:shift]
+        yield r, (order if r % 2 == 0 else order[::-1])
 
 
 # -- the measurements ----------------------------------------------------------------
@@ -1242,7 +1247,8 @@ def render(results: dict[str, Any], plot: str | None = None) -> str:
     add("What sphinx-relocate costs, measured by `benchmarks/run.py` on a generated corpus "
         "that looks like a real documentation set being reorganized. Every comparison "
         "below was measured side by side in one run, the compared builds alternating "
-        "(A B, B A, …), and is given as the median of the per-round ratios, so that the "
+        "(A B, B A, B A, A B; three as A B C, C B A, B C A, …), and is given as the "
+        "median of the per-round ratios, so that the "
         "load of the machine (shared with other work while this ran) weighs on both sides "
         "alike. Times are wall-clock unless marked *CPU* (user + system time of the build "
         "process and its workers), which other processes on the machine disturb much less.")
@@ -1422,9 +1428,10 @@ def render(results: dict[str, Any], plot: str | None = None) -> str:
                 f"target of ≤ {OVERHEAD_TARGET:.0%}, judged on the own code's share:")
             add("")
             rows = []
+            orders = dict(alternate(len(shares), compared))
             for n, (p, r, share, c, ok) in enumerate(zip(plain, reloc, shares, cpu, within,
                                                           strict=False)):
-                order = compared if n % 2 == 0 else compared[::-1]
+                order = orders[n]
                 row = [str(n + 1), ", ".join(order), fmt(p["cpu"]), fmt(r["cpu"])]
                 if control:
                     row.append(fmt(control[n]["cpu"]) if n < len(control) else "—")
