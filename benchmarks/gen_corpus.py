@@ -73,7 +73,8 @@ or file, as written; ``ambiguous_links_added`` of them added), ``anchor_on_meant
 ``become_folders``, ``out_and_back``, ``repo_urls``, ``includes``, and which pages moved.
 
 Both projects share one ``conf.py``; ``SPHINX_RELOCATE_BENCH`` picks the extension:
-``plain`` (default), ``relocate``, ``reredirects`` or ``rediraffe``.
+``plain`` (default), ``relocate``, ``control`` (sphinx_relocate on ``original/``, which
+has no table: the extension with nothing to relocate), ``reredirects`` or ``rediraffe``.
 
 Standard library only: the same arguments give the same bytes on every machine.
 """
@@ -993,8 +994,8 @@ def ambiguity_counts(amb: Ambiguity, pages: list[Page], moves: Moves) -> dict[st
 CONF_PY = '''\
 """Benchmark corpus written by benchmarks/gen_corpus.py (shared by original/ and moved/).
 
-SPHINX_RELOCATE_BENCH picks the extension under test: plain, relocate, reredirects,
-rediraffe.
+SPHINX_RELOCATE_BENCH picks the extension under test: plain, relocate, control,
+reredirects, rediraffe (control: sphinx_relocate on original/, which has no table).
 """
 
 import os
@@ -1009,7 +1010,7 @@ html_theme = "basic"
 html_copy_source = False
 
 _mode = os.environ.get("SPHINX_RELOCATE_BENCH", "plain")
-if _mode == "relocate":
+if _mode in ("relocate", "control"):
     extensions.append("sphinx_relocate")
 elif _mode == "reredirects":
     extensions.append("sphinx_reredirects")
@@ -1020,7 +1021,7 @@ elif _mode == "rediraffe":
     rediraffe_redirects = "_relocate/rediraffe.txt"
 elif _mode != "plain":
     raise ValueError(f"SPHINX_RELOCATE_BENCH={_mode!r}: expected plain, relocate, "
-                     "reredirects or rediraffe")
+                     "control, reredirects or rediraffe")
 '''
 
 

@@ -17,6 +17,7 @@ import sys
 from io import StringIO
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import builds
 import myst_parser
@@ -100,19 +101,29 @@ def test_original_builds_clean_and_moved_builds_clean_with_sphinx_relocate(
     assert [p for p in old_pages if not (outdir / f"{p}.html").is_file()] == []
 
 
-def test_build_once_times_the_extensions_own_code(corpus: Path, tmp_path: Path) -> None:
-    """The runner's build process reports the time spent inside sphinx-relocate."""
+def build_once(srcdir: Path, outdir: Path, mode: str) -> dict[str, Any]:
+    """``benchmarks/build_once.py``: one fresh build in a child, its JSON result."""
     script = GENERATOR.with_name("build_once.py")
     done = subprocess.run(
-        [sys.executable, script, corpus / "moved", tmp_path / "out", "--mode", "relocate", "-E"],
+        [sys.executable, script, srcdir, outdir, "--mode", mode, "-E"],
         capture_output=True,
         text=True,
         check=True,
         timeout=300,
     )
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_build_once_times_the_extensions_own_code(corpus: Path, tmp_path: Path) -> None:
+    """The runner's build process reports the time spent inside sphinx-relocate, and
+    beside it that of the null extension, which looks up every reference once."""
+    result = build_once(corpus / "moved", tmp_path / "out", "relocate")
     assert result["reread"] == PAGES and result["statuscode"] == 0
     assert 0 < result["own_cpu"] < result["cpu"]
+    assert 0 < result["null_cpu"] < result["cpu"]
+    manifest = json.loads((corpus / "manifest.json").read_text("utf-8"))
+    assert result["null_lookups"] >= manifest["links_total"] + manifest["images"]
     assert {
         "sphinx_ext.resolve.on_doctree_read",
         "sphinx_ext.check.on_env_updated",
@@ -120,6 +131,18 @@ def test_build_once_times_the_extensions_own_code(corpus: Path, tmp_path: Path) 
     } <= (
         result["own_by_name"].keys()
     )
+
+
+def test_control_is_the_extension_with_nothing_to_relocate(corpus: Path, tmp_path: Path) -> None:
+    """The control build: sphinx-relocate loaded on ``original/`` (the tree plain Sphinx
+    builds), with no table, so it runs every handler and relocates nothing."""
+    assert not (corpus / "original" / "relocations.toml").exists()
+    result = build_once(corpus / "original", tmp_path / "out", "control")
+    assert result["statuscode"] == 0 and result["reread"] == PAGES
+    assert result["own_cpu"] > 0  # the extension ran
+    assert "sphinx_ext.resolve.on_doctree_read" in result["own_by_name"]
+    stubs = tmp_path / "out" / "_relocate" / "stubs.json"
+    assert not stubs.exists() or json.loads(stubs.read_text("utf-8"))["files"] in ({}, [])
 
 
 AMBIGUITY_PAGES = 60
