@@ -212,9 +212,14 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         'for the ``http`` block), ``"apache"`` (``_relocate/apache.conf``, ``Redirect '
         'permanent`` lines), ``"vercel"`` (``vercel.json``), ``"readthedocs"`` '
         "(``_relocate/readthedocs.json``, page redirects for Read the Docs' API) and "
-        '``"json"`` (``_relocate/redirects.json``, a sorted list of ``{"from": …, "to": …}``). '
+        '``"json"`` (``_relocate/redirects.json``, a sorted list of ``{"from": …, "to": …}``); '
+        "for the older versions of a versioned site, new name → old name where the new "
+        'name is not found: ``"nginx-reverse"`` (``_relocate/nginx-reverse.conf``), '
+        '``"apache-reverse"`` (``_relocate/apache-reverse.conf``) and '
+        '``"readthedocs-reverse"`` (``_relocate/readthedocs-reverse.json``). '
         "Paths start with the path of ``html_baseurl`` (or ``READTHEDOCS_CANONICAL_URL``); "
-        "Read the Docs' are relative to the version. The stubs page shows each format.",
+        "Read the Docs' are relative to the version. The stubs page shows each format, "
+        "the deploying page the setup of each host.",
         expects="a list of export names",
         item=_export,
     ),
