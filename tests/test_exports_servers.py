@@ -539,3 +539,80 @@ def assert_versions(port: int, docroot: Path) -> None:
 
 def folder_if_versions(docroot: Path, url: str) -> str:
     return folder(url) if (docroot / "dirhtml").exists() else url
+
+
+# -- a site whose URL style changed (relocate_old_url_styles) ----------------------------
+
+#: each page's URL in the other style → its URL now, and an old page's in the other style
+OTHER_STYLE = {
+    "html": {  # the site was dirhtml
+        "/new/plain/": "/new/plain.html",
+        "/new/plain/?x=1": "/new/plain.html?x=1",
+        "/manual/with%20space/": "/manual/with%20space.html",
+        "/help/faq/%E9%97%AE%20%E9%A2%98/": "/help/faq/%E9%97%AE%20%E9%A2%98.html",
+        "/search/": "/search.html",
+        "/old/plain/": "/new/plain.html",
+        "/old/%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88/": "/new/%E7%89%B9%E6%80%A7.html",
+    },
+    "dirhtml": {  # the site was html
+        "/new/plain.html": "/new/plain/",
+        "/new/plain.html?x=1": "/new/plain/?x=1",
+        "/manual/with%20space.html": "/manual/with%20space/",
+        "/help/faq/%E9%97%AE%20%E9%A2%98.html": "/help/faq/%E9%97%AE%20%E9%A2%98/",
+        "/search.html": "/search/",
+        "/old/plain.html": "/new/plain/",
+        "/old/%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88.html": "/new/%E7%89%B9%E6%80%A7/",
+    },
+}
+
+
+@pytest.fixture(scope="module", params=["html", "dirhtml"])
+def restyled(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Path]:
+    """The test root built with the other builder's URLs as its old URL style."""
+    other = "dirhtml" if request.param == "html" else "html"
+    src = tmp_path_factory.mktemp("restyled") / "src"
+    shutil.copytree(ROOT, src)
+    app = SphinxTestApp(request.param, srcdir=src, status=StringIO(), warning=StringIO(),
+                        confoverrides={"relocate_old_url_styles": [other]})
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    docroot = Path(tempfile.mkdtemp(prefix="relocate-restyled-"))
+    try:
+        shutil.copytree(app.outdir, docroot / request.param)
+        for folder, _, files in os.walk(docroot):
+            os.chmod(folder, 0o755)
+            for name in files:
+                os.chmod(Path(folder, name), 0o644)
+        yield docroot / request.param
+    finally:
+        shutil.rmtree(docroot)
+
+
+@pytest.mark.parametrize("server", ["nginx", "apache"])
+def test_old_url_style_lands(restyled: Path, tmp_path: Path, server: str) -> None:
+    port = free_port()
+    if server == "nginx":
+        conf = nginx_conf(tmp_path, restyled / "_relocate/nginx.conf", port, restyled)
+        checked = nginx_test(conf, tmp_path)
+        command = [binary(NGINX), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"]
+        log = tmp_path / "logs/error.log"
+    else:
+        conf = apache_conf(tmp_path, restyled / "_relocate/apache.conf", port, restyled)
+        command = [binary(APACHE), "-f", str(conf), "-DFOREGROUND"]
+        checked = subprocess.run([*command[:-1], "-t"], capture_output=True, text=True,
+                                 check=False)
+        log = tmp_path / "error.log"
+    assert checked.returncode == 0, checked.stderr
+    stop = serve(command, port, log)
+    try:
+        for old, new in OTHER_STYLE[restyled.name].items():
+            status, location = get(port, old)
+            assert (status, relative(location)) == (301, new), old
+        for page in urls(restyled.name)[1]:
+            assert get(port, page)[0] == 200, page
+    finally:
+        stop()
