@@ -559,3 +559,22 @@ def test_no_reverse_field_writes_a_second_rule(name: str) -> None:
     refused = text.count("# not written: ")
     assert len(rules) + refused == len(rows), text
     assert refused == (3 if name == "apache-reverse" else 2)
+
+
+#: the reverse rules of each reverse export, as the server counts them
+REVERSE_RULES: dict[str, Callable[[str], int]] = {
+    "nginx-reverse": lambda text: text.partition("$relocate_reverse {\n")[2]
+    .partition("\n}")[0].count(";"),
+    "apache-reverse": lambda text: text.count('RewriteRule "'),
+    "readthedocs-reverse": lambda text: len(json.loads(text)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REVERSE_RULES))
+def test_a_folder_of_300_pages_is_one_reverse_rule(tmp_path: Path, name: str) -> None:
+    table = table_of(tmp_path, '[prefixes]\n"guide/" = "manual/"\n')
+    rows = [(f"/guide/p{n}.html", f"/manual/p{n}.html") for n in range(300)]
+    folders = moved_folders(table, [f"manual/p{n}.html" for n in range(300)])
+    text = export_files(rows, [name], "/en/latest", folders)[EXPORTS[name].path]
+    assert REVERSE_RULES[name](text) == 1
+    assert REVERSE_RULES[name](export_files(rows, [name], "/en/latest")[EXPORTS[name].path]) == 300

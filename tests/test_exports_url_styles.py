@@ -13,7 +13,13 @@ from pathlib import Path
 import builds
 import pytest
 
-from sphinx_relocate.core.stubs import HtmlOutput, export_rows, style_redirects, style_url
+from sphinx_relocate.core.stubs import (
+    HtmlOutput,
+    Redirect,
+    export_rows,
+    style_redirects,
+    style_url,
+)
 from sphinx_relocate.core.table import Target
 
 ROOT = Path(__file__).parent / "roots" / "test-servers"
@@ -46,8 +52,7 @@ def test_every_page_gets_its_old_style_url_and_no_file_is_taken() -> None:
 
 def test_an_old_page_gets_its_old_style_url_too() -> None:
     site = HtmlOutput(dirhtml=True)
-    (stub,) = style_redirects([], {"a"}, site, ["html"], taken={"a/index.html"})
-    moved = stub.__class__("old", "old/index.html", "", "", "", Target("a", "part"))
+    moved = Redirect("old", "old/index.html", "", "", "", Target("a", "part"))
     (found,) = style_redirects([moved], set(), site, ["html"], taken={"old/index.html"})
     assert (found.path, found.url, found.target) == ("old.html", "a/index.html#part",
                                                      Target("a", "part"))

@@ -242,13 +242,13 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     for skip in skipped:
         if skip.warning is not None:
             warn(RelocateWarning(skip.warning), skip.message, location=location(skip.old))
+    styles = state.settings.get("relocate_old_url_styles")
     styled = style_redirects(  # the builder's own pages too (genindex, search)
-        redirects, documents | state.rendered_pages, site,
-        state.settings.get("relocate_old_url_styles"),
+        redirects, documents | state.rendered_pages, site, styles,
         taken=protected | export_paths | {site.file(d) for d in documents}
         | {redirect.path for redirect in redirects},
         titles=titles,
-    )
+    ) if styles else []
 
     from sphinx.locale import get_translation
 
