@@ -20,6 +20,7 @@ import pytest
 
 from sphinx_relocate.core.exports import (
     EXPORTS,
+    NGINX_REVERSE_SERVER_LINES,
     NGINX_SERVER_LINE,
     Export,
     ReverseExport,
@@ -578,3 +579,14 @@ def test_a_folder_of_300_pages_is_one_reverse_rule(tmp_path: Path, name: str) ->
     text = export_files(rows, [name], "/en/latest", folders)[EXPORTS[name].path]
     assert REVERSE_RULES[name](text) == 1
     assert REVERSE_RULES[name](export_files(rows, [name], "/en/latest")[EXPORTS[name].path]) == 300
+
+
+def test_the_deploying_page_pastes_what_the_tests_serve() -> None:
+    """The server lines docs/deploying.md shows are those the real-server tests use,
+    and it names every export and its file."""
+    page = (DOCS / "deploying.md").read_text("utf-8")
+    assert NGINX_SERVER_LINE in page
+    for line in NGINX_REVERSE_SERVER_LINES.splitlines():
+        assert line.strip() in page, line
+    for name in EXPORTS:
+        assert f'"{name}"' in page, name
