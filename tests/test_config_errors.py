@@ -128,7 +128,8 @@ BAD_VALUES = {
     "exports-unknown": (
         'relocate_redirect_exports = ["no-such-export"]',
         "relocate_redirect_exports: unknown export 'no-such-export' (expected any of: "
-        "'apache', 'json', 'netlify', 'nginx', 'readthedocs', 'vercel')",
+        "'apache', 'apache-reverse', 'json', 'netlify', 'nginx', 'nginx-reverse', "
+        "'readthedocs', 'readthedocs-reverse', 'vercel')",
     ),
     "fail-on-dangling-str": (
         'relocate_fail_on_dangling = "no"',

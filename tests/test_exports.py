@@ -20,11 +20,15 @@ import pytest
 
 from sphinx_relocate.core.exports import (
     EXPORTS,
+    NGINX_REVERSE_SERVER_LINES,
     NGINX_SERVER_LINE,
+    Export,
+    ReverseExport,
     Row,
     compact,
     export_files,
     moved_folders,
+    reverse_rows,
 )
 from sphinx_relocate.core.settings import CONFIG_VALUES
 from sphinx_relocate.core.table import RelocationTable, load_table
@@ -54,6 +58,16 @@ def folder_urls(path: str) -> str:
 
 
 DIRHTML_ROWS = {folder_urls(old): folder_urls(new) for old, new in HTML_ROWS.items()}
+#: The reverse exports' rows (new → old) of the same build: of the old names of one
+#: page the first in sorted order, here always one of 'legacy/' (which had every page
+#: of 'new/'), so the folder backwards is all; no absolute URL
+HTML_REVERSE_ROWS = {"/new/*": "/legacy/*"}
+DIRHTML_REVERSE_ROWS = {
+    folder_urls(new): folder_urls(old) for new, old in HTML_REVERSE_ROWS.items()
+}
+#: the forward and the reverse exports
+FORWARD = {name: e for name, e in EXPORTS.items() if isinstance(e, Export)}
+REVERSE = {name: e for name, e in EXPORTS.items() if isinstance(e, ReverseExport)}
 
 _QUOTED = r'"((?:[^"\\]|\\.)*)"'
 
@@ -220,6 +234,76 @@ PARSERS: dict[str, Callable[[str], dict[str, str]]] = {
 }
 
 
+#: a version folder's name in a reverse rule
+_VERSION = "([A-Za-z0-9._~+-]+)"
+_SAFE = "/!$&'()*+,;=-._~@"
+
+
+def parse_nginx_reverse(text: str) -> dict[str, str]:
+    """The ``$relocate_reverse`` map: ``/<version>/new`` → ``/<version>/old``, a folder
+    with the rest of the path its ``$relocate_reverse_rest_<n>`` map takes."""
+    body = text.partition("map $uri $relocate_reverse {\n")[2].partition("\n}")[0]
+    found = {}
+    prefix = '"~^/(?<relocate_version>[A-Za-z0-9._~+-]+)'
+    for line in body.splitlines():
+        match = re.fullmatch(rf"    {_QUOTED} {_QUOTED};", line.replace(prefix, '"~^', 1))
+        assert match and line.startswith("    " + prefix), line
+        new, old = (_unescape(g) for g in match.groups())
+        assert old.startswith("/$relocate_version/") and old.endswith("$is_args$args")
+        old = old.removeprefix("/$relocate_version").removesuffix("$is_args$args")
+        rest = re.search(r"\$relocate_reverse_rest_(\d+)$", old)
+        if rest:
+            assert int(rest.group(1)) == new.count("/") and not new.endswith("$")
+            found[quote(_unescape(new[2:]), safe=_SAFE) + "*"] = old[: rest.start()] + "*"
+            continue
+        assert new.endswith("$") and "$" not in old
+        found[quote(_unescape(new[2:-1]), safe=_SAFE)] = old
+    return wildcards_last(found)
+
+
+def parse_apache_reverse(text: str) -> dict[str, str]:
+    """``RewriteRule`` lines after the one that skips them all for a file or folder
+    that exists: ``<version>/new`` → ``/<version>/old``, the target decoded."""
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
+    rules = lines[4:]
+    assert lines[:4] == [
+        "RewriteEngine On",
+        "RewriteCond %{REQUEST_FILENAME} -f [OR]",
+        "RewriteCond %{REQUEST_FILENAME} -d",
+        f"RewriteRule ^ - [S={len(rules)}]",
+    ]
+    found = {}
+    for line in rules:
+        match = re.fullmatch(rf'RewriteRule "\^{re.escape(_VERSION)}/(.*)" "/\$1(.*)" \[R=302,L\]',
+                             line)
+        assert match, line
+        new, old = match.groups()
+        folder = new.endswith("(.*)$")
+        new = _unescape(new.removesuffix("(.*)$" if folder else "$"))
+        old = quote(re.sub(r"\\([$%])", r"\1", old).removesuffix("$2"), safe=_SAFE)
+        star = "*" if folder else ""
+        found[quote("/" + new, safe=_SAFE) + star] = old + star
+    return wildcards_last(found)
+
+
+def parse_readthedocs_reverse(text: str) -> dict[str, str]:
+    rows = json.loads(text)
+    assert all(row["type"] == "page" and row["http_status"] == 302 for row in rows)
+    assert [row["position"] for row in rows] == list(range(len(rows)))
+    return wildcards_last({
+        row["from_url"]: row["to_url"].removesuffix(":splat") + "*"
+        if row["from_url"].endswith("*") else row["to_url"]
+        for row in rows
+    })
+
+
+REVERSE_PARSERS: dict[str, Callable[[str], dict[str, str]]] = {
+    "nginx-reverse": parse_nginx_reverse,
+    "apache-reverse": parse_apache_reverse,
+    "readthedocs-reverse": parse_readthedocs_reverse,
+}
+
+
 def build(tmp_path: Path, builder: str, **conf: object) -> Path:
     src = tmp_path / "src"
     shutil.copytree(ROOT, src)
@@ -232,15 +316,19 @@ def prefixed(rows: dict[str, str], root: str) -> dict[str, str]:
 
 
 def test_every_export_has_a_parser() -> None:
-    assert sorted(PARSERS) == sorted(EXPORTS)
+    assert sorted(PARSERS) == sorted(FORWARD)
+    assert sorted(REVERSE_PARSERS) == sorted(REVERSE)
 
 
 @pytest.mark.parametrize(("builder", "rows"), [("html", HTML_ROWS), ("dirhtml", DIRHTML_ROWS)])
 def test_each_export_holds_every_redirect(tmp_path, monkeypatch, builder, rows) -> None:
     monkeypatch.delenv("READTHEDOCS_CANONICAL_URL", raising=False)
     out = build(tmp_path, builder)
-    for name, export in EXPORTS.items():
+    for name, export in FORWARD.items():
         assert PARSERS[name]((out / export.path).read_text("utf-8")) == rows, name
+    back = HTML_REVERSE_ROWS if builder == "html" else DIRHTML_REVERSE_ROWS
+    for name, reverse in REVERSE.items():
+        assert REVERSE_PARSERS[name]((out / reverse.path).read_text("utf-8")) == back, name
 
 
 @pytest.mark.parametrize("builder", ["html", "dirhtml"])
@@ -252,7 +340,7 @@ def test_read_the_docs_canonical_url_is_the_base_url(
     monkeypatch.setenv("READTHEDOCS_CANONICAL_URL", "https://proj.readthedocs.io/en/latest/")
     out = build(tmp_path, builder)
     rows = HTML_ROWS if builder == "html" else DIRHTML_ROWS
-    for name, export in EXPORTS.items():
+    for name, export in FORWARD.items():
         expected = rows if name == "readthedocs" else prefixed(rows, "/en/latest")
         assert PARSERS[name]((out / export.path).read_text("utf-8")) == expected, name
     stub = "old/plain.html" if builder == "html" else "old/plain/index.html"
@@ -291,7 +379,7 @@ HOSTILE_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("name", sorted(EXPORTS))
+@pytest.mark.parametrize("name", sorted(FORWARD))
 def test_no_field_writes_a_second_rule(name: str) -> None:
     """Each row is one rule or one comment that says it was not written; no line of
     any format holds a control character or starts a directive of its own."""
@@ -418,3 +506,87 @@ def test_moved_folders_of_prefixes_and_patterns(tmp_path: Path) -> None:
         ("/ext/", "https://example.org/a%C3%A9/"),
         ("/faq/", "/help/faq/"),
     ]
+
+
+# -- reverse exports (versions) ----------------------------------------------------------
+
+
+def test_reverse_rows_pick_one_old_name_and_skip_urls() -> None:
+    rows = [
+        ("/old/b.html", "/new/p.html"),
+        ("/old/a.html", "/new/p.html#part"),
+        ("/old/x.html", "https://example.org/x"),
+        ("/old/q.html", "/new/q.html?v=1"),
+        ("/guide/c.html", "/manual/c.html"),
+    ]
+    assert reverse_rows(rows, [("/guide/", "/manual/"), ("/ext/", "https://e.org/")]) == (
+        [("/manual/c.html", "/guide/c.html"), ("/new/p.html", "/old/a.html")],
+        [("/manual/", "/guide/")],
+    )
+
+
+@pytest.mark.parametrize(("root", "version"), [("", "/v1"), ("/v2", "/v1"),
+                                               ("/en/latest", "/en/1.0")])
+def test_reverse_rules_match_in_every_version_folder(root: str, version: str) -> None:
+    """The rules are written for the folder that holds this version's folder: the
+    version a request names is the one it is sent back to."""
+    rows = [("/old/%E7%89%B9.html", "/new/a%20b.html")]
+    files = export_files(rows, sorted(REVERSE), root)
+    nginx = files[REVERSE["nginx-reverse"].path]
+    parent = version.rpartition("/")[0]
+    key = f'"~^{re.escape(parent)}/(?<relocate_version>'.replace("\\", "\\\\")
+    assert key in nginx and "/new/a\\\\ b\\\\.html$" in nginx
+    assert f'"{parent}/$relocate_version/old/%E7%89%B9.html$is_args$args"' in nginx
+    apache = files[REVERSE["apache-reverse"].path]
+    assert f'"{parent}/$1/old/\u7279.html" [R=302,L]' in apache
+    assert parse_readthedocs_reverse(files[REVERSE["readthedocs-reverse"].path]) == {
+        "/new/a%20b.html": "/old/%E7%89%B9.html"
+    }
+
+
+@pytest.mark.parametrize("name", sorted(REVERSE))
+def test_no_reverse_field_writes_a_second_rule(name: str) -> None:
+    """The new names of a reverse export are the keys: a line break in one is a
+    comment; a target that cannot be written safely is one too."""
+    rows = [(f"/o{n}.html", new) for n, (new, _) in enumerate(HOSTILE_ROWS)]
+    rows.append(("/o%0ARequire%20all%20denied.html", "/n.html"))
+    text = export_files(rows, [name])[EXPORTS[name].path]
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]", text)
+    assert "\nRequire" not in text and "\nSetEnv" not in text
+    if name == "readthedocs-reverse":
+        assert len(json.loads(text)) == len(rows)
+        return
+    rules = [line for line in text.splitlines() if line.startswith(("    \"", "RewriteRule \""))]
+    refused = text.count("# not written: ")
+    assert len(rules) + refused == len(rows), text
+    assert refused == (3 if name == "apache-reverse" else 2)
+
+
+#: the reverse rules of each reverse export, as the server counts them
+REVERSE_RULES: dict[str, Callable[[str], int]] = {
+    "nginx-reverse": lambda text: text.partition("$relocate_reverse {\n")[2]
+    .partition("\n}")[0].count(";"),
+    "apache-reverse": lambda text: text.count('RewriteRule "'),
+    "readthedocs-reverse": lambda text: len(json.loads(text)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REVERSE_RULES))
+def test_a_folder_of_300_pages_is_one_reverse_rule(tmp_path: Path, name: str) -> None:
+    table = table_of(tmp_path, '[prefixes]\n"guide/" = "manual/"\n')
+    rows = [(f"/guide/p{n}.html", f"/manual/p{n}.html") for n in range(300)]
+    folders = moved_folders(table, [f"manual/p{n}.html" for n in range(300)])
+    text = export_files(rows, [name], "/en/latest", folders)[EXPORTS[name].path]
+    assert REVERSE_RULES[name](text) == 1
+    assert REVERSE_RULES[name](export_files(rows, [name], "/en/latest")[EXPORTS[name].path]) == 300
+
+
+def test_the_deploying_page_pastes_what_the_tests_serve() -> None:
+    """The server lines docs/deploying.md shows are those the real-server tests use,
+    and it names every export and its file."""
+    page = (DOCS / "deploying.md").read_text("utf-8")
+    assert NGINX_SERVER_LINE in page
+    for line in NGINX_REVERSE_SERVER_LINES.splitlines():
+        assert line.strip() in page, line
+    for name in EXPORTS:
+        assert f'"{name}"' in page, name

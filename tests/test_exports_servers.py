@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import getpass
 import http.client
+import json
 import os
 import re
 import shutil
@@ -26,7 +27,11 @@ from urllib.parse import quote, urlsplit
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from sphinx_relocate.core.exports import NGINX_SERVER_LINE, export_files
+from sphinx_relocate.core.exports import (
+    NGINX_REVERSE_SERVER_LINES,
+    NGINX_SERVER_LINE,
+    export_files,
+)
 from sphinx_relocate.core.table import load_table
 
 ROOT = Path(__file__).parent / "roots" / "test-servers"
@@ -209,7 +214,9 @@ def serve(command: list[str], port: int, log: Path) -> Callable[[], None]:
 # -- nginx -----------------------------------------------------------------------------
 
 
-def nginx_conf(prefix: Path, include: Path, port: int, docroot: Path) -> Path:
+def nginx_conf(
+    prefix: Path, include: Path, port: int, docroot: Path, reverse: Path | None = None
+) -> Path:
     """The setup of docs/stubs.md: the export included in the http block, one ``if`` in
     the server block; everything else only what a server in a folder needs."""
     for folder in ("logs", "temp"):
@@ -230,10 +237,12 @@ http {{
     uwsgi_temp_path {temp}/uwsgi;
     scgi_temp_path {temp}/scgi;
     include {include};
+    {f"include {reverse};" if reverse else ""}
     server {{
         listen 127.0.0.1:{port};
         root {docroot};
         {NGINX_SERVER_LINE}
+        {NGINX_REVERSE_SERVER_LINES if reverse else ""}
     }}
 }}
 """,
@@ -297,7 +306,9 @@ def test_nginx_takes_any_table(tmp_path: Path, rows: int) -> None:
 
 # -- Apache ----------------------------------------------------------------------------
 
-APACHE_MODULE_NAMES = ["mpm_event", "authz_core", "alias", "dir", "mime", "unixd"]
+APACHE_MODULE_NAMES = [
+    "mpm_event", "authz_core", "alias", "dir", "mime", "unixd", "rewrite"
+]
 
 
 def apache_conf(prefix: Path, include: Path, port: int, docroot: Path) -> Path:
@@ -392,3 +403,216 @@ def test_folder_moves_are_one_rule_each(site: Path) -> None:
     for text in (nginx, apache):
         assert "/guide/with" not in text and "/faq/q1" not in text
         assert "/archive/with" in text and "/archive/still" not in text
+
+
+# -- a versioned site: version 1 in the old layout, version 2 moved ----------------------
+
+VERSIONS = Path(__file__).parent / "roots"
+#: version 1's URLs of version 2's names → version 1's old names (reverse exports)
+REVERSE = {
+    "/v1/new/plain.html": "/v1/old/plain.html",
+    "/v1/new/plain.html?x=1&y=%20": "/v1/old/plain.html?x=1&y=%20",
+    "/v1/new/%E7%89%B9%E6%80%A7.html": "/v1/old/%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88.html",
+    "/v1/new/with%20space.html": "/v1/old/with%20space.html",
+    # a page of the moved folder that went elsewhere: its own rule wins
+    "/v1/new/a.html": "/v1/guide/a.html",
+    # the folders: one rule each, the rest of the path and the query as sent
+    "/v1/manual/with%20space.html?q=%E4%B8%AD": "/v1/guide/with%20space.html?q=%E4%B8%AD",
+    "/v1/manual/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html":
+        "/v1/guide/%E7%89%B9%E6%80%A7%20%E6%A6%82%E8%A7%88.html",
+    "/v1/manual/deep/page.html": "/v1/guide/deep/page.html",
+    "/v1/manual/index.html": "/v1/guide/index.html",
+    "/v1/help/faq/%E9%97%AE%20%E9%A2%98.html": "/v1/faq/%E9%97%AE%20%E9%A2%98.html",
+}
+#: version 2's own forward rules, under its folder
+FORWARD = {
+    "/v2/old/plain.html?x=1": "/v2/new/plain.html?x=1",
+    "/v2/guide/deep/page.html": "/v2/manual/deep/page.html",
+    "/v2/faq/q1.html": "/v2/help/faq/q1.html",
+}
+
+
+def pages_of(outdir: Path) -> list[str]:
+    """The URL of every page the builder wrote (stubs left out), from the site root."""
+    stubs = set(json.loads((outdir / "_relocate/stubs.json").read_text())["files"]) if (
+        outdir / "_relocate/stubs.json"
+    ).exists() else set()
+    return sorted(
+        "/" + quote(path.relative_to(outdir).as_posix())
+        for path in outdir.rglob("*.html")
+        if path.relative_to(outdir).parts[0] not in {"_static", "_sources", "_relocate"}
+        and path.relative_to(outdir).as_posix() not in stubs
+    )
+
+
+@pytest.fixture(scope="module", params=["html", "dirhtml"])
+def versions(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Path]:
+    """A web server's root with ``v1/`` (built from the old layout) and ``v2/`` (the
+    moved one, with its exports), readable by a server's worker user."""
+    docroot = Path(tempfile.mkdtemp(prefix="relocate-versions-"))
+    try:
+        for version in ("v1", "v2"):
+            src = tmp_path_factory.mktemp(version) / "src"
+            shutil.copytree(VERSIONS / f"test-versions-{version}", src)
+            app = SphinxTestApp(request.param, srcdir=src, status=StringIO(),
+                                warning=StringIO())
+            try:
+                app.build()
+            finally:
+                app.cleanup()
+            shutil.copytree(app.outdir, docroot / version)
+        for folder, _, files in os.walk(docroot):
+            os.chmod(folder, 0o755)
+            for name in files:
+                os.chmod(Path(folder, name), 0o644)
+        (docroot / request.param).touch()  # the builder's name, for the test
+        yield docroot
+    finally:
+        shutil.rmtree(docroot)
+
+
+def versioned_urls(docroot: Path) -> tuple[dict[str, str], list[str]]:
+    """The reverse and forward redirects, and every page of both versions."""
+    expected = REVERSE | FORWARD
+    pages = pages_of_version(docroot, "v1") + pages_of_version(docroot, "v2")
+    if (docroot / "dirhtml").exists():
+        return {folder(old): folder(new) for old, new in expected.items()}, [
+            folder(page) for page in pages
+        ]
+    return expected, pages
+
+
+def pages_of_version(docroot: Path, version: str) -> list[str]:
+    return ["/" + version + page for page in pages_of(docroot / version)]
+
+
+def test_nginx_sends_older_versions_to_their_old_names(versions: Path, tmp_path: Path) -> None:
+    port = free_port()
+    exports = versions / "v2/_relocate"
+    conf = nginx_conf(
+        tmp_path, exports / "nginx.conf", port, versions, exports / "nginx-reverse.conf"
+    )
+    checked = nginx_test(conf, tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    stop = serve([binary(NGINX), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"],
+                 port, tmp_path / "logs/error.log")
+    try:
+        assert_versions(port, versions)
+    finally:
+        stop()
+
+
+def test_apache_sends_older_versions_to_their_old_names(versions: Path, tmp_path: Path) -> None:
+    """The forward export included in the server configuration, the reverse one as the
+    ``.htaccess`` of the server's root (the folder of the versions)."""
+    port = free_port()
+    exports = versions / "v2/_relocate"
+    conf = apache_conf(tmp_path, exports / "apache.conf", port, versions)
+    htaccess = versions / ".htaccess"
+    shutil.copyfile(exports / "apache-reverse.conf", htaccess)
+    htaccess.chmod(0o644)
+    command = [binary(APACHE), "-f", str(conf), "-DFOREGROUND"]
+    checked = subprocess.run([*command[:-1], "-t"], capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stderr
+    stop = serve(command, port, tmp_path / "error.log")
+    try:
+        assert_versions(port, versions)
+    finally:
+        stop()
+        htaccess.unlink()
+
+
+def assert_versions(port: int, docroot: Path) -> None:
+    expected, pages = versioned_urls(docroot)
+    for old, new in expected.items():
+        status, location = get(port, old)
+        want = 301 if old.startswith("/v2/") else 302
+        assert (status, relative(location)) == (want, new), old
+    assert len(pages) > 20
+    for page in pages:
+        assert get(port, page)[0] == 200, page
+    # a name neither version has: no rule sends it anywhere
+    assert get(port, folder_if_versions(docroot, "/v1/new/never.html"))[0] == 404
+
+
+def folder_if_versions(docroot: Path, url: str) -> str:
+    return folder(url) if (docroot / "dirhtml").exists() else url
+
+
+# -- a site whose URL style changed (relocate_old_url_styles) ----------------------------
+
+#: each page's URL in the other style → its URL now, and an old page's in the other style
+OTHER_STYLE = {
+    "html": {  # the site was dirhtml
+        "/new/plain/": "/new/plain.html",
+        "/new/plain/?x=1": "/new/plain.html?x=1",
+        "/manual/with%20space/": "/manual/with%20space.html",
+        "/help/faq/%E9%97%AE%20%E9%A2%98/": "/help/faq/%E9%97%AE%20%E9%A2%98.html",
+        "/search/": "/search.html",
+        "/old/plain/": "/new/plain.html",
+        "/old/%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88/": "/new/%E7%89%B9%E6%80%A7.html",
+    },
+    "dirhtml": {  # the site was html
+        "/new/plain.html": "/new/plain/",
+        "/new/plain.html?x=1": "/new/plain/?x=1",
+        "/manual/with%20space.html": "/manual/with%20space/",
+        "/help/faq/%E9%97%AE%20%E9%A2%98.html": "/help/faq/%E9%97%AE%20%E9%A2%98/",
+        "/search.html": "/search/",
+        "/old/plain.html": "/new/plain/",
+        "/old/%E7%89%B9%E6%80%A7%E6%80%BB%E8%A7%88.html": "/new/%E7%89%B9%E6%80%A7/",
+    },
+}
+
+
+@pytest.fixture(scope="module", params=["html", "dirhtml"])
+def restyled(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Path]:
+    """The test root built with the other builder's URLs as its old URL style."""
+    other = "dirhtml" if request.param == "html" else "html"
+    src = tmp_path_factory.mktemp("restyled") / "src"
+    shutil.copytree(ROOT, src)
+    app = SphinxTestApp(request.param, srcdir=src, status=StringIO(), warning=StringIO(),
+                        confoverrides={"relocate_old_url_styles": [other]})
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    docroot = Path(tempfile.mkdtemp(prefix="relocate-restyled-"))
+    try:
+        shutil.copytree(app.outdir, docroot / request.param)
+        for folder, _, files in os.walk(docroot):
+            os.chmod(folder, 0o755)
+            for name in files:
+                os.chmod(Path(folder, name), 0o644)
+        yield docroot / request.param
+    finally:
+        shutil.rmtree(docroot)
+
+
+@pytest.mark.parametrize("server", ["nginx", "apache"])
+def test_old_url_style_lands(restyled: Path, tmp_path: Path, server: str) -> None:
+    port = free_port()
+    if server == "nginx":
+        conf = nginx_conf(tmp_path, restyled / "_relocate/nginx.conf", port, restyled)
+        checked = nginx_test(conf, tmp_path)
+        command = [binary(NGINX), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"]
+        log = tmp_path / "logs/error.log"
+    else:
+        conf = apache_conf(tmp_path, restyled / "_relocate/apache.conf", port, restyled)
+        command = [binary(APACHE), "-f", str(conf), "-DFOREGROUND"]
+        checked = subprocess.run([*command[:-1], "-t"], capture_output=True, text=True,
+                                 check=False)
+        log = tmp_path / "error.log"
+    assert checked.returncode == 0, checked.stderr
+    stop = serve(command, port, log)
+    try:
+        for old, new in OTHER_STYLE[restyled.name].items():
+            status, location = get(port, old)
+            assert (status, relative(location)) == (301, new), old
+        for page in urls(restyled.name)[1]:
+            assert get(port, page)[0] == 200, page
+    finally:
+        stop()

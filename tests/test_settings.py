@@ -152,8 +152,10 @@ def test_the_configuration_page_is_generated_from_the_declarations() -> None:
     ('relocate_ignore = "abc"', "relocate_ignore must be a list of regular expressions, not "
                                 "the string 'abc' (write ['abc'])"),
     ('relocate_redirect_exports = ["ngnix"]', "relocate_redirect_exports: unknown export "
-                                              "'ngnix' (expected any of: 'apache', 'json', "
-                                              "'netlify', 'nginx', 'readthedocs', 'vercel')"),
+                                              "'ngnix' (expected any of: 'apache', "
+                                              "'apache-reverse', 'json', 'netlify', 'nginx', "
+                                              "'nginx-reverse', 'readthedocs', "
+                                              "'readthedocs-reverse', 'vercel')"),
 ])
 def test_a_value_the_build_refuses_the_commands_refuse(
     make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -409,7 +409,10 @@ def test_bad_template_is_one_config_error(make_app, tmp_path) -> None:
 def test_unknown_export_is_a_config_error(make_app, tmp_path) -> None:
     src = tmp_path / "src"
     shutil.copytree(ROOT, src)
-    known = "'apache', 'json', 'netlify', 'nginx', 'readthedocs', 'vercel'"
+    known = (
+        "'apache', 'apache-reverse', 'json', 'netlify', 'nginx', 'nginx-reverse', "
+        "'readthedocs', 'readthedocs-reverse', 'vercel'"
+    )
     message = f"unknown export 'iis' (expected any of: {known})"
     with pytest.raises(ConfigError, match=re.escape(message)):
         make_app("html", srcdir=src, confoverrides={"relocate_redirect_exports": ["iis"]})

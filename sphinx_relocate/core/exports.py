@@ -21,6 +21,11 @@ How it works:
   that went elsewhere keeps its own rule; nested folders go longest first.  A folder
   with a file of the current site below it (or a stub not written) gets no wildcard,
   since a wildcard would send that file's URL away: its rows stay, one rule each.
+* A reverse export (``nginx-reverse``, ``apache-reverse``, ``readthedocs-reverse``:
+  :class:`ReverseExport`) serves an older version of a versioned site: new name → old
+  name (:func:`reverse_rows`), a 302 that applies only where the new name is not a
+  file of that version (on a 404), in every version folder next to this one
+  (``/v1/new.html`` → ``/v1/old.html`` for a site under ``/v2``).
 * Every field is untrusted text (a table key, a page name a release listed): a field
   written percent-encoded has every byte that is not visible ASCII encoded once more
   (:func:`_encoded`), so no white space or line break can end it; a decoded old path
@@ -43,6 +48,10 @@ from sphinx_relocate.core.table import WILDCARDS, RelocationTable
 Row = tuple[str, str]
 
 _HEADER = "# Redirects of moved pages, written by sphinx-relocate.\n"
+_REVERSE_HEADER = (
+    "# Reverse redirects for the older versions of the site (new name -> old name, where\n"
+    "# the new name is not found), written by sphinx-relocate.\n"
+)
 
 #: visible ASCII: what a percent-encoded field keeps (``%`` included, so that
 #: encoding an encoded field again changes nothing)
@@ -173,6 +182,43 @@ class Export:
     #: the paths start at the server's root (after the base URL's path); Read the Docs'
     #: page redirects start at each version's root instead
     server_paths: bool = True
+
+
+@dataclass(frozen=True)
+class ReverseExport:
+    """A reverse ``relocate_redirect_exports`` format: the file it writes and its
+    renderer, which takes the reverse rows and folders (paths from a version's root,
+    ``/new.html``) and the path of the folder that holds the versions (``/en`` for a
+    site under ``/en/latest``, ``""`` for ``/v2``)."""
+
+    path: str
+    render: Callable[[Sequence[Row], Sequence[Row], str], str]
+
+
+#: one version folder's name in a reverse rule: the characters a URL path keeps as they
+#: are (``v1``, ``1.2``, ``latest``), so the captured name is written back unchanged
+_VERSION_NAME = "[A-Za-z0-9._~+-]+"
+_VERSION = f"({_VERSION_NAME})"
+
+
+def reverse_rows(rows: Iterable[Row], folders: Iterable[Row]) -> tuple[list[Row], list[Row]]:
+    """``(new URL, old URL)`` of each row and folder that lands on a page of the site
+    (not an absolute URL), without the target's fragment; of several old names of one
+    page the first in sorted order, which any older version that had one of them
+    serves as well."""
+    back: dict[str, str] = {}
+    for old, new in sorted(rows):
+        path = new.partition("#")[0]
+        if path.startswith("/") and "?" not in path and path != old:
+            back.setdefault(path, old)
+    back_folders: dict[str, str] = {}
+    for old, new in sorted(folders):
+        if new.startswith("/"):
+            back_folders.setdefault(new, old)
+    return (
+        sorted(back.items()),
+        sorted(back_folders.items(), key=lambda row: (-len(row[0]), row)),
+    )
 
 
 def _json(rows: Sequence[Row], folders: Sequence[Row]) -> str:
@@ -362,6 +408,110 @@ def _apache(rows: Sequence[Row], folders: Sequence[Row]) -> str:
     return "".join(lines)
 
 
+#: what the server block of nginx needs for the reverse export, once (docs/deploying.md)
+NGINX_REVERSE_SERVER_LINES = (
+    "error_page 404 = @relocate_reverse;\n"
+    "location @relocate_reverse {\n"
+    "    if ($relocate_reverse) { return 302 $relocate_reverse; }\n"
+    "    return 404;\n"
+    "}\n"
+)
+
+
+def _nginx_reverse(rows: Sequence[Row], folders: Sequence[Row], versions: str) -> str:
+    """A ``map`` for the ``http`` block; the server block sends a request that found no
+    file (``error_page 404``) to its old name, with the version folder it asked for.
+
+    As in :func:`_nginx`: the keys match the decoded ``$uri``; the rest of a folder's
+    path is taken from ``$request_uri`` as the client encoded it; the query is kept.
+    """
+    # a named capture: the rest of a folder's path (another map) has captures of its own
+    prefix = "~^" + re.escape(unquote(versions)) + f"/(?<relocate_version>{_VERSION_NAME})"
+    lines: list[str] = []
+    for new, old in rows:
+        if _CONTROL.search(unquote(new)):
+            lines.append("    " + _refused(new))
+            continue
+        key = _nginx_string(prefix + re.escape(unquote(new)) + "$")
+        value = _nginx_string(
+            f"{versions}/$relocate_version{_encoded(old, '$' + _QUOTES)}$is_args$args"
+        )
+        lines.append(f"    {key} {value};\n")
+    depths: set[int] = set()
+    for new, old in folders:
+        depth = versions.count("/") + new.count("/")
+        depths.add(depth)
+        key = _nginx_string(prefix + re.escape(unquote(new)))
+        value = _nginx_string(
+            f"{versions}/$relocate_version{_encoded(old, '$' + _QUOTES)}"
+            f"$relocate_reverse_rest_{depth}"
+            "$is_args$args"
+        )
+        lines.append(f"    {key} {value};\n")
+    rests = [
+        f"map $request_uri $relocate_reverse_rest_{depth} {{\n"
+        f'    "~^(?:/[^/?]*){{{depth}}}/([^?]*)" $1;\n}}\n'
+        for depth in sorted(depths)
+    ]
+    server = "".join(f"#   {line}\n" for line in NGINX_REVERSE_SERVER_LINES.splitlines())
+    return "".join([
+        _REVERSE_HEADER,
+        "# In the http block:   include /path/to/_relocate/nginx-reverse.conf;\n",
+        "# In the server block:\n",
+        server,
+        "map $uri $relocate_reverse {\n", *lines, "}\n",
+        *rests,
+    ])
+
+
+def _apache_reverse(rows: Sequence[Row], folders: Sequence[Row], versions: str) -> str:
+    """``mod_rewrite`` rules for the ``.htaccess`` of the web server's root (or its
+    ``<Directory>``), where a path has no leading ``/``; the rules are skipped when the
+    request names a file or folder of that version.
+
+    The target's path is written decoded and mod_rewrite encodes it, with the rest of
+    a folder's path; a literal ``$`` or ``%`` is escaped with a backslash, since both
+    start a back-reference there.  The query is kept.
+    """
+    prefix = "^" + re.escape(unquote(versions).lstrip("/") + "/" if versions else "")
+    rules: list[str] = []
+    for new, old, rest in [(n, o, "") for n, o in rows] + [(n, o, "$2") for n, o in folders]:
+        target = _apache_match_target(_encoded(old, _QUOTES))
+        if _CONTROL.search(unquote(new)) or target is None or any(c in target for c in _QUOTES):
+            rules.append(_refused(new, "it or its target cannot be written for RewriteRule"))
+            continue
+        target = target.replace("$", "\\$").replace("%", "\\%")
+        # mod_rewrite reads a quoted argument as it is: re.escape writes a '"' as '\"'
+        pattern = prefix + _VERSION + "/" + re.escape(unquote(new).lstrip("/"))
+        pattern += "(.*)$" if rest else "$"
+        rules.append(f'RewriteRule "{pattern}" "{versions}/$1{target}{rest}" [R=302,L]\n')
+    written = sum(1 for rule in rules if rule.startswith("RewriteRule"))
+    return "".join([
+        _REVERSE_HEADER,
+        "# Add its lines to the .htaccess at the root of the web server (the folder of the\n",
+        "# versions' folders), or inside <Directory /that/folder>; needs mod_rewrite.\n",
+        "RewriteEngine On\n",
+        "RewriteCond %{REQUEST_FILENAME} -f [OR]\n",
+        "RewriteCond %{REQUEST_FILENAME} -d\n",
+        f"RewriteRule ^ - [S={written}]\n",
+        *rules,
+    ])
+
+
+def _readthedocs_reverse(rows: Sequence[Row], folders: Sequence[Row], versions: str) -> str:
+    """Read the Docs' page redirects (as :func:`_readthedocs`), as 302: they apply only
+    where the page does not exist, in every version of the project."""
+    pairs = [(_encoded(new, "*"), _encoded(old)) for new, old in rows] + [
+        (_encoded(new, "*") + "*", _encoded(old) + ":splat") for new, old in folders
+    ]
+    data = [
+        {"type": "page", "from_url": new, "to_url": old, "http_status": 302,
+         "position": position}
+        for position, (new, old) in enumerate(pairs)
+    ]
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
 #: Characters of a Vercel ``source`` (path-to-regexp) that are syntax; the others of
 #: its syntax (``:``, ``?``, ``{}``, ``\``) are percent-encoded in every path already.
 _VERCEL_SYNTAX = re.compile(r"[()*+]")
@@ -408,25 +558,38 @@ def _readthedocs(rows: Sequence[Row], folders: Sequence[Row]) -> str:
 
 
 #: Every ``relocate_redirect_exports`` name, what it writes and how.
-EXPORTS: dict[str, Export] = {
+EXPORTS: dict[str, Export | ReverseExport] = {
     "json": Export("_relocate/redirects.json", _json),
     "netlify": Export("_redirects", _netlify),
     "nginx": Export("_relocate/nginx.conf", _nginx),
     "apache": Export("_relocate/apache.conf", _apache),
     "vercel": Export("vercel.json", _vercel),
     "readthedocs": Export("_relocate/readthedocs.json", _readthedocs, server_paths=False),
+    "nginx-reverse": ReverseExport("_relocate/nginx-reverse.conf", _nginx_reverse),
+    "apache-reverse": ReverseExport("_relocate/apache-reverse.conf", _apache_reverse),
+    "readthedocs-reverse": ReverseExport(
+        "_relocate/readthedocs-reverse.json", _readthedocs_reverse
+    ),
 }
 
 
 def export_files(
-    rows: Iterable[Row], names: Iterable[str], root_path: str = "", folders: Sequence[Row] = ()
+    rows: Iterable[Row],
+    names: Iterable[str],
+    root_path: str = "",
+    folders: Sequence[Row] = (),
+    style_rows: Iterable[Row] = (),
 ) -> dict[str, str]:
     """The text of each export in ``names``, by its path in the output folder.
 
     ``root_path`` is the path the site is served under (``/en/latest``, or ``""``);
-    ``folders`` are the folders that moved as a whole (:func:`moved_folders`).
+    ``folders`` are the folders that moved as a whole (:func:`moved_folders`);
+    ``style_rows`` the old URL styles' URLs of the pages (``relocate_old_url_styles``),
+    which only the forward exports write (an older version's style is its own).
     """
-    site_rows, site_folders = compact(sorted(rows), folders)
+    rows = sorted(rows)
+    site_rows, site_folders = compact(sorted([*rows, *style_rows]), folders)
+    back_rows, back_folders = compact(*reverse_rows(rows, folders))
 
     def served(rows: Iterable[Row]) -> list[Row]:
         return [
@@ -435,10 +598,13 @@ def export_files(
         ]
 
     server_rows, server_folders = served(site_rows), served(site_folders)
+    versions = root_path.rpartition("/")[0]
     files: dict[str, str] = {}
     for name in sorted(set(names)):
         export = EXPORTS[name]
-        if export.server_paths:
+        if isinstance(export, ReverseExport):
+            files[export.path] = export.render(back_rows, back_folders, versions)
+        elif export.server_paths:
             files[export.path] = export.render(server_rows, server_folders)
         else:
             files[export.path] = export.render(site_rows, site_folders)

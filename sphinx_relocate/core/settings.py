@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from sphinx_relocate.core.exports import EXPORTS
+from sphinx_relocate.core.stubs import URL_STYLES
 from sphinx_relocate.core.table import Location, Problem
 
 _REPR = reprlib.Repr()
@@ -65,6 +66,14 @@ def _export(item: object) -> str | None:
         return None
     known = ", ".join(map(repr, sorted(EXPORTS)))
     return f"unknown export {_REPR.repr(item)} (expected any of: {known})"
+
+
+def _url_style(item: object) -> str | None:
+    """Why a ``relocate_old_url_styles`` item names no URL style, or ``None``."""
+    if isinstance(item, str) and item in URL_STYLES:
+        return None
+    known = ", ".join(map(repr, URL_STYLES))
+    return f"unknown URL style {_REPR.repr(item)} (expected any of: {known})"
 
 
 def _is_url(value: object) -> bool:
@@ -212,11 +221,29 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         'for the ``http`` block), ``"apache"`` (``_relocate/apache.conf``, ``Redirect '
         'permanent`` lines), ``"vercel"`` (``vercel.json``), ``"readthedocs"`` '
         "(``_relocate/readthedocs.json``, page redirects for Read the Docs' API) and "
-        '``"json"`` (``_relocate/redirects.json``, a sorted list of ``{"from": …, "to": …}``). '
+        '``"json"`` (``_relocate/redirects.json``, a sorted list of ``{"from": …, "to": …}``); '
+        "for the older versions of a versioned site, new name → old name where the new "
+        'name is not found: ``"nginx-reverse"`` (``_relocate/nginx-reverse.conf``), '
+        '``"apache-reverse"`` (``_relocate/apache-reverse.conf``) and '
+        '``"readthedocs-reverse"`` (``_relocate/readthedocs-reverse.json``). '
         "Paths start with the path of ``html_baseurl`` (or ``READTHEDOCS_CANONICAL_URL``); "
-        "Read the Docs' are relative to the version. The stubs page shows each format.",
+        "Read the Docs' are relative to the version. The stubs page shows each format, "
+        "the deploying page the setup of each host.",
         expects="a list of export names",
         item=_export,
+    ),
+    ConfigValue(
+        "relocate_old_url_styles",
+        [],
+        (list, tuple),
+        "The URL styles the site had before, whose URLs keep working: ``\"html\"`` "
+        "(``page.html``), ``\"dirhtml\"`` (``page/``) and ``\"clean\"`` (``page``, "
+        "from generators with clean URLs). HTML builders write a stub at every page's "
+        "(and old page's) URL in each of them, and the exports a rule, to its URL in the "
+        "site's own style; a file the build writes itself is never replaced. The "
+        "deploying page shows a switch from ``html`` to ``dirhtml``.",
+        expects="a list of URL styles",
+        item=_url_style,
     ),
     ConfigValue(
         "relocate_since",

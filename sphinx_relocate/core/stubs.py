@@ -4,6 +4,9 @@
   (``old.html``, or ``old/index.html`` under dirhtml), the relative URL of the new page and
   a map of old ``#fragment`` → URL from ``[anchors]``.  Old pages that are still pages of
   the build, or that differ from a page only by letter case, get no stub.
+* :func:`style_redirects` adds, for a site whose URL style changed
+  (``relocate_old_url_styles``), a stub at each page's and old page's URL in the old
+  style (``page.html`` → ``page/``); the fragment goes on as it came.
 * A stub is rendered without a theme — a string format per stub (:func:`render_default`),
   or a Jinja template (:func:`template_context`) — in the reader's language
   (:class:`StubText`).
@@ -39,6 +42,7 @@ from sphinx_relocate.core.paths import (
     html_page_path,
     page_href,
     page_root_url,
+    quote_path,
     quote_url,
     safe_output_path,
 )
@@ -77,6 +81,9 @@ class Redirect:
     target: Target
     #: old fragment → URL, from ``[anchors]``
     anchors: Mapping[str, str] = field(default_factory=dict)
+    #: the old URL path from the site root, when it is not the old page's URL in the
+    #: site's own style (a stub of an old URL style: :func:`style_redirects`)
+    old_url: str = ""
 
     @property
     def new(self) -> str:
@@ -311,8 +318,69 @@ def export_rows(redirects: Iterable[Redirect], site: HtmlOutput) -> list[tuple[s
         else:
             fragment = url[url.index("#") :] if "#" in url else ""
             destination = "/" + site.root_url(target.path) + fragment
-        rows.append(("/" + site.root_url(redirect.old), destination))
+        rows.append((redirect.old_url or "/" + site.root_url(redirect.old), destination))
     return rows
+
+
+# -- old URL styles ---------------------------------------------------------------------
+
+#: The URL styles a site may have had before (``relocate_old_url_styles``): Sphinx's
+#: ``html`` (``page.html``) and ``dirhtml`` (``page/``), and the clean URLs of other
+#: generators (``page``, MkDocs' and Docusaurus' folders ``folder/``).
+URL_STYLES = ("html", "dirhtml", "clean")
+
+
+def style_url(docname: str, style: str, file_suffix: str = ".html") -> str:
+    """The URL path from the site root that ``docname`` had in ``style``."""
+    if style == "html":
+        return "/" + quote_path(docname + file_suffix)
+    if docname == "index" or docname.endswith("/index"):
+        return "/" + quote_path(docname[: -len("index")])
+    return "/" + quote_path(docname + ("/" if style == "dirhtml" else ""))
+
+
+def style_file(docname: str, style: str, file_suffix: str = ".html") -> str:
+    """The stub file that answers :func:`style_url`: a clean URL's is the ``dirhtml``
+    one, which every static server reaches from ``/page`` by adding the slash."""
+    return html_page_path(docname, dirhtml=style != "html", file_suffix=file_suffix)
+
+
+def style_redirects(
+    redirects: Iterable[Redirect],
+    documents: Iterable[str],
+    site: HtmlOutput,
+    styles: Iterable[str],
+    *,
+    taken: Iterable[str],
+    titles: Mapping[str, str] | None = None,
+) -> list[Redirect]:
+    """The stubs at the URLs each page, and each old page of ``redirects``, had in the
+    old URL ``styles``, sorted by path: each sends to the page (or where the old page
+    went) at its URL in the site's own style.
+
+    ``taken`` are the files the build writes and the other stubs: no stub takes the
+    place of one, nor of one that differs only by letter case (where the style is the
+    site's own, every file is taken)."""
+    folded = {path.casefold() for path in taken}
+    named = [(docname, Target(docname)) for docname in sorted(documents)]
+    named += [(redirect.old, redirect.target) for redirect in redirects]
+    found: dict[str, Redirect] = {}
+    for style in styles:
+        for name, target in named:
+            path = safe_output_path(style_file(name, style, site.file_suffix))
+            if (
+                path is None
+                or path.casefold() in folded
+                or path.split("/", 1)[0] in _RESERVED
+            ):
+                continue
+            url, canonical, title = _urls_and_title(site, path, target, titles or {})
+            folded.add(path.casefold())
+            found[path] = Redirect(
+                name, path, url, canonical, title, target,
+                old_url=style_url(name, style, site.file_suffix),
+            )
+    return [found[path] for path in sorted(found)]
 
 
 def _old_anchors(

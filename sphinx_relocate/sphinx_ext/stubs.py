@@ -11,6 +11,8 @@ How it works (what a stub is, its plan and the manifest: :mod:`sphinx_relocate.c
   and sentence from the package's own gettext catalog (``locale/``, registered with
   ``app.add_message_catalog``), translated once per build; a language without a catalog
   reads English.
+* ``relocate_old_url_styles`` adds a stub at each page's URL in an older URL style
+  (``core.stubs.style_redirects``), and its rule to the exports.
 * ``relocate_redirect_exports`` adds server-side rules from the same plan, in each
   format of the registry in ``core/exports.py`` (Netlify, nginx, Apache, Vercel, Read the
   Docs, JSON).
@@ -36,6 +38,7 @@ from sphinx_relocate.core.stubs import (
     render_default,
     rendered,
     stub_text,
+    style_redirects,
     template_context,
     write_all,
 )
@@ -207,6 +210,13 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     for skip in skipped:
         if skip.warning is not None:
             warn(RelocateWarning(skip.warning), skip.message, location=location(skip.old))
+    styles = state.settings.get("relocate_old_url_styles")
+    styled = style_redirects(  # the builder's own pages too (genindex, search)
+        redirects, documents | state.rendered_pages, site, styles,
+        taken=protected | export_paths | {site.file(d) for d in documents}
+        | {redirect.path for redirect in redirects},
+        titles=titles,
+    ) if styles else []
 
     from sphinx.locale import get_translation
 
@@ -238,7 +248,7 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     def on_error(path: str, message: str) -> None:
         failed.add(path)
         if not olds:
-            olds.update((redirect.path, redirect.old) for redirect in redirects)
+            olds.update((redirect.path, redirect.old) for redirect in [*redirects, *styled])
         old = olds.get(path, "")
         if old:
             message = f"no redirect stub for {old!r}: {message}"
@@ -253,9 +263,11 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
         if not state.settings.exports:
             return
         kept = [redirect for redirect in redirects if redirect.path not in failed]
+        kept_styled = [redirect for redirect in styled if redirect.path not in failed]
         folders = moved_folders(table, pages | failed)  # none over a file that answers
         exports = export_files(
-            export_rows(kept, site), state.settings.exports, site.root_path, folders
+            export_rows(kept, site), state.settings.exports, site.root_path, folders,
+            style_rows=export_rows(kept_styled, site),
         )
         for path, text in exports.items():
             if path in extra:
@@ -276,10 +288,12 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     replaceable = {r.path for r in redirects if r.old in documents} | (
         state.stale_pages - pages
     )
-    files = itertools.chain(rendered(redirects, render), export_bytes())
+    files = itertools.chain(
+        rendered(redirects, render), rendered(styled, render), export_bytes()
+    )
     done = write_all(Path(app.outdir), files, previous, pages, on_error, replaceable)
     state.stub_report = StubReport(
-        written=sum(1 for redirect in redirects if redirect.path in done.files),
+        written=sum(1 for redirect in [*redirects, *styled] if redirect.path in done.files),
         removed=sum(1 for path in done.removed if path not in _EXPORT_PATHS),
         exports=tuple(sorted(path for path in done.files if path in export_paths)),
         failed=len(failed),
