@@ -149,6 +149,7 @@ def inventory_of(names: list[str]) -> bytes:
 @example({"install std:label -1 https:/evil.example/ Installation": "new"}, {})
 @example({"caf\u00e9": "new", "cafe\u0301": "new#a b$"}, {"a\nb": "c"})
 @example({".:": "deep"}, {})  # a name, not a drive: its stub is written
+@example({"/[": "a"}, {})  # "//[" does not split as a URL: refused, not a crash
 def test_one_entry_is_one_rule_everywhere(entries: dict[str, str], labels: dict[str, str]) -> None:
     table, problems = load(entries, labels)
     for old in table.pages:  # what the table keeps holds no control character

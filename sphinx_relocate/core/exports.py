@@ -351,8 +351,12 @@ def _apache_string(text: str) -> str:
 def _apache_match_target(url: str) -> str | None:
     """A ``RedirectMatch`` target: mod_alias percent-encodes its path itself (not its
     query or fragment), so the path is written decoded; ``None`` when the decoded path
-    would read as something else (a ``?``, ``#`` or control character)."""
-    parts = urlsplit(url)
+    would read as something else (a ``?``, ``#`` or control character), or when it does
+    not split as a URL (``//[`` names an IPv6 host that is not one)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
     path = unquote(parts.path)
     if _CONTROL.search(path) or "?" in path or "#" in path:
         return None
