@@ -9,6 +9,7 @@ covered by the glob ``v1/*`` alone, and the label ``install-label`` became
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import http.server
 import shutil
@@ -254,7 +255,7 @@ def test_a_labels_entry_redirects_a_published_label(release: Path) -> None:
     assert [f.name for f in unredirected(published, documents, labels, table)] == [
         "install-label"
     ]
-    table.labels = {"install-label": "installation"}  # type: ignore[attr-defined]
+    table = dataclasses.replace(table, labels={"install-label": "installation"})
     assert unredirected(published, documents, labels, table) == []
     assert unredirected(published, documents, None, table) == []
     assert isinstance(published, Published)

@@ -85,7 +85,6 @@ def read(
     if is_url(setting):
         shown = setting
         data = fetch(setting)
-        base = setting.rsplit("/", 1)[0] + "/"
     else:
         path = folder / setting
         shown = str(path)
@@ -93,6 +92,15 @@ def read(
             data = path.read_bytes()
         except OSError as err:
             raise InventoryError(f"cannot read {shown}: {err.strerror or err}") from None
+    return from_bytes(data, setting, shown, base_url)
+
+
+def from_bytes(data: bytes, setting: str, shown: str, base_url: str = "") -> Published:
+    """The inventory in ``data``, read from ``setting`` (shown as ``shown``): its
+    locations are relative to the folder of a URL, else to ``base_url``."""
+    if is_url(setting):
+        base = setting.rsplit("/", 1)[0] + "/"
+    else:
         base = base_url if not base_url or base_url.endswith("/") else base_url + "/"
     try:
         check_size(data)
