@@ -292,3 +292,17 @@ def test_closest_page() -> None:
     assert closest_page(["install"], documents) == "manual/install"
     assert closest_page(["guide/introductoin"], documents) == "guide/introduction"
     assert closest_page(["zzz"], documents) is None
+
+
+def test_a_folder_rule_of_the_exports_serves_the_files_below_it(project: Path) -> None:
+    """``setup/`` moved as a whole: with a server export, its rule also sends the files
+    below it (which get no stub) to ``manual/``; without one, nothing serves them."""
+    (project / "published" / "urls.txt").write_text("setup/diagram.png\n", "utf-8")
+    _, warnings = build(project, fresh=True, relocate_published="published/urls.txt")
+    assert [m for _, m in messages(warnings)] == [
+        f"setup/diagram.png was published ({project / 'published' / 'urls.txt'}, line 1) "
+        f"{NOTHING}"
+    ]
+    _, warnings = build(project, fresh=True, relocate_published="published/urls.txt",
+                        relocate_redirect_exports=["netlify"])
+    assert warnings == []
