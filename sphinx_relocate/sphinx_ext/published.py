@@ -1,17 +1,19 @@
-"""The published check in the build: every page and label a release listed still has a
-way in.
+"""The published check in the build: every URL, page and label the site published
+still has a way in.
 
-How it works (reading the release's inventory and the check itself:
-:mod:`sphinx_relocate.core.published`):
+How it works (reading the sources and the check itself:
+:mod:`sphinx_relocate.core.history` and :mod:`sphinx_relocate.core.published`):
 
-* ``relocate_published`` names the ``objects.inv`` of a release: a file relative to the
-  conf dir (read offline), or an http(s) URL, fetched with Sphinx's requests helper
-  (:func:`fetch_url`).  It is read on every build, once the documents are read
-  (:func:`on_env_updated`).
-* Each published page or label gone without a table entry is a ``relocate.unredirected``
-  warning that names its published URL, so ``sphinx-build -W`` fails until the table
-  covers every URL the world has seen.
-* The release's page names also go to the stubs and the inventory aliases
+* ``relocate_published`` names the published history: releases' ``objects.inv``,
+  sitemaps, URL lists, previous output folders; files relative to the conf dir (read
+  offline), or http(s) URLs fetched with Sphinx's requests helper (:func:`fetch_url`;
+  a sitemap or list once, then kept in the doctree folder: :func:`cached_fetch`).  It
+  is read on every build, once the documents are read (:func:`on_env_updated`).
+* Each published URL nothing serves, and each page or label of an inventory gone
+  without a table entry, is a ``relocate.unredirected`` warning that names its
+  published URL, so ``sphinx-build -W`` fails until the table covers every URL the
+  world has seen.
+* The history's page names also go to the stubs and the inventory aliases
   (``BuildState.published_pages``): a page that ``[patterns]`` or ``[prefixes]`` moves
   gets its stub even when nothing else names it.
 """
