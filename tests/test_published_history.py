@@ -306,3 +306,17 @@ def test_a_folder_rule_of_the_exports_serves_the_files_below_it(project: Path) -
     _, warnings = build(project, fresh=True, relocate_published="published/urls.txt",
                         relocate_redirect_exports=["netlify"])
     assert warnings == []
+
+
+def test_a_page_left_behind_in_the_output_serves_nothing(project: Path) -> None:
+    """Sphinx leaves the page of a deleted document in the output folder: an incremental
+    build does not take it for a file that serves the URL."""
+    (project / "published" / "urls.txt").write_text("kept.html\n", "utf-8")
+    out, warnings = build(project, fresh=True, relocate_published="published/urls.txt")
+    assert warnings == []
+    (project / "kept.md").unlink()
+    index = project / "index.md"
+    index.write_text(index.read_text("utf-8").replace("kept\n", ""), "utf-8")
+    out, warnings = build(project, relocate_published="published/urls.txt")
+    assert (out / "kept.html").is_file()
+    assert [m for _, m in messages(warnings)][-1].startswith("kept.html was published (")

@@ -338,14 +338,15 @@ def output_files(
 ) -> Callable[[str], bool]:
     """Whether the output has a file at a path: one ``html_extra_path`` copies to the
     root, one of ``html_static_path`` in ``_static/``, or (``outdir``) one already
-    written there (images, downloads)."""
+    written there (images, downloads).  An ``.html`` file of ``outdir`` does not count:
+    it may be the page of a document deleted since (Sphinx leaves those behind)."""
     extras = [confdir / extra for extra in extra_paths]
     statics = [confdir / static for static in static_paths]
 
     def is_file(path: str) -> bool:
         if not path or path.endswith("/") or ".." in path.split("/"):
             return False
-        if outdir is not None and (outdir / path).is_file():
+        if outdir is not None and not path.endswith(".html") and (outdir / path).is_file():
             return True
         if any((extra / path).is_file() or extra.name == path for extra in extras):
             return True
