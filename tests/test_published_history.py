@@ -181,6 +181,8 @@ def test_a_hostile_sitemap_is_refused_with_one_line(
         ("index.xml", b"<sitemapindex>\n<sitemap><loc>a.xml</loc></sitemap>\n</sitemapindex>",
          "{path}:2: a sitemap index: list its sitemaps instead"),
         ("urls.txt", b"# nothing\n\n", "no published URL in {path}"),
+        ("urls.txt", b"https://else.example/a.html\n",
+         "no published URL in {path} (1 outside the site's base path: is html_baseurl right?)"),
         ("urls.txt", b"a.html\nb.html c.html\n", "{path}:2: one URL or path a line: "
                                                  "'b.html c.html'"),
         ("urls.txt", b"a.html\n\xff\n", "{path}:2: not UTF-8 text"),
@@ -192,7 +194,7 @@ def test_a_bad_source_is_one_line_naming_it(
     path = tmp_path / name
     path.write_bytes(data)
     with pytest.raises(InventoryError) as caught:
-        read_history(name, tmp_path, fetch=unfetched)
+        read_history(name, tmp_path, fetch=unfetched, base_url=BASE)
     assert str(caught.value).startswith(reason.format(path=path))
     assert "\n" not in str(caught.value)
 

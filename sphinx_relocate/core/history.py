@@ -43,7 +43,7 @@ from sphinx_relocate.core.published import (
 )
 
 if TYPE_CHECKING:
-    from sphinx_relocate.core.table import RelocationTable, Target
+    from sphinx_relocate.core.table import RelocationTable
 
 #: Pages every HTML build writes that no source names.
 GENERATED_PAGES = frozenset({"genindex", "search", "py-modindex"})
@@ -74,17 +74,22 @@ class History:
     #: each source read, as shown in messages
     sources: list[str] = field(default_factory=list)
 
-    def page_names(self) -> set[str]:
-        """The document names the sources published: the stubs' old pages."""
+    def page_names(self, documents: set[str], table: RelocationTable) -> set[str]:
+        """The old pages the sources published that the table moves: the stubs' old
+        pages (a page of a URL, in whatever style, by the one name its stub serves)."""
         names = {name for published in self.inventories for name in published.pages()}
         for url in self.urls:
-            names.update(page_candidates(url.path))
+            candidates = page_candidates(url.path)
+            if not any(name in documents for name in candidates):
+                names.update(moved_page(candidates, documents, table)[:1])
         return names
 
     def check_read(self) -> None:
         """Refuse a history that lists no URL: a gate that read nothing passes nothing."""
         if not any(p.pages() for p in self.inventories) and not self.urls:
-            raise InventoryError(f"no published URL in {', '.join(self.sources)}")
+            outside = (f" ({self.outside} outside the site's base path: is html_baseurl "
+                       "right?)" if self.outside else "")
+            raise InventoryError(f"no published URL in {', '.join(self.sources)}{outside}")
 
     def summary(self) -> str:
         read = ", ".join(self.sources)
@@ -283,7 +288,6 @@ def unserved(
     """Each published URL of ``history`` that nothing serves now, with a hint: the
     closest current page.  ``is_file`` says whether the output has a file at a path;
     ``folders`` are the ``(old, new)`` folder rules of the server exports."""
-    exists = documents.__contains__
     olds = [old for old, _ in folders]
     found: list[Unredirected] = []
     seen: set[str] = set()
@@ -297,7 +301,7 @@ def unserved(
             continue
         if is_file(url.path):
             continue
-        if any(_moved(table.locate_reference(name, "", exists), documents) for name in names):
+        if moved_page(names, documents, table):
             continue
         if any(("/" + url.path).startswith(old) for old in olds):
             continue
@@ -311,9 +315,15 @@ def unserved(
     return found
 
 
-def _moved(target: Target | None, documents: set[str]) -> bool:
-    """Whether the table sends a page to a URL or a document: its stub serves it."""
-    return target is not None and bool(target.url or target.path in documents)
+def moved_page(names: Sequence[str], documents: set[str], table: RelocationTable) -> list[str]:
+    """The first of ``names`` that the table sends to a URL or a document, whose redirect
+    stub serves it (``[]``: none)."""
+    exists = documents.__contains__
+    for name in names:
+        target = table.locate_reference(name, "", exists)
+        if target is not None and (target.url or target.path in documents):
+            return [name]
+    return []
 
 
 def closest_page(names: Sequence[str], documents: Iterable[str]) -> str | None:

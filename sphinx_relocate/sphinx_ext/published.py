@@ -166,12 +166,12 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []
     if history.urls:
         logging.getLogger(__name__).info(history.summary())
-    state.published_pages = frozenset(history.page_names())
+    documents = set(env.found_docs)
+    table = table_of(app)
+    state.published_pages = frozenset(history.page_names(documents, table))
     labels = labels_of(env)
     anchors = int(getattr(app.config, "myst_heading_anchors", 0) or 0)
     ids_of = ids_now(Path(app.srcdir), state.settings.source_suffixes, anchors)
-    documents = set(env.found_docs)
-    table = table_of(app)
     findings = [
         finding
         for published in history.inventories
