@@ -77,6 +77,7 @@ def test_a_mkdocs_sitemap_with_clean_urls(project: Path) -> None:
         BASE + "setup/install/",  # [prefixes]: a stub
         BASE + "install/",  # nothing: manual/install has the same name
         BASE + "img/logo.png",  # nothing
+        BASE + "v1/legacy/",  # only the glob v1/* moves it: its stub comes from here
         "https://demo.example/blog/2020/",  # outside the docs
     ), "utf-8")
     out, warnings = build(project, fresh=True, html_baseurl=BASE,
@@ -88,6 +89,10 @@ def test_a_mkdocs_sitemap_with_clean_urls(project: Path) -> None:
         ("relocations.toml:2", f"{BASE}img/logo.png was published ({where} 22) {NOTHING}"),
     ]
     assert (out / "intro.html").is_file()
+    assert (out / "v1/legacy/index.html").is_file()  # the stub serves the clean URL
+    _, warnings = build(project, "dirhtml", fresh=True, html_baseurl=BASE,
+                        relocate_published="published/sitemap.xml")
+    assert len(warnings) == 2
 
 
 def test_a_url_list_with_comments(project: Path) -> None:
