@@ -21,7 +21,7 @@ from test_published import messages
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.history import (
-    closest_page,
+    ClosestPages,
     page_candidates,
     read_history,
     site_path,
@@ -295,10 +295,18 @@ def test_site_path() -> None:
 
 
 def test_closest_page() -> None:
-    documents = {"index", "manual/install", "guide/introduction"}
-    assert closest_page(["install"], documents) == "manual/install"
-    assert closest_page(["guide/introductoin"], documents) == "guide/introduction"
-    assert closest_page(["zzz"], documents) is None
+    hints = ClosestPages({"index", "manual/install", "old/manual/install", "guide/introduction"})
+    assert hints.closest(["install"]) == "manual/install"
+    assert hints.closest(["setup/install/index", "setup/install"]) == "manual/install"
+    assert hints.closest(["guide/introductoin"]) == "guide/introduction"
+    assert hints.closest(["zzz"]) is None
+
+
+def test_closest_page_among_many_looks_in_the_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ClosestPages, "ALL_CANDIDATES", 2)
+    hints = ClosestPages({"guide/introduction", "guide/tuning", "api/introductio"})
+    assert hints.closest(["guide/introductoin"]) == "guide/introduction"
+    assert hints.closest(["other/introductoin"]) is None
 
 
 def test_a_folder_rule_of_the_exports_serves_the_files_below_it(project: Path) -> None:

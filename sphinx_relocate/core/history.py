@@ -289,6 +289,7 @@ def unserved(
     closest current page.  ``is_file`` says whether the output has a file at a path;
     ``folders`` are the ``(old, new)`` folder rules of the server exports."""
     olds = [old for old, _ in folders]
+    hints = ClosestPages(documents)
     found: list[Unredirected] = []
     seen: set[str] = set()
     for url in history.urls:
@@ -308,7 +309,7 @@ def unserved(
         where = f"{url.source}, line {url.line}" if url.line else url.source
         message = (f"{url.url} was published ({where}) and nothing serves it now: no page, "
                    "file, redirect stub or server rule")
-        hint = closest_page(names or [url.path], documents)
+        hint = hints.closest(names or [url.path])
         if hint:
             message += f"; the closest page now is {hint}"
         found.append(Unredirected(names[0] if names else url.path, url.url, message, "pages"))
@@ -326,20 +327,38 @@ def moved_page(names: Sequence[str], documents: set[str], table: RelocationTable
     return []
 
 
-def closest_page(names: Sequence[str], documents: Iterable[str]) -> str | None:
-    """The current document most like one of ``names``: one with the same last path
-    segment (the shortest such), else the closest by difflib."""
-    docs = sorted(documents)
-    for name in names:
-        last = name.removesuffix("/index").rpartition("/")[2]
-        same = [doc for doc in docs if doc.rpartition("/")[2] == last and last != "index"]
-        if same:
-            return min(same, key=len)
-    for name in names:
-        close = difflib.get_close_matches(name, docs, n=1, cutoff=0.6)
-        if close:
-            return close[0]
-    return None
+class ClosestPages:
+    """The current document most like a gone page, for the hint: indexed once, so a
+    history of 100,000 URLs is not 100,000 scans of the documents."""
+
+    #: difflib compares a name with every candidate: past this many documents, only
+    #: those in the gone page's folder are candidates
+    ALL_CANDIDATES = 2000
+
+    def __init__(self, documents: Iterable[str]) -> None:
+        self.documents = sorted(documents)
+        self.by_last: dict[str, str] = {}  # last path segment -> the shortest such page
+        self.by_folder: dict[str, list[str]] = {}
+        for doc in sorted(self.documents, key=len):
+            folder, _, last = doc.rpartition("/")
+            if last != "index":
+                self.by_last.setdefault(last, doc)
+            self.by_folder.setdefault(folder, []).append(doc)
+
+    def closest(self, names: Sequence[str]) -> str | None:
+        """One with the same last path segment as one of ``names`` (the shortest such),
+        else the closest by difflib."""
+        for name in names:
+            found = self.by_last.get(name.removesuffix("/index").rpartition("/")[2])
+            if found:
+                return found
+        for name in names:
+            candidates = (self.documents if len(self.documents) <= self.ALL_CANDIDATES
+                          else self.by_folder.get(name.rpartition("/")[0], []))
+            close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+            if close:
+                return close[0]
+        return None
 
 
 def output_files(
