@@ -6,7 +6,8 @@ whether something still serves it.
   which also checks its labels), a ``sitemap.xml``, a text file of URLs or paths (one a
   line, ``#`` comments), or a previous build's output folder (its ``.html`` files, and
   the ``folder/`` URL of each ``folder/index.html``).  A file or an http(s) URL is told
-  apart by its content; a URL's bytes come from the caller's ``fetch``.  Every source
+  apart by its name (``.inv``, ``.xml``), else by its content; a URL's bytes come from
+  the caller's ``fetch``.  Every source
   is untrusted: the size limits of an inventory apply, a sitemap with a DOCTYPE (where
   entity expansion hides) is refused, and each error is one line naming the source and
   the line.
@@ -92,6 +93,7 @@ class History:
             raise InventoryError(f"no published URL in {', '.join(self.sources)}{outside}")
 
     def summary(self) -> str:
+        """One line saying what was read: a gate must say what it checked against."""
         read = ", ".join(self.sources)
         count = sum(len(p.inventory.of_role("std:doc")) for p in self.inventories)
         text = f"published history: {count + len(self.urls)} URLs read from {read}"
