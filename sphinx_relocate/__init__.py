@@ -32,8 +32,9 @@ How it works:
   section, for other projects' intersphinx.
 * The new section of an ``[anchors]`` or ``[labels]`` entry also carries the old id
   (``sphinx_ext/old_ids.py``), so ``page.html#old-id`` scrolls to it on a page that did not move.
-* With ``relocate_published`` (a release's ``objects.inv``), every page and label the
-  world has seen that lost its way in is a ``relocate.unredirected`` warning.
+* With ``relocate_published`` (a release's ``objects.inv``, a sitemap, a list of URLs, a
+  previous output folder, or several), every URL, page and label the world has seen
+  that lost its way in is a ``relocate.unredirected`` warning.
 * Every internal reference that still does not land is a ``relocate.*`` warning at its
   file and line, on every build (the findings live in the environment), so
   ``sphinx-build -W`` fails until the docs are whole.

@@ -156,10 +156,10 @@ BAD_VALUES = {
         "relocate_since = 5",
         "relocate_since must be a git revision (a string) or None, not the number 5",
     ),
-    "published-list": (
-        'relocate_published = ["objects.inv"]',
-        "relocate_published must be a file name or URL (a string) or None, "
-        "not the list ['objects.inv']",
+    "published-int": (
+        "relocate_published = 5",
+        "relocate_published must be a file, folder or URL (a string), a list of them, or "
+        "None, not the number 5",
     ),
     "redirects-int": (
         "redirects = 5",

@@ -24,8 +24,9 @@ import pytest
 from test_inventory import build, copy, entries
 
 from sphinx_relocate.cli.main import main
+from sphinx_relocate.core.history import read_history
 from sphinx_relocate.core.inventory import InventoryError
-from sphinx_relocate.core.published import Published, read, unredirected
+from sphinx_relocate.core.published import Published, unredirected
 from sphinx_relocate.core.spans import labels_in
 from sphinx_relocate.core.table import load_table
 from sphinx_relocate.sphinx_ext import published as _published
@@ -247,7 +248,7 @@ def test_labels_written_in_sources() -> None:
 
 def test_a_labels_entry_redirects_a_published_label(release: Path) -> None:
     """The one place the ``[labels]`` section will plug in: ``label_moved``."""
-    published = read(str(release), Path(), fetch=fetch_url)
+    published = read_history(str(release), Path(), fetch=fetch_url).inventories[0]
     table, _ = load_table(None, {"dropped": "kept"})
     documents = {"index", "guide/introduction", "reference/api", "manual/install", "kept",
                  "intro", "api", "setup/install", "gone", "v1/legacy"}
@@ -304,7 +305,7 @@ def test_an_inventory_that_decompresses_past_the_limit_is_refused_unread(
     tracemalloc.start()
     try:
         with pytest.raises(InventoryError) as caught:
-            read("objects.inv", tmp_path, fetch=fetch_url)
+            read_history("objects.inv", tmp_path, fetch=fetch_url)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -331,7 +332,7 @@ def test_a_bomb_in_a_build_is_one_line_and_the_build_goes_on(project: Path) -> N
 
 
 def test_a_real_inventory_is_within_the_limits(release: Path) -> None:
-    published = read(str(release), Path(), fetch=fetch_url)
+    published = read_history(str(release), Path(), fetch=fetch_url).inventories[0]
     assert "dropped" in published.pages()
 
 
@@ -397,7 +398,7 @@ def test_a_server_that_trickles_bytes_cannot_hold_the_fetch(
     for url in serve(Trickle):
         start = time.monotonic()
         with pytest.raises(InventoryError) as caught:
-            read(url, Path(), fetch=fetch_url)
+            read_history(url, Path(), fetch=fetch_url)
         elapsed = time.monotonic() - start
     assert str(caught.value) == f"cannot fetch {url}: no complete answer within 1 s"
     assert 1 <= elapsed < 5
@@ -416,7 +417,7 @@ def test_a_server_that_sends_without_end_is_cut_at_the_size_limit(
     monkeypatch.setattr(_published, "MAX_INVENTORY_BYTES", 2**20)
     for url in serve(Flood):
         with pytest.raises(InventoryError) as caught:
-            read(url, Path(), fetch=fetch_url)
+            read_history(url, Path(), fetch=fetch_url)
     assert str(caught.value) == (
         f"cannot fetch {url}: more than 1 MiB (an inventory is far smaller): not read"
     )

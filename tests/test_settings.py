@@ -22,7 +22,7 @@ from sphinx_relocate.core.settings import (
     extensions_suffixes,
     source_suffixes,
 )
-from sphinx_relocate.sphinx_ext.config import table_of
+from sphinx_relocate.sphinx_ext.queries import table_of
 from sphinx_relocate.sphinx_ext.state import state_of
 
 DOCS = Path(__file__).parent.parent / "docs"

@@ -51,9 +51,12 @@ def _published_problems(
     args: argparse.Namespace, project: DocsProject, table: RelocationTable, documents: set[str]
 ) -> list[Problem]:
     """The build's published check (``--published``, else ``relocate_published``) on the
-    sources: the documents Sphinx would find, the labels written in the sources."""
+    sources: the documents Sphinx would find, the labels written in the sources, the
+    files ``html_extra_path`` and ``html_static_path`` copy."""
+    from sphinx_relocate.core.exports import moved_folders
+    from sphinx_relocate.core.history import output_files, read_history, unserved
     from sphinx_relocate.core.inventory import InventoryError
-    from sphinx_relocate.core.published import generated_labels, read, unredirected
+    from sphinx_relocate.core.published import generated_labels, unredirected
     from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
     from sphinx_relocate.sphinx_ext.published import fetch_url
     from sphinx_relocate.sphinx_ext.queries import base_url
@@ -62,8 +65,8 @@ def _published_problems(
     if not setting:
         return []
     try:  # --published is relative to the current folder, relocate_published to conf.py's
-        published = read(
-            str(setting), Path() if args.published else project.confdir,
+        history = read_history(
+            setting, Path() if args.published else project.confdir,
             fetch=fetch_url, base_url=base_url(project.settings.values),
         )
     except InventoryError as err:
@@ -74,19 +77,37 @@ def _published_problems(
         raise UsageError(
             f"{shown}:{where.line}: relocate_published = {setting!r}: {err}"
         ) from None
+    print(f"note: {history.summary()}", file=sys.stderr)
     labels: set[str] | None = None
     if "sphinx.ext.autosectionlabel" in (project.settings.get("extensions") or ()):
         print("note: the published labels are not checked: sphinx.ext.autosectionlabel "
               "makes labels that only a build knows", file=sys.stderr)
     else:
-        labels = project.labels()[0] | generated_labels(published)
-    problems = []
+        labels = project.labels()[0].union(*map(generated_labels, history.inventories))
+    ids = section_ids(project)
+    found = [
+        finding
+        for published in history.inventories
+        for finding in unredirected(published, documents, labels, table, ids)
+    ]
+    if history.urls:
+        settings = project.settings
+        exports = project.settings.exports
+        in_use = {doc + ".html" for doc in documents}
+        is_file = output_files(project.confdir, settings.get("html_extra_path") or (),
+                               settings.get("html_static_path") or ())
+        found += unserved(history, documents, table, is_file=is_file,
+                          folders=moved_folders(table, in_use) if exports else ())
+    problems: list[Problem] = []
+    said: set[str] = set()
     table_setting = project.settings.table
-    for found in unredirected(published, documents, labels, table, section_ids(project)):
+    for gone in found:
+        if gone.message in said:  # the same name in two versions' inventories
+            continue
+        said.add(gone.message)
         where = entries_location(
-            project.confdir, table_setting, found.section, "relocate_published", table=args.table
+            project.confdir, table_setting, gone.section, "relocate_published", table=args.table
         )
         location = Location(display_path(Path(where.file)), where.line)
-        problems.append(Problem(location, found.message, fatal=False, subtype="unredirected"))
+        problems.append(Problem(location, gone.message, fatal=False, subtype="unredirected"))
     return problems
-

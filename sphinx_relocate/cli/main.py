@@ -90,10 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--published",
-        metavar="FILE",
-        help="objects.inv of a release (a file or an http(s) URL; default: "
-        "relocate_published): each of its pages and labels that is gone without an entry "
-        "is a problem",
+        metavar="SOURCE",
+        action="append",
+        help="the published history (default: relocate_published; repeat for several): an "
+        "objects.inv, a sitemap.xml, a text file of URLs, or a previous build's output "
+        "folder (a file, folder or http(s) URL): each URL nothing serves now, and each "
+        "label of an inventory that is gone without an entry, is a problem",
     )
     _add_format(check)
 

@@ -1,10 +1,11 @@
 """A release's published names (``relocate_published``): read them, and find those that
 lost their way in.
 
-* :func:`read` reads the ``objects.inv`` of a release: a file relative to a folder, or
-  an http(s) URL, fetched by the caller's ``fetch`` (the build's goes through Sphinx's
-  requests helper: :func:`sphinx_relocate.sphinx_ext.published.fetch_url`).  An inventory
-  past the size limits is refused unread (:func:`check_size`).
+* :func:`from_bytes` reads the ``objects.inv`` of a release, as
+  :func:`sphinx_relocate.core.history.read_history` found it among the sources of the
+  published history (a file, or an http(s) URL the build fetches through Sphinx's
+  requests helper: :func:`sphinx_relocate.sphinx_ext.published.fetch_url`).  An
+  inventory past the size limits is refused unread (:func:`check_size`).
 * Each ``std:doc`` name in it that is no longer a document must be moved by the table to
   a page of the build or to a URL (which gives it a redirect stub and an inventory
   entry); each ``std:label`` that is no longer a label must have a table entry
@@ -21,7 +22,6 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx_relocate.core.inventory import Inventory, InventoryEntry, InventoryError, parse
@@ -68,31 +68,12 @@ def is_url(setting: str) -> bool:
     return setting.startswith(("http://", "https://"))
 
 
-def read(
-    setting: str,
-    folder: Path,
-    *,
-    fetch: Callable[[str], bytes],
-    base_url: str = "",
-) -> Published:
-    """The inventory ``setting`` names: a URL (its bytes from ``fetch``), or a file
-    relative to ``folder``.
-
-    The locations of a fetched inventory are relative to its URL's folder; those of a
-    file to ``base_url`` (``html_baseurl``), when there is one.  A file or URL that
-    cannot be read is an :class:`InventoryError` with a one-line message.
-    """
+def from_bytes(data: bytes, setting: str, shown: str, base_url: str = "") -> Published:
+    """The inventory in ``data``, read from ``setting`` (shown as ``shown``): its
+    locations are relative to the folder of a URL, else to ``base_url``."""
     if is_url(setting):
-        shown = setting
-        data = fetch(setting)
         base = setting.rsplit("/", 1)[0] + "/"
     else:
-        path = folder / setting
-        shown = str(path)
-        try:
-            data = path.read_bytes()
-        except OSError as err:
-            raise InventoryError(f"cannot read {shown}: {err.strerror or err}") from None
         base = base_url if not base_url or base_url.endswith("/") else base_url + "/"
     try:
         check_size(data)

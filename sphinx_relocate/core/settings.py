@@ -76,6 +76,13 @@ def _url_style(item: object) -> str | None:
     return f"unknown URL style {_REPR.repr(item)} (expected any of: {known})"
 
 
+def _source(item: object) -> str | None:
+    """Why a ``relocate_published`` item names no source, or ``None``."""
+    if isinstance(item, str) and item:
+        return None
+    return f"each source must be a file, folder or URL (a string), not {_REPR.repr(item)}"
+
+
 def _is_url(value: object) -> bool:
     return isinstance(value, str) and re.match(r"https?://[^/\s]", value) is not None
 
@@ -269,14 +276,19 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
     ConfigValue(
         "relocate_published",
         None,
-        (str, type(None)),
-        "The ``objects.inv`` of a release: a file relative to the conf dir, or an http(s) "
-        "URL (fetched on every build). Every page of it that is no longer a document and "
-        "that the table does not move, and every label of it that is no longer a label, "
-        "is a ``relocate.unredirected`` warning naming its published URL, and so is a "
-        "label on a page that is gone whose anchor lands on no section; pages the "
-        "table moves get stubs and inventory entries even when only a pattern names them.",
-        expects="a file name or URL (a string) or None",
+        (str, list, tuple, type(None)),
+        "The published history, one source or a list (one a version or a site): a "
+        "release's ``objects.inv``, a ``sitemap.xml``, a text file of URLs or paths (one a "
+        "line, ``#`` comments), or a previous build's output folder; a file or folder "
+        "relative to the conf dir, or an http(s) URL (an inventory is fetched on every "
+        "build, a sitemap or list once, then kept next to the build). Every published URL "
+        "that no page, file, redirect stub or server rule serves now, and every label of "
+        "an inventory that is no longer a label, is a ``relocate.unredirected`` warning "
+        "naming its URL, and so is a label on a page that is gone whose anchor lands on no "
+        "section; published pages the table moves get stubs and inventory entries even "
+        "when only a pattern names them.",
+        expects="a file, folder or URL (a string), a list of them, or None",
+        item=_source,
     ),
     ConfigValue(
         "redirects",

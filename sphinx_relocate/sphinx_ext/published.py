@@ -1,17 +1,19 @@
-"""The published check in the build: every page and label a release listed still has a
-way in.
+"""The published check in the build: every URL, page and label the site published
+still has a way in.
 
-How it works (reading the release's inventory and the check itself:
-:mod:`sphinx_relocate.core.published`):
+How it works (reading the sources and the check itself:
+:mod:`sphinx_relocate.core.history` and :mod:`sphinx_relocate.core.published`):
 
-* ``relocate_published`` names the ``objects.inv`` of a release: a file relative to the
-  conf dir (read offline), or an http(s) URL, fetched with Sphinx's requests helper
-  (:func:`fetch_url`).  It is read on every build, once the documents are read
-  (:func:`on_env_updated`).
-* Each published page or label gone without a table entry is a ``relocate.unredirected``
-  warning that names its published URL, so ``sphinx-build -W`` fails until the table
-  covers every URL the world has seen.
-* The release's page names also go to the stubs and the inventory aliases
+* ``relocate_published`` names the published history: releases' ``objects.inv``,
+  sitemaps, URL lists, previous output folders; files relative to the conf dir (read
+  offline), or http(s) URLs fetched with Sphinx's requests helper (:func:`fetch_url`;
+  a sitemap or list once, then kept in the doctree folder: :func:`cached_fetch`).  It
+  is read on every build, once the documents are read (:func:`on_env_updated`).
+* Each published URL nothing serves, and each page or label of an inventory gone
+  without a table entry, is a ``relocate.unredirected`` warning that names its
+  published URL, so ``sphinx-build -W`` fails until the table covers every URL the
+  world has seen.
+* The history's page names also go to the stubs and the inventory aliases
   (``BuildState.published_pages``): a page that ``[patterns]`` or ``[prefixes]`` moves
   gets its stub even when nothing else names it.
 """
@@ -19,18 +21,22 @@ How it works (reading the release's inventory and the check itself:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sphinx_relocate.core.exports import moved_folders
+from sphinx_relocate.core.history import output_files, read_history, unserved
 from sphinx_relocate.core.inventory import InventoryError
-from sphinx_relocate.core.published import MAX_INVENTORY_BYTES, read, unredirected
+from sphinx_relocate.core.published import MAX_INVENTORY_BYTES, unredirected
 from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
 from sphinx_relocate.sphinx_ext.queries import base_url, labels_of, table_of
 from sphinx_relocate.sphinx_ext.state import state_of
-from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -114,40 +120,83 @@ def _shut(sockets: list[socket.socket]) -> None:
         sock.close()
 
 
+def cached_fetch(app: Sphinx) -> Callable[[str], bytes]:
+    """:func:`fetch_url` with the build's HTTP settings; a sitemap or URL list is kept
+    next to the build (a release's history does not change), an inventory is fetched
+    on every build."""
+    cache = Path(app.doctreedir) / "relocate_published"
+
+    def fetch(url: str) -> bytes:
+        path = cache / hashlib.sha256(url.encode("utf-8")).hexdigest()[:24]
+        if path.is_file():
+            return path.read_bytes()
+        data = fetch_url(
+            url,
+            _user_agent=getattr(app.config, "user_agent", None) or "",
+            _tls_info=(app.config.tls_verify, app.config.tls_cacerts),
+        )
+        if not data.startswith(b"# Sphinx inventory"):
+            cache.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        return data
+
+    return fetch
+
+
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Warn for each published page or label that lost its way in, on every build."""
+    """Warn for each published URL, page or label that lost its way in, on every build."""
+    from sphinx_relocate.core.git import ids_now  # only with a published history
+
     state = state_of(app)
     state.published_pages = frozenset()
     setting = app.config.relocate_published
     if not setting:
         return []
     try:
-        published = read(
-            str(setting),
-            Path(app.confdir),
-            base_url=base_url(app.config),
-            fetch=lambda url: fetch_url(
-                url,
-                _user_agent=getattr(app.config, "user_agent", None) or "",
-                _tls_info=(app.config.tls_verify, app.config.tls_cacerts),
-            ),
+        history = read_history(
+            setting, Path(app.confdir), base_url=base_url(app.config), fetch=cached_fetch(app)
         )
     except InventoryError as err:
         where = setting_location(Path(app.confdir), "relocate_published")
         warn(RelocateWarning.UNREDIRECTED, f"relocate_published = {setting!r}: {err}",
              location=str(where))
         return []
-    state.published_pages = published.pages()
+    if history.urls:
+        logger.info(history.summary())
+    documents = set(env.found_docs)
+    table = table_of(app)
+    state.published_pages = frozenset(history.page_names(documents, table))
     labels = labels_of(env)
-    from sphinx_relocate.core.git import ids_now
-
     anchors = int(getattr(app.config, "myst_heading_anchors", 0) or 0)
     ids_of = ids_now(Path(app.srcdir), state.settings.source_suffixes, anchors)
-    documents = set(env.found_docs)
-    for finding in unredirected(published, documents, labels, table_of(app), ids_of):
+    findings = [
+        finding
+        for published in history.inventories
+        for finding in unredirected(published, documents, labels, table, ids_of)
+    ]
+    if history.urls:
+        outputs = {_output_path(app, doc) for doc in documents}
+        folders = moved_folders(table, outputs) if state.settings.exports else []
+        is_file = output_files(
+            Path(app.confdir), app.config.html_extra_path or (),
+            app.config.html_static_path or (), Path(app.outdir),
+        )
+        findings += unserved(history, documents, table, is_file=is_file, folders=folders)
+    said: set[str] = set()
+    for finding in findings:
+        if finding.message in said:  # the same name in two versions' inventories
+            continue
+        said.add(finding.message)
         where = entries_location(
             Path(app.confdir), app.config.relocate_table, finding.section, "relocate_published"
         )
         warn(RelocateWarning.UNREDIRECTED, finding.message, location=str(where))
     return []
 
+
+def _output_path(app: Sphinx, docname: str) -> str:
+    """The output file of a document, relative to the output folder."""
+    name = getattr(app.builder, "get_outfilename", None)
+    if name is None:
+        return docname + ".html"
+    return Path(os.path.relpath(name(docname), app.outdir)).as_posix()
