@@ -12,7 +12,10 @@ How it works:
   under one.  Read the Docs' page redirects are relative to each version, so they
   never carry it.
 * Each format says "permanent" its own way, and a row matches the exact old URL, never
-  the pages below it.  nginx and Apache match the decoded path, so their old paths are
+  the pages below it.  An old URL in ``temporary`` (its entry asked for ``status =
+  302``: :meth:`~sphinx_relocate.core.table.RelocationTable.status_of`) says "found"
+  instead, a 302 (Vercel's temporary redirect is a 307); a folder's rule carries the
+  status of its entry.  nginx and Apache match the decoded path, so their old paths are
   written decoded and quoted.
 * A folder that moved as a whole (a ``[prefixes]`` entry, or a ``[patterns]`` entry
   that is one: ``faq/*`` → ``help/$source``) is one wildcard rule, ``(old folder URL,
@@ -37,7 +40,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
 
@@ -129,15 +132,23 @@ def _slashes(path: str) -> Iterator[int]:
         end = path.find("/", end + 1)
 
 
-def compact(rows: Sequence[Row], folders: Sequence[Row]) -> tuple[list[Row], list[Row]]:
+def temporary_folders(table: RelocationTable, folders: Iterable[Row]) -> set[str]:
+    """The old URLs of the :func:`moved_folders` whose entry asked for ``status = 302``."""
+    return {old for old, _ in folders if table.status_of(unquote(old)[1:]) == 302}
+
+
+def compact(
+    rows: Sequence[Row], folders: Sequence[Row], temporary: Collection[str] = ()
+) -> tuple[list[Row], list[Row]]:
     """The rows no folder gives as they are, and the folders written as one wildcard in
     every format.
 
     A URL is looked up as the servers will: the exact rows first, then the folders,
     longest first (``folders`` comes in that order); a row is dropped when the first
-    folder containing it sends it where the row does.  A folder that gives no row is
-    left out, and so is one that a format could not write or that would send a URL
-    below itself (``a/`` → ``a/b/``: ``/a/b/x`` → ``/a/b/b/x`` → …).
+    folder containing it sends it where the row does, with the same status
+    (``temporary`` holds the old URLs of the rows and folders that answer 302).  A
+    folder that gives no row is left out, and so is one that a format could not write
+    or that would send a URL below itself (``a/`` → ``a/b/``: ``/a/b/x`` → ``/a/b/b/x`` → …).
     """
     usable = [
         (old, new)
@@ -148,14 +159,16 @@ def compact(rows: Sequence[Row], folders: Sequence[Row]) -> tuple[list[Row], lis
         and "?" not in new and "#" not in new
         and _apache_match_target(_encoded(new, _QUOTES)) is not None
     ]
-    exact, given = _given(rows, usable)
+    exact, given = _given(rows, usable, temporary)
     used = [folder for folder in usable if folder in given]
     if len(used) < len(usable):  # a shorter folder may now give rows the other did not
-        exact, _ = _given(rows, used)
+        exact, _ = _given(rows, used, temporary)
     return exact, used
 
 
-def _given(rows: Sequence[Row], folders: Sequence[Row]) -> tuple[list[Row], set[Row]]:
+def _given(
+    rows: Sequence[Row], folders: Sequence[Row], temporary: Collection[str]
+) -> tuple[list[Row], set[Row]]:
     """The rows no folder gives, and the folders that give one."""
     by_old = dict(folders)
     exact: list[Row] = []
@@ -165,7 +178,9 @@ def _given(rows: Sequence[Row], folders: Sequence[Row]) -> tuple[list[Row], set[
         while (end := old.rfind("/", 0, end)) >= 0 and old[: end + 1] not in by_old:
             pass
         folder = old[: end + 1]
-        if end >= 0 and by_old[folder] + old[end + 1 :] == new:
+        if end >= 0 and by_old[folder] + old[end + 1 :] == new and (
+            (old in temporary) == (folder in temporary)
+        ):
             given.add((folder, by_old[folder]))
         else:
             exact.append((old, new))
@@ -175,10 +190,11 @@ def _given(rows: Sequence[Row], folders: Sequence[Row]) -> tuple[list[Row], set[
 @dataclass(frozen=True)
 class Export:
     """One ``relocate_redirect_exports`` format: the file it writes and its renderer,
-    which takes the exact rows and then the folders (:func:`compact`)."""
+    which takes the exact rows, the folders (:func:`compact`) and the old URLs of those
+    that answer 302."""
 
     path: str
-    render: Callable[[Sequence[Row], Sequence[Row]], str]
+    render: Callable[[Sequence[Row], Sequence[Row], Collection[str]], str]
     #: the paths start at the server's root (after the base URL's path); Read the Docs'
     #: page redirects start at each version's root instead
     server_paths: bool = True
@@ -221,21 +237,29 @@ def reverse_rows(rows: Iterable[Row], folders: Iterable[Row]) -> tuple[list[Row]
     )
 
 
-def _json(rows: Sequence[Row], folders: Sequence[Row]) -> str:
-    """``[{"from": …, "to": …}]``, sorted by ``from``, then ``{"from": "/old/", "to":
-    "/new/", "prefix": true}`` for each folder, longest first: to generate any other
-    format.  The first entry that matches a URL applies; a prefix entry matches every
-    URL that starts with ``from`` and sends it to ``to`` followed by the rest."""
-    data: list[dict[str, str | bool]] = [
-        {"from": _encoded(old), "to": _encoded(new)} for old, new in rows
+def _status(old: str, temporary: Collection[str]) -> int:
+    return 302 if old in temporary else 301
+
+
+def _json(rows: Sequence[Row], folders: Sequence[Row], temporary: Collection[str]) -> str:
+    """``[{"from": …, "to": …, "status": 301}]``, sorted by ``from``, then ``{"from":
+    "/old/", "to": "/new/", "status": 301, "prefix": true}`` for each folder, longest
+    first: to generate any other format.  The first entry that matches a URL applies; a
+    prefix entry matches every URL that starts with ``from`` and sends it to ``to``
+    followed by the rest."""
+    data: list[dict[str, str | int | bool]] = [
+        {"from": _encoded(old), "to": _encoded(new), "status": _status(old, temporary)}
+        for old, new in rows
     ]
     data += [
-        {"from": _encoded(old), "to": _encoded(new), "prefix": True} for old, new in folders
+        {"from": _encoded(old), "to": _encoded(new), "status": _status(old, temporary),
+         "prefix": True}
+        for old, new in folders
     ]
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def _netlify(rows: Sequence[Row], folders: Sequence[Row]) -> str:
+def _netlify(rows: Sequence[Row], folders: Sequence[Row], temporary: Collection[str]) -> str:
     """``_redirects`` of Netlify and Cloudflare Pages.
 
     Forced (``!``), because the stubs themselves exist at the old paths.  ``*`` (a
@@ -244,8 +268,9 @@ def _netlify(rows: Sequence[Row], folders: Sequence[Row]) -> str:
     first rule that matches applies.
     """
     return _HEADER + "".join(
-        [f"{_encoded(old, '*:')} {_encoded(new, _QUOTES)} 301!\n" for old, new in rows]
-        + [f"{_encoded(old, '*:')}* {_encoded(new, _QUOTES)}:splat 301!\n"
+        [f"{_encoded(old, '*:')} {_encoded(new, _QUOTES)} {_status(old, temporary)}!\n"
+         for old, new in rows]
+        + [f"{_encoded(old, '*:')}* {_encoded(new, _QUOTES)}:splat {_status(old, temporary)}!\n"
            for old, new in folders]
     )
 
@@ -256,6 +281,9 @@ def _nginx_string(text: str) -> str:
 
 #: what the server block of nginx needs, once (docs/stubs.md)
 NGINX_SERVER_LINE = "if ($relocate_key = $uri) { return 301 $relocate_target; }"
+#: and the line for the entries with ``status = 302``, whose key is ``302 $uri``: nginx
+#: takes no variable for the code of ``return``
+NGINX_TEMPORARY_LINE = 'if ($relocate_key = "302 $uri") { return 302 $relocate_target; }'
 
 
 #: nginx's hash element for a key of ``n`` bytes takes a pointer, two bytes of length
@@ -269,9 +297,10 @@ def _bucket_need(length: int) -> int:
 _LONGEST_STRING_KEY = 4000
 
 
-def _nginx(rows: Sequence[Row], folders: Sequence[Row]) -> str:
+def _nginx(rows: Sequence[Row], folders: Sequence[Row], temporary: Collection[str]) -> str:
     """``map`` blocks for the ``http`` block; the server block returns 301 where the old
-    path matches with its letter case.
+    path matches with its letter case (302 where ``$relocate_key`` is ``302`` and the
+    path: :data:`NGINX_TEMPORARY_LINE`).
 
     ``$uri`` is decoded, so the keys are.  nginx compares a map's string keys without
     ASCII letter case, so ``$relocate_key`` gives the key as written and the server
@@ -311,6 +340,8 @@ def _nginx(rows: Sequence[Row], folders: Sequence[Row]) -> str:
             key, written, strings = _nginx_string(path), _nginx_string(path), strings + 1
             while bucket < 4 * _bucket_need(len(raw)):  # room for a few keys a bucket
                 bucket *= 2
+        if old in temporary:  # the key's value names the status: NGINX_TEMPORARY_LINE
+            written = '"302 ' + (written if written == "$uri" else written[1:-1]) + '"'
         keys.append(f"    {key} {written};\n")
         targets.append(f"    {key} {value};\n")
     depths: set[int] = set()
@@ -319,7 +350,8 @@ def _nginx(rows: Sequence[Row], folders: Sequence[Row]) -> str:
         depth = old.count("/") - 1
         depths.add(depth)
         value = _nginx_string(f"{_encoded(new, '$' + _QUOTES)}$relocate_rest_{depth}$is_args$args")
-        keys.append(f"    {key} $uri;\n")
+        written = '"302 $uri"' if old in temporary else "$uri"
+        keys.append(f"    {key} {written};\n")
         targets.append(f"    {key} {value};\n")
     rests = [
         f"map $request_uri $relocate_rest_{depth} {{\n"
@@ -333,6 +365,7 @@ def _nginx(rows: Sequence[Row], folders: Sequence[Row]) -> str:
         _HEADER,
         "# In the http block:   include /path/to/_relocate/nginx.conf;\n",
         f"# In the server block: {NGINX_SERVER_LINE}\n",
+        f"# and, for entries with status = 302: {NGINX_TEMPORARY_LINE}\n",
         "# (If your http block sets map_hash_bucket_size or map_hash_max_size, keep the\n",
         "# larger of the values, once.)\n",
         f"map_hash_bucket_size {bucket};\n",
@@ -368,17 +401,21 @@ def _apache_match_target(url: str) -> str | None:
     )
 
 
-def _apache_match(pattern: str, target: str, capture: str = "") -> str:
+def _apache_match(pattern: str, target: str, status: int, capture: str = "") -> str:
     """A ``RedirectMatch`` line: the target's ``$`` and ``&`` escaped, then ``capture``
     (``$1``) as it is."""
     target = target.replace("\\", "\\\\").replace("$", "\\$").replace("&", "\\&")
     return (
-        f"RedirectMatch permanent {_apache_string(pattern)} "
+        f"RedirectMatch {_APACHE_STATUS[status]} {_apache_string(pattern)} "
         f"{_apache_string(target + capture)}\n"
     )
 
 
-def _apache(rows: Sequence[Row], folders: Sequence[Row]) -> str:
+#: mod_alias's word for each status
+_APACHE_STATUS = {301: "permanent", 302: "temp"}
+
+
+def _apache(rows: Sequence[Row], folders: Sequence[Row], temporary: Collection[str]) -> str:
     """``Redirect permanent`` lines (``RedirectMatch`` for folder URLs) for mod_alias.
 
     ``Redirect`` matches the decoded path and every path below it, which is right for
@@ -394,7 +431,7 @@ def _apache(rows: Sequence[Row], folders: Sequence[Row]) -> str:
         "# or add its lines to the .htaccess at the root of the site.\n",
     ]
     for old, new in rows:
-        path, new = unquote(old), _encoded(new, _QUOTES)
+        path, new, status = unquote(old), _encoded(new, _QUOTES), _status(old, temporary)
         if _CONTROL.search(path) or not path.startswith("/"):
             lines.append(_refused(old))
         elif path.endswith("/"):
@@ -402,13 +439,18 @@ def _apache(rows: Sequence[Row], folders: Sequence[Row]) -> str:
             if target is None:
                 lines.append(_refused(old, "its target cannot be written for RedirectMatch"))
                 continue
-            lines.append(_apache_match("^" + re.escape(path) + "$", target))
+            lines.append(_apache_match("^" + re.escape(path) + "$", target, status))
         else:
-            lines.append(f"Redirect permanent {_apache_string(path)} {_apache_string(new)}\n")
+            lines.append(
+                f"Redirect {_APACHE_STATUS[status]} {_apache_string(path)} "
+                f"{_apache_string(new)}\n"
+            )
     for old, new in folders:
         target = _apache_match_target(_encoded(new, _QUOTES))
         assert target is not None  # compact() keeps only such folders
-        lines.append(_apache_match("^" + re.escape(unquote(old)) + "(.*)$", target, "$1"))
+        lines.append(_apache_match(
+            "^" + re.escape(unquote(old)) + "(.*)$", target, _status(old, temporary), "$1"
+        ))
     return "".join(lines)
 
 
@@ -525,19 +567,24 @@ def _vercel_source(old: str) -> str:
     return _VERCEL_SYNTAX.sub(lambda m: "\\" + m.group(), _encoded(old, ":?{}\\"))
 
 
-def _vercel(rows: Sequence[Row], folders: Sequence[Row]) -> str:
-    """``vercel.json`` with permanent (308) ``redirects``; a folder is ``/old/:path*``
-    after every exact rule (the first that matches applies)."""
+def _vercel(rows: Sequence[Row], folders: Sequence[Row], temporary: Collection[str]) -> str:
+    """``vercel.json`` with permanent (308) ``redirects``, temporary (307) ones for the
+    entries with ``status = 302``; a folder is ``/old/:path*`` after every exact rule
+    (the first that matches applies)."""
     data = {
         "redirects": [
-            {"source": _vercel_source(old), "destination": _encoded(new), "permanent": True}
+            {
+                "source": _vercel_source(old),
+                "destination": _encoded(new),
+                "permanent": old not in temporary,
+            }
             for old, new in rows
         ]
         + [
             {
                 "source": _vercel_source(old) + ":path*",
                 "destination": _encoded(new) + ":path*",
-                "permanent": True,
+                "permanent": old not in temporary,
             }
             for old, new in folders
         ]
@@ -545,18 +592,23 @@ def _vercel(rows: Sequence[Row], folders: Sequence[Row]) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def _readthedocs(rows: Sequence[Row], folders: Sequence[Row]) -> str:
+def _readthedocs(
+    rows: Sequence[Row], folders: Sequence[Row], temporary: Collection[str]
+) -> str:
     """A JSON list of page redirects, each the body of a POST to Read the Docs' API v3;
     a folder is ``/old/*`` → ``/new/:splat``.  Read the Docs applies the first redirect
     by ``position`` (lower first), so each says its place: the folders after every
     exact one."""
-    pairs = [(_encoded(old, "*"), _encoded(new)) for old, new in rows] + [
-        (_encoded(old, "*") + "*", _encoded(new) + ":splat") for old, new in folders
+    pairs = [
+        (_encoded(old, "*"), _encoded(new), _status(old, temporary)) for old, new in rows
+    ] + [
+        (_encoded(old, "*") + "*", _encoded(new) + ":splat", _status(old, temporary))
+        for old, new in folders
     ]
     data = [
-        {"type": "page", "from_url": old, "to_url": new, "http_status": 301,
+        {"type": "page", "from_url": old, "to_url": new, "http_status": status,
          "position": position}
-        for position, (old, new) in enumerate(pairs)
+        for position, (old, new, status) in enumerate(pairs)
     ]
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
@@ -583,16 +635,19 @@ def export_files(
     root_path: str = "",
     folders: Sequence[Row] = (),
     style_rows: Iterable[Row] = (),
+    temporary: Collection[str] = (),
 ) -> dict[str, str]:
     """The text of each export in ``names``, by its path in the output folder.
 
     ``root_path`` is the path the site is served under (``/en/latest``, or ``""``);
     ``folders`` are the folders that moved as a whole (:func:`moved_folders`);
     ``style_rows`` the old URL styles' URLs of the pages (``relocate_old_url_styles``),
-    which only the forward exports write (an older version's style is its own).
+    which only the forward exports write (an older version's style is its own);
+    ``temporary`` the old URLs of the rows and folders whose entry asked for ``status =
+    302`` (:func:`temporary_folders`, :func:`~sphinx_relocate.core.stubs.temporary_urls`).
     """
     rows = sorted(rows)
-    site_rows, site_folders = compact(sorted([*rows, *style_rows]), folders)
+    site_rows, site_folders = compact(sorted([*rows, *style_rows]), folders, temporary)
     back_rows, back_folders = compact(*reverse_rows(rows, folders))
 
     def served(rows: Iterable[Row]) -> list[Row]:
@@ -602,6 +657,7 @@ def export_files(
         ]
 
     server_rows, server_folders = served(site_rows), served(site_folders)
+    server_temporary = {root_path + old for old in temporary}
     versions = root_path.rpartition("/")[0]
     files: dict[str, str] = {}
     for name in sorted(set(names)):
@@ -609,7 +665,7 @@ def export_files(
         if isinstance(export, ReverseExport):
             files[export.path] = export.render(back_rows, back_folders, versions)
         elif export.server_paths:
-            files[export.path] = export.render(server_rows, server_folders)
+            files[export.path] = export.render(server_rows, server_folders, server_temporary)
         else:
-            files[export.path] = export.render(site_rows, site_folders)
+            files[export.path] = export.render(site_rows, site_folders, temporary)
     return files

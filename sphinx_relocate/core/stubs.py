@@ -322,6 +322,20 @@ def export_rows(redirects: Iterable[Redirect], site: HtmlOutput) -> list[tuple[s
     return rows
 
 
+def temporary_urls(
+    redirects: Iterable[Redirect], site: HtmlOutput, table: RelocationTable
+) -> set[str]:
+    """The old URL paths of :func:`export_rows` whose entry asked for ``status = 302``
+    (a stub of an old URL style of a page that did not move answers 301)."""
+    if not table.temporary:
+        return set()
+    return {
+        redirect.old_url or "/" + site.root_url(redirect.old)
+        for redirect in redirects
+        if redirect.target != Target(redirect.old) and table.status_of(redirect.old) == 302
+    }
+
+
 # -- old URL styles ---------------------------------------------------------------------
 
 #: The URL styles a site may have had before (``relocate_old_url_styles``): Sphinx's

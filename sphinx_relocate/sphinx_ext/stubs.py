@@ -27,7 +27,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sphinx_relocate.core.exports import EXPORTS, export_files, moved_folders
+from sphinx_relocate.core.exports import (
+    EXPORTS,
+    export_files,
+    moved_folders,
+    temporary_folders,
+)
 from sphinx_relocate.core.stubs import (
     HtmlOutput,
     Redirect,
@@ -40,6 +45,7 @@ from sphinx_relocate.core.stubs import (
     stub_text,
     style_redirects,
     template_context,
+    temporary_urls,
     write_all,
 )
 from sphinx_relocate.core.table import Location, Problem, Target, collection_paused
@@ -268,6 +274,8 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
         exports = export_files(
             export_rows(kept, site), state.settings.exports, site.root_path, folders,
             style_rows=export_rows(kept_styled, site),
+            temporary=temporary_urls([*kept, *kept_styled], site, table)
+            | temporary_folders(table, folders),
         )
         for path, text in exports.items():
             if path in extra:

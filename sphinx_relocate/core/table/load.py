@@ -123,7 +123,9 @@ class _Builder:
             previous = entries.get((section, entry.old))
             if previous is None:
                 entries[section, entry.old] = entry
-            elif (previous.new, previous.replace) != (entry.new, entry.replace):
+            elif (previous.new, previous.replace, previous.status) != (
+                entry.new, entry.replace, entry.status
+            ):
                 # the same move written twice is kept once; another move is an error
                 self.error(
                     entry.location,
@@ -138,7 +140,7 @@ class _Builder:
         if not all(map(operator.lt, locations, locations[1:])):  # one file is in order
             entries.sort(key=_BY_LINE)
         patterns = tuple(
-            Pattern(glob, entry.new, entry.location, entry.replace, peer, regex)
+            Pattern(glob, entry.new, entry.location, entry.replace, peer, entry.status, regex)
             # in the order written: the first match wins
             for glob, (peer, regex) in self.normalizer.globs.items()
             for entry in [self.entries["patterns", glob]]

@@ -54,6 +54,8 @@ class RelocationTable:
     reverse_prefixes: dict[str, list[str]] = field(init=False, compare=False, repr=False)
     #: old folder → its target, for one probe per level of a path
     folders: dict[str, Target] = field(init=False, compare=False, repr=False)
+    #: ``(section, old)`` → status of each entry whose status is not 301
+    temporary: dict[tuple[str, str], int] = field(init=False, compare=False, repr=False)
     #: walks remembered under each ``exists`` (:meth:`_memo`): a memo of answers that
     #: depend only on the entries and ``exists``, so filling it changes no answer
     _memos: dict[object, Memo] = field(init=False, default_factory=dict, compare=False,
@@ -74,6 +76,7 @@ class RelocationTable:
             "reverse_pages": reverse_pages,
             "reverse_prefixes": reverse_prefixes,
             "folders": dict(self.prefixes),
+            "temporary": {(e.section, e.old): e.status for e in self.entries if e.status != 301},
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
@@ -124,7 +127,7 @@ class RelocationTable:
         fraction of the time and size of the objects, and without the indexes."""
         rows = tuple(
             (e.section, e.old, e.new.path, e.new.anchor, e.new.url, e.location.file,
-             e.location.line, e.replace)
+             e.location.line, e.replace, e.status)
             for e in self.entries
         )
         return _unpickled_table, (rows, self.patterns, self.warnings, self.notes)
@@ -133,7 +136,10 @@ class RelocationTable:
     def digest(self) -> str:
         """A hash of the normalized entries: comments and ordering do not change it."""
         rows = sorted(
-            (e.section, e.old, e.new.path, e.new.anchor, e.new.url, *((True,) if e.replace else ()))
+            (
+                e.section, e.old, e.new.path, e.new.anchor, e.new.url,
+                *((True,) if e.replace else ()), *((e.status,) if e.status != 301 else ()),
+            )
             for e in self.entries
         )
         return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
@@ -154,6 +160,21 @@ class RelocationTable:
             if pattern.matches(old):
                 return pattern.location
         return None
+
+    def status_of(self, old: str) -> int:
+        """The HTTP status of the server rule for ``old`` (a docname, or a folder
+        ``guide/``): that of the entry that takes its first step, as the chain is walked
+        (its ``[pages]`` entry, else the longest ``[prefixes]`` folder that holds it, else
+        the first pattern that matches); 301 when none does."""
+        if not self.temporary:
+            return 301
+        if old in self.pages:
+            return self.temporary.get(("pages", old), 301)
+        end = len(old)
+        while self.prefixes and (end := old.rfind("/", 0, end)) > 0:
+            if old[: end + 1] in self.folders:
+                return self.temporary.get(("prefixes", old[: end + 1]), 301)
+        return next((p.status for p in self.patterns if p.matches(old)), 301)
 
     # -- lookups ---------------------------------------------------------------
 
@@ -424,7 +445,7 @@ class RelocationTable:
 
 
 def _unpickled_table(
-    rows: tuple[tuple[str, str, str, str, str, str, int, bool], ...],
+    rows: tuple[tuple[str, str, str, str, str, str, int, bool, int], ...],
     patterns: tuple[Pattern, ...],
     warnings: tuple[Problem, ...],
     notes: tuple[Problem, ...],
@@ -432,10 +453,10 @@ def _unpickled_table(
     """A table from the rows :meth:`RelocationTable.__reduce__` pickled."""
     locations: dict[tuple[str, int], Location] = {}
     entries = []
-    for section, old, path, anchor, url, file, line, replace in rows:
+    for section, old, path, anchor, url, file, line, replace, status in rows:
         location = locations.get((file, line))
         if location is None:
             location = locations[file, line] = Location(file, line)
-        entries.append(Entry(section, old, Target(path, anchor, url), location, replace))
+        entries.append(Entry(section, old, Target(path, anchor, url), location, replace, status))
     return RelocationTable.of_entries(entries, patterns, warnings, notes)
 

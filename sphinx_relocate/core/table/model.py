@@ -101,6 +101,9 @@ class Entry(NamedTuple):
     location: Location
     #: ``[patterns]`` only: the pattern also replaces the documents it matches
     replace: bool = False
+    #: the HTTP status of its server rules (``[pages]``, ``[prefixes]``, ``[patterns]``):
+    #: 301, or 302 while a move is tentative
+    status: int = 301
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,7 @@ class Pattern:
     location: Location
     replace: bool = False
     peer: str = ""
+    status: int = 301
     regex: re.Pattern[str] = field(default=re.compile(""), compare=False, repr=False)
 
     def matches(self, docname: str) -> bool:

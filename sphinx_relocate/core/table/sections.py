@@ -213,6 +213,38 @@ def _strings(n: Normalizer, key: object, value: object, location: Location, labe
     return True
 
 
+#: the HTTP statuses an entry's server rules may answer with (``status = 302``)
+STATUSES = (301, 302)
+
+
+def _status(n: Normalizer, value: object, location: Location, label: str) -> int | None:
+    """The ``status`` of an entry's table (301 when left out); ``None`` (reported) when
+    it is not one of :data:`STATUSES`."""
+    status = value.get("status", 301) if isinstance(value, dict) else 301
+    if type(status) is not int or status not in STATUSES:
+        n.error(location, f"{label}: 'status' must be 301 (moved for good, the default) or "
+                "302 (moved for now)")
+        return None
+    return status
+
+
+def _target_table(
+    n: Normalizer, value: object, location: Location, label: str
+) -> tuple[object, int] | None:
+    """A ``[pages]`` or ``[prefixes]`` value and its status: a string is itself with 301,
+    ``{ to = "…", status = 302 }`` its ``to`` with its status; ``None`` (reported) when
+    the table has another key or a wrong status."""
+    if not isinstance(value, dict):
+        return value, 301
+    unknown = sorted(str(k) for k in value if k not in ("to", "status"))
+    if unknown:
+        n.error(location, f"{label}: unknown key {unknown[0]!r} (an entry's table has "
+                "'to', the target, and 'status')")
+        return None
+    status = _status(n, value, location, label)
+    return None if status is None else (value.get("to"), status)
+
+
 def _path_key(n: Normalizer, section: str, key: str, location: Location, label: str) -> bool:
     """Whether ``key`` may name a path of ``section``: no URL, ``#`` or wildcard."""
     if ":" in key and SCHEME.match(key) and not _DRIVE.match(key):
@@ -240,6 +272,10 @@ def _moved(n: Normalizer, entry: Entry, label: str) -> Entry | None:
 def _page(
     n: Normalizer, key: object, value: object, location: Location, label: str
 ) -> Entry | None:
+    written = _target_table(n, value, location, label)
+    if written is None:
+        return None
+    value, status = written
     if not _strings(n, key, value, location, label):
         return None
     assert isinstance(key, str) and isinstance(value, str)
@@ -252,15 +288,15 @@ def _page(
     new = None if old is None else n.page_target(value, location, label)
     if old is None or new is None:
         return None
-    return _moved(n, Entry("pages", old, new, location), label)
+    return _moved(n, Entry("pages", old, new, location, status=status), label)
 
 
 def _file_or_folder(
     section: str, folder: str, n: Normalizer, key: object, value: object, location: Location,
-    label: str,
+    label: str, status: int = 301,
 ) -> Entry | None:
     """A ``[files]`` or ``[prefixes]`` entry: paths as written, each ending in ``folder``
-    (``/`` for a folder)."""
+    (``/`` for a folder), with the ``status`` of its server rules."""
     if not _strings(n, key, value, location, label):
         return None
     assert isinstance(key, str) and isinstance(value, str)
@@ -283,7 +319,7 @@ def _file_or_folder(
         if path is None:
             return None
         new = Target(path + folder)
-    return _moved(n, Entry(section, old + folder, new, location), label)
+    return _moved(n, Entry(section, old + folder, new, location, status=status), label)
 
 
 def _file(
@@ -295,7 +331,10 @@ def _file(
 def _folder(
     n: Normalizer, key: object, value: object, location: Location, label: str
 ) -> Entry | None:
-    return _file_or_folder("prefixes", "/", n, key, value, location, label)
+    written = _target_table(n, value, location, label)
+    if written is None:
+        return None
+    return _file_or_folder("prefixes", "/", n, key, written[0], location, label, written[1])
 
 
 def _anchor(
@@ -366,13 +405,19 @@ def _pattern(
     glob goes to ``n.globs``."""
     replace: object = False
     peer = ""
+    status: int | None = 301
     if isinstance(value, PatternValue):
         replace, peer, value = value.replace, value.peer, value.to
     elif isinstance(value, dict):
-        unknown = sorted(str(k) for k in value if k not in ("to", "replace", "peer"))
+        unknown = sorted(
+            str(k) for k in value if k not in ("to", "replace", "peer", "status")
+        )
         if unknown:
             n.error(location, f"{label}: unknown key {unknown[0]!r} (a pattern's table "
-                    "has 'to', the target, 'replace' and 'peer')")
+                    "has 'to', the target, 'replace', 'peer' and 'status')")
+            return None
+        status = _status(n, value, location, label)
+        if status is None:
             return None
         replace = value.get("replace", False)
         if not isinstance(replace, bool):
@@ -411,7 +456,7 @@ def _pattern(
     if new is None:
         return None
     n.globs.setdefault(glob, (peer, re.compile(fnmatch.translate(glob), re.DOTALL)))
-    return Entry("patterns", glob, new, location, bool(replace))
+    return Entry("patterns", glob, new, location, bool(replace), status or 301)
 
 
 def _quoted(text: str) -> str:
