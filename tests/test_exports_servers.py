@@ -30,6 +30,7 @@ from sphinx.testing.util import SphinxTestApp
 from sphinx_relocate.core.exports import (
     NGINX_REVERSE_SERVER_LINES,
     NGINX_SERVER_LINE,
+    NGINX_TEMPORARY_LINE,
     export_files,
 )
 from sphinx_relocate.core.table import load_table
@@ -242,6 +243,7 @@ http {{
         listen 127.0.0.1:{port};
         root {docroot};
         {NGINX_SERVER_LINE}
+        {NGINX_TEMPORARY_LINE}
         {NGINX_REVERSE_SERVER_LINES if reverse else ""}
     }}
 }}
@@ -613,6 +615,87 @@ def test_old_url_style_lands(restyled: Path, tmp_path: Path, server: str) -> Non
             status, location = get(port, old)
             assert (status, relative(location)) == (301, new), old
         for page in urls(restyled.name)[1]:
+            assert get(port, page)[0] == 200, page
+    finally:
+        stop()
+
+
+# -- entries with status = 302 ---------------------------------------------------------
+
+#: what the test root's table gets in the fixture below: a page and a folder moved for now
+TENTATIVE_ENTRIES = {
+    "[pages]\n": '[pages]\n"old/tentative" = { to = "new/plain", status = 302 }\n',
+    "[prefixes]\n": '[prefixes]\n"draft/" = { to = "manual/", status = 302 }\n',
+}
+#: old URL → (status, Location): the 302 entries, and entries of 301 next to them
+TENTATIVE = {
+    "/old/tentative.html": (302, "/new/plain.html"),
+    "/old/tentative.html?x=1": (302, "/new/plain.html?x=1"),
+    "/draft/with%20space.html?q=%E4%B8%AD": (302, "/manual/with%20space.html?q=%E4%B8%AD"),
+    "/draft/deep/page.html": (302, "/manual/deep/page.html"),
+    "/draft/never-a-page.html": (302, "/manual/never-a-page.html"),  # the folder's rule
+    "/draft/index.html": (302, "/manual/index.html"),
+    "/old/plain.html": (301, "/new/plain.html"),
+    "/guide/deep/page.html": (301, "/manual/deep/page.html"),
+    "/faq/q1.html": (301, "/help/faq/q1.html"),
+}
+
+
+@pytest.fixture(scope="module", params=["html", "dirhtml"])
+def tentative(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Path]:
+    """The test root built with a 302 page entry and a 302 folder entry."""
+    src = tmp_path_factory.mktemp("tentative") / "src"
+    shutil.copytree(ROOT, src)
+    table = src / "relocations.toml"
+    text = table.read_text("utf-8")
+    for header, written in TENTATIVE_ENTRIES.items():
+        text = text.replace(header, written)
+    table.write_text(text, "utf-8")
+    app = SphinxTestApp(request.param, srcdir=src, status=StringIO(), warning=StringIO())
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    docroot = Path(tempfile.mkdtemp(prefix="relocate-tentative-"))
+    try:
+        shutil.copytree(app.outdir, docroot / request.param)
+        for folder, _, files in os.walk(docroot):
+            os.chmod(folder, 0o755)
+            for name in files:
+                os.chmod(Path(folder, name), 0o644)
+        yield docroot / request.param
+    finally:
+        shutil.rmtree(docroot)
+
+
+@pytest.mark.parametrize("server", ["nginx", "apache"])
+def test_302_entries_answer_302(tentative: Path, tmp_path: Path, server: str) -> None:
+    """A page and a folder (one wildcard rule) with ``status = 302`` answer 302 with
+    their ``Location``; the other entries still 301, the pages 200."""
+    port = free_port()
+    if server == "nginx":
+        conf = nginx_conf(tmp_path, tentative / "_relocate/nginx.conf", port, tentative)
+        checked = nginx_test(conf, tmp_path)
+        command = [binary(NGINX), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"]
+        log = tmp_path / "logs/error.log"
+    else:
+        conf = apache_conf(tmp_path, tentative / "_relocate/apache.conf", port, tentative)
+        command = [binary(APACHE), "-f", str(conf), "-DFOREGROUND"]
+        checked = subprocess.run([*command[:-1], "-t"], capture_output=True, text=True,
+                                 check=False)
+        log = tmp_path / "error.log"
+    assert checked.returncode == 0, checked.stderr
+    text = (tentative / f"_relocate/{server}.conf").read_text("utf-8")
+    folders = [line for line in text.splitlines() if "draft" in line and "page" not in line]
+    assert len(folders) == (2 if server == "nginx" else 1), folders  # nginx: two maps
+    stop = serve(command, port, log)
+    try:
+        for old, (code, new) in TENTATIVE.items():
+            status, location = get(port, folder_if(tentative, old))
+            assert (status, relative(location)) == (code, folder_if(tentative, new)), old
+        for page in urls(tentative.name)[1]:
             assert get(port, page)[0] == 200, page
     finally:
         stop()
