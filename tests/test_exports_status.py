@@ -122,3 +122,12 @@ def test_the_table_says_which_urls_and_folders_answer_302(tmp_path: Path) -> Non
     redirects.append(Redirect("d/z", "d/z/index.html", "", "", "", Target("d/z"),
                               old_url="/d/z/"))
     assert temporary_urls(redirects, site, table) == {"/t.html", "/d/x.html", "/f/q.html"}
+
+
+def test_the_docs_paste_the_temporary_line() -> None:
+    """What docs/deploying.md and docs/stubs.md tell users to paste is what the
+    real-server tests use, the 302 line included."""
+    docs = Path(__file__).parent.parent / "docs"
+    for page in ("deploying.md", "stubs.md"):
+        assert NGINX_TEMPORARY_LINE in (docs / page).read_text("utf-8"), page
+    assert "status-302-while-a-move-is-tentative" in (docs / "deploying.md").read_text("utf-8")
