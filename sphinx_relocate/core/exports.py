@@ -242,20 +242,21 @@ def _status(old: str, temporary: Collection[str]) -> int:
 
 
 def _json(rows: Sequence[Row], folders: Sequence[Row], temporary: Collection[str]) -> str:
-    """``[{"from": …, "to": …, "status": 301}]``, sorted by ``from``, then ``{"from":
-    "/old/", "to": "/new/", "status": 301, "prefix": true}`` for each folder, longest
-    first: to generate any other format.  The first entry that matches a URL applies; a
-    prefix entry matches every URL that starts with ``from`` and sends it to ``to``
-    followed by the rest."""
-    data: list[dict[str, str | int | bool]] = [
-        {"from": _encoded(old), "to": _encoded(new), "status": _status(old, temporary)}
-        for old, new in rows
-    ]
-    data += [
-        {"from": _encoded(old), "to": _encoded(new), "status": _status(old, temporary),
-         "prefix": True}
-        for old, new in folders
-    ]
+    """``[{"from": …, "to": …}]``, sorted by ``from``, then ``{"from": "/old/", "to":
+    "/new/", "prefix": true}`` for each folder, longest first: to generate any other
+    format.  The first entry that matches a URL applies; a prefix entry matches every
+    URL that starts with ``from`` and sends it to ``to`` followed by the rest.  An entry
+    of 302 says ``"status": 302``; without it, it is 301 (as every entry was before
+    statuses)."""
+    data: list[dict[str, str | int | bool]] = []
+    for rule, prefix in [(row, False) for row in rows] + [(row, True) for row in folders]:
+        old, new = rule
+        entry: dict[str, str | int | bool] = {"from": _encoded(old), "to": _encoded(new)}
+        if old in temporary:
+            entry["status"] = 302
+        if prefix:
+            entry["prefix"] = True
+        data.append(entry)
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
