@@ -217,11 +217,13 @@ def _strings(n: Normalizer, key: object, value: object, location: Location, labe
 STATUSES = (301, 302)
 
 
-def _status(n: Normalizer, value: object, location: Location, label: str) -> int | None:
+def _status(
+    n: Normalizer, value: dict[object, object], location: Location, label: str
+) -> int | None:
     """The ``status`` of an entry's table (301 when left out); ``None`` (reported) when
     it is not one of :data:`STATUSES`."""
-    status = value.get("status", 301) if isinstance(value, dict) else 301
-    if type(status) is not int or status not in STATUSES:
+    status = value.get("status", 301)
+    if not isinstance(status, int) or isinstance(status, bool) or status not in STATUSES:
         n.error(location, f"{label}: 'status' must be 301 (moved for good, the default) or "
                 "302 (moved for now)")
         return None
@@ -405,7 +407,7 @@ def _pattern(
     glob goes to ``n.globs``."""
     replace: object = False
     peer = ""
-    status: int | None = 301
+    status = 301
     if isinstance(value, PatternValue):
         replace, peer, value = value.replace, value.peer, value.to
     elif isinstance(value, dict):
@@ -416,9 +418,10 @@ def _pattern(
             n.error(location, f"{label}: unknown key {unknown[0]!r} (a pattern's table "
                     "has 'to', the target, 'replace', 'peer' and 'status')")
             return None
-        status = _status(n, value, location, label)
-        if status is None:
+        checked = _status(n, value, location, label)
+        if checked is None:
             return None
+        status = checked
         replace = value.get("replace", False)
         if not isinstance(replace, bool):
             n.error(location, f"{label}: 'replace' must be true or false")
@@ -456,7 +459,7 @@ def _pattern(
     if new is None:
         return None
     n.globs.setdefault(glob, (peer, re.compile(fnmatch.translate(glob), re.DOTALL)))
-    return Entry("patterns", glob, new, location, bool(replace), status or 301)
+    return Entry("patterns", glob, new, location, bool(replace), status)
 
 
 def _quoted(text: str) -> str:
