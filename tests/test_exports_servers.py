@@ -9,6 +9,7 @@ failure: a gate that checked nothing must not pass.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import http.client
 import json
@@ -22,6 +23,7 @@ import time
 from collections.abc import Callable, Iterator
 from io import StringIO
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
@@ -161,28 +163,76 @@ def relative(location: str) -> str:
     return location
 
 
+def build_root(
+    tmp_path_factory: pytest.TempPathFactory,
+    root: Path,
+    builder: str,
+    *,
+    table: Callable[[str], str] | None = None,
+    **confoverrides: Any,
+) -> Path:
+    """The output folder of ``root`` built by ``builder`` (its table edited by ``table``)."""
+    src = tmp_path_factory.mktemp(root.name) / "src"
+    shutil.copytree(root, src)
+    if table is not None:
+        path = src / "relocations.toml"
+        path.write_text(table(path.read_text("utf-8")), "utf-8")
+    app = SphinxTestApp(builder, srcdir=src, status=StringIO(), warning=StringIO(),
+                        confoverrides=confoverrides)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return Path(app.outdir)
+
+
+@contextlib.contextmanager
+def served_folder(outputs: dict[str, Path]) -> Iterator[Path]:
+    """A web server's root holding each output folder under its name, readable by the
+    server's worker user (``tmp_path`` is not), removed afterwards."""
+    docroot = Path(tempfile.mkdtemp(prefix="relocate-docroot-"))
+    try:
+        for name, outdir in outputs.items():
+            shutil.copytree(outdir, docroot / name)
+        for folder, _, files in os.walk(docroot):
+            os.chmod(folder, 0o755)
+            for file in files:
+                os.chmod(Path(folder, file), 0o644)
+        yield docroot
+    finally:
+        shutil.rmtree(docroot)
+
+
 @pytest.fixture(scope="module", params=["html", "dirhtml"])
 def site(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> Iterator[Path]:
     """The built test root, in a folder a server's worker user may read."""
-    src = tmp_path_factory.mktemp("servers") / "src"
-    shutil.copytree(ROOT, src)
-    app = SphinxTestApp(request.param, srcdir=src, status=StringIO(), warning=StringIO())
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    docroot = Path(tempfile.mkdtemp(prefix="relocate-site-"))
-    try:
-        shutil.copytree(app.outdir, docroot / request.param)
-        for folder, _, files in os.walk(docroot):
-            os.chmod(folder, 0o755)
-            for name in files:
-                os.chmod(Path(folder, name), 0o644)
+    outdir = build_root(tmp_path_factory, ROOT, request.param)
+    with served_folder({request.param: outdir}) as docroot:
         yield docroot / request.param
-    finally:
-        shutil.rmtree(docroot)
+
+
+def start(
+    server: str, tmp_path: Path, docroot: Path, exports: Path
+) -> tuple[int, Callable[[], None]]:
+    """``server`` ("nginx" or "apache") serving ``docroot`` with the export of ``exports``
+    (a ``_relocate`` folder) set up as docs/deploying.md says, its configuration test
+    passed; the port, and what stops it."""
+    port = free_port()
+    if server == "nginx":
+        conf = nginx_conf(tmp_path, exports / "nginx.conf", port, docroot)
+        checked = nginx_test(conf, tmp_path)
+        command = [binary(NGINX), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"]
+        log = tmp_path / "logs/error.log"
+    else:
+        conf = apache_conf(tmp_path, exports / "apache.conf", port, docroot)
+        command = [binary(APACHE), "-f", str(conf), "-DFOREGROUND"]
+        checked = subprocess.run([*command[:-1], "-t"], capture_output=True, text=True,
+                                 check=False)
+        log = tmp_path / "error.log"
+    assert checked.returncode == 0, checked.stderr
+    return port, serve(command, port, log)
 
 
 def serve(command: list[str], port: int, log: Path) -> Callable[[], None]:
@@ -261,12 +311,7 @@ def nginx_test(conf: Path, prefix: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_nginx_redirects_every_old_url(site: Path, tmp_path: Path) -> None:
-    port = free_port()
-    conf = nginx_conf(tmp_path, site / "_relocate/nginx.conf", port, site)
-    checked = nginx_test(conf, tmp_path)
-    assert checked.returncode == 0, checked.stderr
-    stop = serve([binary(NGINX), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"],
-                 port, tmp_path / "logs/error.log")
+    port, stop = start("nginx", tmp_path, site, site / "_relocate")
     try:
         expected, current = urls(site.name)
         for old, new in expected.items():
@@ -354,15 +399,10 @@ Include {include}
 def test_apache_redirects_every_old_url(site: Path, tmp_path: Path) -> None:
     """The export included in the server configuration; the hostile rows' export as the
     site's ``.htaccess`` (D2 made every page answer 403 there)."""
-    port = free_port()
-    conf = apache_conf(tmp_path, site / "_relocate/apache.conf", port, site)
     htaccess = site / ".htaccess"
     htaccess.write_text(export_files(HOSTILE_ROWS, ["apache"])["_relocate/apache.conf"], "utf-8")
     htaccess.chmod(0o644)
-    command = [binary(APACHE), "-f", str(conf), "-DFOREGROUND"]
-    checked = subprocess.run([*command[:-1], "-t"], capture_output=True, text=True, check=False)
-    assert checked.returncode == 0, checked.stderr
-    stop = serve(command, port, tmp_path / "error.log")
+    port, stop = start("apache", tmp_path, site, site / "_relocate")
     try:
         expected, current = urls(site.name)
         for old, new in expected.items():
@@ -453,26 +493,14 @@ def versions(
 ) -> Iterator[Path]:
     """A web server's root with ``v1/`` (built from the old layout) and ``v2/`` (the
     moved one, with its exports), readable by a server's worker user."""
-    docroot = Path(tempfile.mkdtemp(prefix="relocate-versions-"))
-    try:
-        for version in ("v1", "v2"):
-            src = tmp_path_factory.mktemp(version) / "src"
-            shutil.copytree(VERSIONS / f"test-versions-{version}", src)
-            app = SphinxTestApp(request.param, srcdir=src, status=StringIO(),
-                                warning=StringIO())
-            try:
-                app.build()
-            finally:
-                app.cleanup()
-            shutil.copytree(app.outdir, docroot / version)
-        for folder, _, files in os.walk(docroot):
-            os.chmod(folder, 0o755)
-            for name in files:
-                os.chmod(Path(folder, name), 0o644)
+    outputs = {
+        version: build_root(tmp_path_factory, VERSIONS / f"test-versions-{version}",
+                            request.param)
+        for version in ("v1", "v2")
+    }
+    with served_folder(outputs) as docroot:
         (docroot / request.param).touch()  # the builder's name, for the test
         yield docroot
-    finally:
-        shutil.rmtree(docroot)
 
 
 def versioned_urls(docroot: Path) -> tuple[dict[str, str], list[str]]:
@@ -574,42 +602,15 @@ def restyled(
 ) -> Iterator[Path]:
     """The test root built with the other builder's URLs as its old URL style."""
     other = "dirhtml" if request.param == "html" else "html"
-    src = tmp_path_factory.mktemp("restyled") / "src"
-    shutil.copytree(ROOT, src)
-    app = SphinxTestApp(request.param, srcdir=src, status=StringIO(), warning=StringIO(),
-                        confoverrides={"relocate_old_url_styles": [other]})
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    docroot = Path(tempfile.mkdtemp(prefix="relocate-restyled-"))
-    try:
-        shutil.copytree(app.outdir, docroot / request.param)
-        for folder, _, files in os.walk(docroot):
-            os.chmod(folder, 0o755)
-            for name in files:
-                os.chmod(Path(folder, name), 0o644)
+    outdir = build_root(tmp_path_factory, ROOT, request.param,
+                        relocate_old_url_styles=[other])
+    with served_folder({request.param: outdir}) as docroot:
         yield docroot / request.param
-    finally:
-        shutil.rmtree(docroot)
 
 
 @pytest.mark.parametrize("server", ["nginx", "apache"])
 def test_old_url_style_lands(restyled: Path, tmp_path: Path, server: str) -> None:
-    port = free_port()
-    if server == "nginx":
-        conf = nginx_conf(tmp_path, restyled / "_relocate/nginx.conf", port, restyled)
-        checked = nginx_test(conf, tmp_path)
-        command = [binary(NGINX), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"]
-        log = tmp_path / "logs/error.log"
-    else:
-        conf = apache_conf(tmp_path, restyled / "_relocate/apache.conf", port, restyled)
-        command = [binary(APACHE), "-f", str(conf), "-DFOREGROUND"]
-        checked = subprocess.run([*command[:-1], "-t"], capture_output=True, text=True,
-                                 check=False)
-        log = tmp_path / "error.log"
-    assert checked.returncode == 0, checked.stderr
-    stop = serve(command, port, log)
+    port, stop = start(server, tmp_path, restyled, restyled / "_relocate")
     try:
         for old, new in OTHER_STYLE[restyled.name].items():
             status, location = get(port, old)
@@ -646,51 +647,25 @@ def tentative(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> Iterator[Path]:
     """The test root built with a 302 page entry and a 302 folder entry."""
-    src = tmp_path_factory.mktemp("tentative") / "src"
-    shutil.copytree(ROOT, src)
-    table = src / "relocations.toml"
-    text = table.read_text("utf-8")
-    for header, written in TENTATIVE_ENTRIES.items():
-        text = text.replace(header, written)
-    table.write_text(text, "utf-8")
-    app = SphinxTestApp(request.param, srcdir=src, status=StringIO(), warning=StringIO())
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    docroot = Path(tempfile.mkdtemp(prefix="relocate-tentative-"))
-    try:
-        shutil.copytree(app.outdir, docroot / request.param)
-        for folder, _, files in os.walk(docroot):
-            os.chmod(folder, 0o755)
-            for name in files:
-                os.chmod(Path(folder, name), 0o644)
+
+    def tentative_table(text: str) -> str:
+        for header, written in TENTATIVE_ENTRIES.items():
+            text = text.replace(header, written)
+        return text
+
+    outdir = build_root(tmp_path_factory, ROOT, request.param, table=tentative_table)
+    with served_folder({request.param: outdir}) as docroot:
         yield docroot / request.param
-    finally:
-        shutil.rmtree(docroot)
 
 
 @pytest.mark.parametrize("server", ["nginx", "apache"])
 def test_302_entries_answer_302(tentative: Path, tmp_path: Path, server: str) -> None:
     """A page and a folder (one wildcard rule) with ``status = 302`` answer 302 with
     their ``Location``; the other entries still 301, the pages 200."""
-    port = free_port()
-    if server == "nginx":
-        conf = nginx_conf(tmp_path, tentative / "_relocate/nginx.conf", port, tentative)
-        checked = nginx_test(conf, tmp_path)
-        command = [binary(NGINX), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"]
-        log = tmp_path / "logs/error.log"
-    else:
-        conf = apache_conf(tmp_path, tentative / "_relocate/apache.conf", port, tentative)
-        command = [binary(APACHE), "-f", str(conf), "-DFOREGROUND"]
-        checked = subprocess.run([*command[:-1], "-t"], capture_output=True, text=True,
-                                 check=False)
-        log = tmp_path / "error.log"
-    assert checked.returncode == 0, checked.stderr
     text = (tentative / f"_relocate/{server}.conf").read_text("utf-8")
     folders = [line for line in text.splitlines() if "draft" in line and "page" not in line]
     assert len(folders) == (2 if server == "nginx" else 1), folders  # nginx: two maps
-    stop = serve(command, port, log)
+    port, stop = start(server, tmp_path, tentative, tentative / "_relocate")
     try:
         for old, (code, new) in TENTATIVE.items():
             status, location = get(port, folder_if(tentative, old))
