@@ -21,13 +21,12 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from io import StringIO
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+import builds
 import pytest
-from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate.core.exports import (
     NGINX_REVERSE_SERVER_LINES,
@@ -177,13 +176,7 @@ def build_root(
     if table is not None:
         path = src / "relocations.toml"
         path.write_text(table(path.read_text("utf-8")), "utf-8")
-    app = SphinxTestApp(builder, srcdir=src, status=StringIO(), warning=StringIO(),
-                        confoverrides=confoverrides)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return Path(app.outdir)
+    return builds.build(src, builder, confoverrides=confoverrides).outdir
 
 
 @contextlib.contextmanager
