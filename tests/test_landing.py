@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import posixpath
+import tempfile
 from pathlib import Path
+from typing import cast
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,6 +14,7 @@ from sphinx_relocate.core.landing import (
     UNDECIDED,
     Landing,
     Project,
+    ReadAs,
     Site,
     frame_of,
     framed,
@@ -184,3 +187,53 @@ def test_a_link_written_from_the_old_folder_never_lands_on_a_wrong_page(
         assert landing.target == meant or (
             landing.others and meant in {landing.target, *(o.target for o in landing.others)}
         ), (link, landing, site)
+
+
+# -- the set-lookup answer (``_existing``) is the rule's ------------------------------
+
+_NAMES = st.sampled_from(["a", "b", "guide/a", "guide/b", "old/a", "index"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    docs=st.sets(st.sampled_from(["a", "b", "guide/a", "guide/b", "index"]), max_size=5),
+    files=st.sets(st.sampled_from(["img.png", "guide/img.png", "data.csv"]), max_size=3),
+    pages=st.dictionaries(st.sampled_from(["a", "old/a", "guide/a", "b"]), _NAMES, max_size=3),
+    anchors=st.sets(st.tuples(st.sampled_from(["a", "old/a", "guide/a"]),
+                              st.sampled_from(["x", "y"])), max_size=2),
+    folder=st.sampled_from(["", "guide", "old"]),
+    written=st.tuples(
+        st.sampled_from(["", "/", "../", "./", "guide/", "old/"]),
+        st.sampled_from(["a", "b", "a.md", "b.rst", "a.html", "img.png", "data.csv", "index"]),
+        st.sampled_from(["", "#x", "#y", "?q=1", "#%78"]),
+    ),
+    reads_as=st.sampled_from(["page", "file", "any"]),
+)
+def test_the_set_lookup_answers_as_the_whole_rule(
+    docs: set[str], files: set[str], pages: dict[str, str], anchors: set[tuple[str, str]],
+    folder: str, written: tuple[str, str, str], reads_as: str,
+) -> None:
+    """Where ``_existing`` answers (an unmoved file's reference to a page or file that
+    exists), it answers what the whole rule does, and notes what the rule notes."""
+    from sphinx_relocate.core.landing import _existing, _land
+
+    rows = [f'"{old}" = "{new}"' for old, new in pages.items() if old != new]
+    rows += ["[anchors]"] + [f'"{page}#{id_}" = "{page}#z"' for page, id_ in sorted(anchors)]
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch, "relocations.toml")
+        path.write_text("[pages]\n" + "\n".join(rows) + "\n", encoding="utf-8")
+        table, problems = load_table(path, source_suffixes=SUFFIXES)
+    if any(problem.fatal for problem in problems):
+        return  # a table the loader refuses (a cycle): no build gets this far
+    project = project_of(table, docs, {"docs/" + f for f in files})
+    site = Site((project.repo_folder(folder),), "docs", 0)
+    target = "".join(written)
+    quick_notes: set[tuple[str, str, str]] = set()
+    rule_notes: set[tuple[str, str, str]] = set()
+    how = cast(ReadAs, reads_as)
+    quick = _existing(target, how, site, project.recording(quick_notes.add))
+    rule = _land(target, how, site, project.recording(rule_notes.add))
+    if quick is not None:
+        assert quick == rule
+        assert quick_notes <= rule_notes
+    assert land(target, how, site, project) == rule

@@ -89,6 +89,19 @@ class _TagEnds:
         return None
 
 
+#: an ``id`` or ``name`` attribute, with its value in one of three groups
+_ID_ATTRIBUTE = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>'"]+))""", re.I)
+
+
+def element_ids(text: str) -> list[str]:
+    """The ``id`` and ``name`` values of an HTML fragment, in order: the anchors a link
+    into raw HTML may name."""
+    return [
+        next(group for group in match.groups() if group is not None)
+        for match in _ID_ATTRIBUTE.finditer(text)
+    ]
+
+
 def find_urls(text: str) -> Iterator[UrlAttribute]:
     """Every ``href``/``src`` attribute of every start tag, in document order."""
     position = 0

@@ -129,6 +129,8 @@ class Project:
     #: (set once, by :meth:`recording`)
     on_lookup: Callable[[tuple[str, str, str]], None] | None = None
     _anchor_keys: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    #: docname → whether an ``[anchors]`` entry is keyed by one of its names
+    _moves_anchors: dict[str, bool] = field(default_factory=dict, repr=False)
     #: docname → the pages of ``[anchors]`` keys that the table sends to it
     _anchor_pages: dict[str, list[str]] | None = field(default=None, repr=False)
 
@@ -184,6 +186,16 @@ class Project:
                 *self._anchor_pages_of().get(docname, ()),
             )))
         return keys
+
+    def moves_anchors_of(self, docname: str) -> bool:
+        """Whether an ``[anchors]`` entry may send a fragment of this document elsewhere."""
+        known = self._moves_anchors.get(docname)
+        if known is None:
+            anchors = self.table.anchor_pages
+            known = self._moves_anchors[docname] = bool(anchors) and any(
+                key in anchors for key in self.anchor_keys(docname)
+            )
+        return known
 
     def _anchor_pages_of(self) -> dict[str, list[str]]:
         if self._anchor_pages is None:
@@ -301,6 +313,15 @@ def land(written: str, reads_as: ReadAs, site: Site, project: Project) -> Landin
     frame is :data:`UNDECIDED`, a reference with two meanings comes back with
     ``others``: read the frame with :func:`framed` and ask again.
     """
+    if site.frame == 0 or written.startswith("/"):
+        quick = _existing(written, reads_as, site, project)
+        if quick is not None:
+            return quick
+    return _land(written, reads_as, site, project)
+
+
+def _land(written: str, reads_as: ReadAs, site: Site, project: Project) -> Landing | None:
+    """:func:`land` by the whole rule."""
     path, _, fragment = split_target(written)
     path, fragment = decode(path), decode(fragment)
     if not path or EXTERNAL.match(path):
@@ -320,6 +341,45 @@ def land(written: str, reads_as: ReadAs, site: Site, project: Project) -> Landin
     if site.frame is not None and found[site.frame] is not None:
         return found[site.frame]
     return settle(undecided, project.has_anchor)
+
+
+def _existing(written: str, reads_as: ReadAs, site: Site, project: Project) -> Landing | None:
+    """What :func:`land` answers, by set lookups alone, for most references: a path read
+    from one folder that names an existing document no ``[anchors]`` entry moves a
+    fragment of, or an existing file, neither of which the table can change.  ``None``:
+    the whole rule decides (the table may matter, or the path needs decoding).
+
+    A build checks tens of thousands of references that the table does not touch; this
+    keeps them to a few dict lookups each (a property test checks it equals the rule).
+    """
+    path, _, fragment = written.partition("#")
+    if not path or "%" in written or "?" in path or ":" in path or path.startswith("//"):
+        return None
+    if path[0] == "/":
+        repo_path = join_relative(site.root, path.lstrip("/"))
+    else:
+        repo_path = join_relative(site.folders[0], path)
+    if leaves_root(repo_path):
+        return None
+    inside = project.docs_path(repo_path)
+    if not inside:
+        return None
+    name = project.page_name(inside, reads_as)
+    if name is not None and project.is_document(name):
+        if fragment and project.moves_anchors_of(name):
+            return None
+        landing = Landing("page", name, fragment)
+    elif reads_as != "page" and project.is_file(repo_path):
+        landing = Landing("file", repo_path, fragment)
+    else:
+        return None
+    note = project.on_lookup
+    if note is not None:  # what _at notes for the same path
+        if name is not None:
+            note(("page", name, fragment))
+        if reads_as != "page":
+            note(("file", inside, ""))
+    return landing
 
 
 def candidates(

@@ -89,7 +89,6 @@ if TYPE_CHECKING:
 #: Class given to the text that replaces a dangling link, image or download.
 DANGLING_CLASS = "relocate-dangling"
 
-_RAW_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>'"]+))""", re.I)
 
 
 # -- findings of one build ------------------------------------------------------
@@ -111,23 +110,20 @@ dangling_keys_of: EnvValue[dict[str, frozenset[tuple[str, str]]]] = EnvValue(
 
 
 def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
-    """Remember every fragment a link may name on this page (runs after other handlers)."""
+    """Complete the fragments a link may name on this page (after every other handler).
+
+    The resolver's walk noted the ids and names the page had when it was read (and the
+    ids of its raw HTML); what other handlers added since is in the document's own
+    indexes (``set_id`` and the ``note_*_target`` methods keep them), and MyST's heading
+    slugs in its metadata: no second walk.
+    """
     env = app.env
     docname = current_docname(env)
-    found: set[str] = set()
-    for node in elements(doctree):
-        attributes = node.attributes
-        ids, names = attributes.get("ids"), attributes.get("names")
-        if ids:
-            found.update(ids)
-        if names:
-            found.update(names)
-        if isinstance(node, nodes.raw) and "html" in attributes.get("format", "").split():
-            for match in _RAW_ID.finditer(node.astext()):
-                found.add(next(g for g in match.groups() if g is not None))
+    found = anchors_of(env).setdefault(docname, set())
+    found.update(doctree.ids)
+    found.update(doctree.nameids)
     slugs = getattr(doctree, "myst_slugs", None) or env.metadata[docname].get("myst_slugs", {})
     found.update(slugs)
-    anchors_of(env)[docname] = found
 
 
 def has_anchor(anchors: dict[str, set[str]], docname: str, anchor: str) -> bool:

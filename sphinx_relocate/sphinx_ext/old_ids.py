@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from docutils import nodes
 
+from sphinx_relocate.core.html import element_ids
 from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import decode
 from sphinx_relocate.core.table import RelocationTable
 from sphinx_relocate.sphinx_ext.adapters import elements, line_of
-from sphinx_relocate.sphinx_ext.check import _RAW_ID
 from sphinx_relocate.sphinx_ext.queries import label_places, table_of
 from sphinx_relocate.sphinx_ext.record import EnvValue, anchors_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
@@ -208,8 +208,7 @@ def _placed(
             for id_ in _ids(element):
                 holders.setdefault(id_, element)
             if isinstance(element, nodes.raw) and "html" in element.get("format", "").split():
-                for match in _RAW_ID.finditer(element.astext()):
-                    value = next(g for g in match.groups() if g is not None)
+                for value in element_ids(element.astext()):
                     holders.setdefault(value, element)
     table = table_of(app)
     metadata = app.env.metadata

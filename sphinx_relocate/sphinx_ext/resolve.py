@@ -78,7 +78,14 @@ from sphinx_relocate.sphinx_ext.adapters import (
     line_of,
     source_suffixes,
 )
-from sphinx_relocate.sphinx_ext.record import EnvValue, PerDocument, Reference, record
+from sphinx_relocate.sphinx_ext.record import (
+    EnvValue,
+    PerDocument,
+    Reference,
+    anchors_of,
+    record,
+    references_of,
+)
 from sphinx_relocate.sphinx_ext.state import state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
@@ -141,6 +148,8 @@ class Resolver:
         self.docs = self.env.found_docs
         self.verbose = app.verbosity > 0
         self.lookups = lookups_of(self.env).setdefault(docname, set())
+        #: the document's reference records (``record.references_of``)
+        self.records = references_of(self.env).setdefault(docname, [])
         self.project = self.state.project_of(self.env, self.suffixes, self.lookups.add)
         self.site = self.state.site(self.env, docname, self.project)
         self._spellings: dict[tuple[str, str], list[tuple[int, str]]] | None = None
@@ -183,14 +192,19 @@ class Resolver:
         """Where ``written`` lands, read as a "page", a "file" or "any"; ``None`` if not
         local."""
         landing = land(written, reads_as, self.site, self.project)
-        if landing is not None and landing.others and self.site.frame is UNDECIDED:
-            self.site = self.state.framed_site(self.env, self.docname, self.project)
-            landing = land(written, reads_as, self.site, self.project)
         if landing is None:
             return None
-        return self.resolved(landing, split_target(written)[1])
+        if landing.others and self.site.frame is UNDECIDED:
+            self.site = self.state.framed_site(self.env, self.docname, self.project)
+            landing = land(written, reads_as, self.site, self.project)
+            if landing is None:
+                return None
+        return self.resolved(landing, split_target(written)[1] if "?" in written else "")
 
     def resolved(self, landing: Landing, query: str = "") -> Resolved:
+        if landing.lands_on == "page" and not landing.others:  # most references
+            return Resolved(landing.target, True, landing.anchor, "", landing.exists,
+                            landing.changed, query)
         alternatives = tuple(
             (other.lands_on, self.docs_path(other), other.anchor)
             for other in landing.others
@@ -246,12 +260,21 @@ class Resolver:
 
     def note(self, node: nodes.Node | None, line: int, written: str, resolved: Resolved,
              kind: RelocateWarning, *, by_name: bool = False) -> None:
-        """Record the reference, and log a rewrite (``by_name``: see ``Reference.by_name``)."""
-        outside = kind_of(kind).outside_recorded_as
+        """Record the reference, and log a rewrite (``by_name``: see ``Reference.by_name``).
+
+        A reference that lands as written on a page that exists, without a fragment, is
+        not recorded: there is nothing to check while the page exists, and the lookup
+        the rule noted for it re-reads this document when the page goes
+        (:func:`on_env_get_outdated`), which records it then.  Most references of a
+        site are such; a record each would be checked again on every build.
+        """
+        if (resolved.exists and resolved.is_page and not resolved.anchor
+                and not resolved.rewritten and not resolved.url and not resolved.alternatives):
+            return
+        outside = _RECORDED[kind].outside_recorded_as
         if outside and resolved.exists and not resolved.is_page and leaves_root(resolved.path):
             kind = outside
-        record(
-            self.env,
+        self.records.append(
             Reference(
                 self.docname,
                 line,
@@ -280,11 +303,19 @@ class Resolver:
 
 
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
-    """Rewrite every reference of the document just read (before Sphinx's collectors)."""
+    """Rewrite every reference of the document just read (before Sphinx's collectors),
+    and note its anchors on the way: one walk of the doctree does both
+    (``check.collect_anchors`` adds what other handlers add later)."""
     resolver = Resolver(app, current_docname(app.env))
     found = []
+    anchors: set[str] = set()
     adapters_of = _ADAPTERS_OF_CLASS
     for node in elements(doctree):
+        attributes = node.attributes
+        if attributes["ids"]:
+            anchors.update(attributes["ids"])
+        if attributes["names"]:
+            anchors.update(attributes["names"])
         adapters = adapters_of.get(node.__class__)
         if adapters is None:  # once per node class: which kinds it may be, in their order
             adapters = adapters_of[node.__class__] = tuple(
@@ -297,7 +328,12 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
                 found.append((adapter, kind, node))
                 break
     for adapter, kind, node in found:  # adapters replace nodes: not while walking the tree
+        if kind is RelocateWarning.RAW_HTML:  # before its URLs are rewritten
+            from sphinx_relocate.core.html import element_ids
+
+            anchors.update(element_ids(node.astext()))
         adapter.resolve(resolver, node, kind)
+    anchors_of(resolver.env)[resolver.docname] = anchors
     resolver.state.texts.pop(resolver.docname, None)
 
 

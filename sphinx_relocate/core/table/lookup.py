@@ -54,6 +54,8 @@ class RelocationTable:
     reverse_prefixes: dict[str, list[str]] = field(init=False, compare=False, repr=False)
     #: old folder → its target, for one probe per level of a path
     folders: dict[str, Target] = field(init=False, compare=False, repr=False)
+    #: the pages of ``[anchors]`` keys (a fragment of any other page keeps its page)
+    anchor_pages: frozenset[str] = field(init=False, compare=False, repr=False)
     #: ``(section, old)`` → status of each entry whose status is not 301
     temporary: dict[tuple[str, str], int] = field(init=False, compare=False, repr=False)
     #: walks remembered under each ``exists`` (:meth:`_memo`): a memo of answers that
@@ -76,6 +78,7 @@ class RelocationTable:
             "reverse_pages": reverse_pages,
             "reverse_prefixes": reverse_prefixes,
             "folders": dict(self.prefixes),
+            "anchor_pages": frozenset(page for page, _ in self.anchors),
             "temporary": {(e.section, e.old): e.status for e in self.entries if e.status != 301},
         }
         for name, value in derived.items():
