@@ -102,6 +102,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", check_config, priority=400)
     app.connect("config-inited", events.load_table, priority=900)
     app.connect("env-get-outdated", events.find_outdated)
+    app.connect("env-before-read-docs", events.note_documents_to_read)
     app.connect("env-purge-doc", events.forget_document)
     app.connect("env-merge-info", events.merge_parallel_reads)
     app.connect("source-read", events.map_included_files)

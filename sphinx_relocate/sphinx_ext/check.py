@@ -44,7 +44,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from docutils import nodes
 from sphinx import addnodes
@@ -101,6 +101,33 @@ DANGLING_CLASS = "relocate-dangling"
 
 #: docname → source-relative files whose image or download node was replaced
 neutralized_of: PerDocument[set[str]] = PerDocument("relocate_neutralized")
+
+
+class DocumentCheck(NamedTuple):
+    """What the check found in one document, kept between builds so that a build
+    checks again only what its changes can have changed (warnings are given from it
+    on every build)."""
+
+    findings: tuple[Finding, ...]
+    #: the pages whose existence and anchors its answers depend on
+    depends_on: frozenset[str]
+    #: an answer depends on more than those pages (a file no reader notes as a
+    #: dependency, a name, a label, a page that is missing): checked on every build
+    volatile: bool
+    #: a reference has other meanings, settled by anchors (``AmbiguousLinks``)
+    alternatives: bool
+
+
+#: (the table digest and ignore patterns it was made under, docname → its check)
+checks_of: EnvValue[tuple[str, dict[str, DocumentCheck]]] = EnvValue(
+    "relocate_checks", lambda: ("", {})
+)
+
+#: the kinds whose existing file a Sphinx collector (or the resolver) notes as a
+#: dependency of the document, which Sphinx re-reads when that file goes
+_NOTED_FILE_KINDS = frozenset(
+    {RelocateWarning.IMAGE, RelocateWarning.DOWNLOAD, RelocateWarning.RAW_HTML}
+)
 
 
 #: docname → (subtype, written) of the findings of the last check
@@ -754,7 +781,10 @@ def _inside(path: Path, root: Path) -> bool:
 def on_env_get_outdated(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
-    """Re-read documents whose replaced image or download now exists."""
+    """Re-read documents whose replaced image or download now exists (and start this
+    build's changed documents with the removed ones: the check looks again at what
+    depended on them)."""
+    state_of(app).changed_documents = set(removed)
     srcdir = Path(app.srcdir)
     return sorted(
         docname
@@ -763,26 +793,67 @@ def on_env_get_outdated(
     )
 
 
+def note_changed(app: Sphinx, docnames: Iterable[str]) -> None:
+    """Documents read in this build: the check looks at them again."""
+    state = state_of(app)
+    if state.changed_documents is not None:
+        state.changed_documents.update(docnames)
+
+
+def check_document(checker: Checker, locator: Locator, refs: list[Reference]) -> DocumentCheck:
+    """Check a document's references, and note what the answers depend on."""
+    findings: list[Finding] = []
+    depends_on: set[str] = set()
+    volatile = alternatives = False
+    for ref in refs:
+        finding = checker.check(ref)
+        if finding is not None:
+            line = locator.line(ref)
+            if line != ref.line:  # the link's own line, not its block's
+                finding = replace(finding, reference=ref._replace(line=line))
+            findings.append(finding)
+        if ref.alternatives:
+            alternatives = True
+            depends_on.update(target for _, target, _ in ref.alternatives)
+        if ref.is_page and not ref.by_name and ref.target in checker.docs:
+            depends_on.add(ref.target)
+        elif not (
+            finding is None and not ref.is_page and ref.kind in _NOTED_FILE_KINDS
+            and not leaves_root(ref.target)
+        ):
+            volatile = True
+    return DocumentCheck(tuple(findings), frozenset(depends_on), volatile, alternatives)
+
+
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Check every recorded reference, on every build; return documents to write again."""
-    settings = state_of(app).settings
+    """Check the recorded references on every build, again only where this build's
+    changes can have changed an answer; return documents to write again."""
+    state = state_of(app)
+    settings = state.settings
     checker = Checker(
         env, settings, table_of(app), Path(app.srcdir), source_suffixes(app)
     )
     report = Report()
     references = _record.references_of(env)
     locator = Locator(env, checker.suffixes)
+    made_under = checker.table.digest + repr([p.pattern for p in settings.ignore])
+    known_under, known = checks_of(env)
+    if known_under != made_under:
+        known = {}
+    changed = state.changed_documents
+    checks: dict[str, DocumentCheck] = {}
     for docname in sorted(references):
         if docname not in env.all_docs:
             continue
-        for ref in references[docname]:
-            report.alternatives = report.alternatives or bool(ref.alternatives)
-            finding = checker.check(ref)
-            if finding is None:
-                continue
-            line = locator.line(ref)
-            if line != ref.line:  # the link's own line, not its block's
-                finding = replace(finding, reference=ref._replace(line=line))
+        check = known.get(docname)
+        if check is None or check.volatile or changed is None or docname in changed or (
+            not check.depends_on.isdisjoint(changed)
+        ):
+            check = check_document(checker, locator, references[docname])
+        checks[docname] = check
+        report.alternatives = report.alternatives or check.alternatives
+        for finding in check.findings:
+            ref = finding.reference
             report.findings.append(finding)
             report.written.add((ref.docname, decode(ref.written)))
             if ref.is_page and ref.target not in checker.docs:
@@ -790,9 +861,11 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             elif finding.subtype in (RelocateWarning.ANCHOR, RelocateWarning.AMBIGUOUS):
                 report.anchors.add((ref.docname, ref.target, ref.anchor))
                 report.anchors.add((ref.docname, ref.target, decode(ref.anchor)))
+    checks_of.set(env, (made_under, checks))
+    state.changed_documents = None  # known again once the next build finds its changes
     if checker.table.labels:
         report.labels = label_landings(checker, references, env.all_docs)
-    state_of(app).report = report
+    state.report = report
 
     for finding in report.findings:
         if not kind_of(finding.reference.kind).warned_by_sphinx:
@@ -821,7 +894,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             current[docname] = current.get(docname, frozenset()) | {
                 ("label", f"{written} -> {label}")
             }
-    for docname in references.keys() & env.all_docs:
+    for docname in (d for d, check in checks.items() if check.alternatives):
         for ref in references[docname]:
             if not ref.alternatives or kind_of(ref.kind).names_label:
                 continue

@@ -67,6 +67,12 @@ def find_outdated(
     return outdated
 
 
+def note_documents_to_read(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """The documents this build reads (every reader's, ``-j`` included): the check
+    looks again at them and at the documents whose answers depend on them."""
+    check.note_changed(app, docnames)
+
+
 # -- reading ----------------------------------------------------------------------
 
 

@@ -171,6 +171,10 @@ class BuildState:
     texts: dict[str, str] = field(default_factory=dict)
     #: the findings of the last check (:class:`Report`)
     report: Report | None = None
+    #: the documents this build reads or removed (from ``env-get-outdated`` and
+    #: ``env-before-read-docs``): the check looks again at them and at what depends on
+    #: them; ``None``: not known, it looks at every document
+    changed_documents: set[str] | None = None
     #: ``relocate_stub_template``, compiled once per build, and its file for messages
     stub_template: jinja2.Template | None = None
     stub_template_name: str = ""

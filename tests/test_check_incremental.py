@@ -1,0 +1,109 @@
+"""The check at ``env-updated`` looks again only where a build's changes can have
+changed an answer (issue 27), and every warning still survives incremental builds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from builds import Built, build
+
+from sphinx_relocate.sphinx_ext import check
+
+CONF = """\
+extensions = ["myst_parser", "sphinx_relocate"]
+myst_heading_anchors = 2
+relocate_table = None
+"""
+PAGES = {
+    "index.md": "# Home\n\n```{toctree}\na\nb\nc\nd\n```\n",
+    "a.md": "# A\n\nSee [the section](b.md#details).\n",
+    "b.md": "# B\n\n## Details\n\nText.\n",
+    "c.md": "# C\n\nA [link to nothing](gone.md).\n",
+    "d.md": "# D\n\n![a picture](pic.png)\n",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    srcdir = tmp_path / "src"
+    srcdir.mkdir()
+    (srcdir / "conf.py").write_text(CONF, encoding="utf-8")
+    for name, text in PAGES.items():
+        (srcdir / name).write_text(text, encoding="utf-8")
+    (srcdir / "pic.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    return srcdir
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The documents the check looks at again, build after build."""
+    seen: list[str] = []
+    original = check.check_document
+
+    def counting(checker: check.Checker, locator: check.Locator, refs: list) -> object:  # type: ignore[type-arg]
+        seen.extend(dict.fromkeys(ref.docname for ref in refs))
+        return original(checker, locator, refs)
+
+    monkeypatch.setattr(check, "check_document", counting)
+    yield seen
+
+
+def _dangling(built: Built) -> list[str]:
+    return [line for line in built.warnings.splitlines() if "does not land" in line]
+
+
+def test_a_build_that_changes_nothing_checks_only_what_can_change(
+    project: Path, checked: list[str]
+) -> None:
+    first = build(project, fresh=True)
+    assert len(_dangling(first)) == 1 and "c.md:3" in _dangling(first)[0]
+    assert set(checked) == {"a", "c", "d"}
+    checked.clear()
+    again = build(project)
+    assert again.read == frozenset()
+    assert _dangling(again) == _dangling(first)  # the warning survives
+    # only the document whose link dangles (it may come to land) is looked at again;
+    # a's anchor link and d's image (a dependency Sphinx re-reads d for) are not
+    assert checked == ["c"]
+
+
+def test_a_changed_page_rechecks_the_pages_that_depend_on_it(
+    project: Path, checked: list[str]
+) -> None:
+    build(project, fresh=True)
+    checked.clear()
+    (project / "b.md").write_text("# B\n\n## Renamed\n\nText.\n", encoding="utf-8")
+    built = build(project)
+    assert built.read == {"b"}  # a is not read again...
+    assert "a" in checked  # ...but checked again, as it links into b
+    assert any("a.md:3" in line and "details" in line for line in _dangling(built)), (
+        built.warnings
+    )
+    checked.clear()
+    assert any("a.md:3" in line for line in _dangling(build(project)))  # and it stays
+
+
+def test_a_removed_page_makes_the_pages_that_link_to_it_warn(project: Path) -> None:
+    (project / "a.md").write_text("# A\n\nSee [b](b.md) and [its section](b.md#details).\n",
+                                  encoding="utf-8")
+    assert _dangling(build(project, fresh=True)) == [
+        line for line in _dangling(build(project)) if "c.md" in line
+    ]
+    (project / "b.md").unlink()
+    (project / "index.md").write_text(PAGES["index.md"].replace("b\n", ""), encoding="utf-8")
+    built = build(project)
+    assert "a" in built.read  # its lookup of b re-reads it
+    warned = [line for line in _dangling(built) if "a.md:3" in line]
+    assert len(warned) == 2, built.warnings  # the plain link and the anchored one
+    assert [line for line in _dangling(build(project)) if "a.md:3" in line] == warned
+
+
+def test_a_removed_image_warns_on_every_build(project: Path) -> None:
+    build(project, fresh=True)
+    (project / "pic.png").unlink()
+    built = build(project)
+    assert "d" in built.read
+    assert any("d.md:3" in line and "pic.png" in line for line in _dangling(built))
+    assert any("d.md:3" in line for line in _dangling(build(project)))
