@@ -1371,7 +1371,12 @@ def render(results: dict[str, Any], plot: str | None = None) -> str:
         shares = own_shares(reloc, plain)
         add(f"sphinx-relocate's own code took {median(r['own_cpu'] for r in reloc):.2f} s "
             f"CPU, **{own:.1%} of the plain build**{spread_pct(shares)}: measured inside "
-            "the build's process, so the load of the machine barely moves it. The whole "
+            "the build's process, so the load of the machine barely moves it; pauses of "
+            "Python's cyclic garbage collector that start inside it are left out "
+            f"({median(r.get('own_gc', 0.0) for r in reloc):.2f} s here: a full collection "
+            "walks every object of the build and starts wherever an allocation crosses its "
+            "threshold, so charging it to that code would make its time a lottery; the "
+            "whole build's collector time is in the table above). The whole "
             f"builds, sphinx-relocate on `moved/` against plain on `original/`, median of "
             f"per-round ratios (min–max): total {pct(median(wall))} wall{spread(wall)}, "
             f"{pct(median(cpu))} CPU{spread(cpu)}; reading {pct(median(read))}, writing "
