@@ -4,11 +4,17 @@ How it works:
 
 * While each document is read, its anchors (section and target ids, names, MyST heading
   slugs, ``id``/``name`` attributes in raw HTML) go into ``env.relocate_anchors``.  The
-  resolver (``_resolve.py``) has already recorded every internal reference of the
-  document (``_record.py``).
+  resolver (``resolve.py``) has already recorded every internal reference of the
+  document that there is something to check about (``record.py``): all but the links
+  that land as written on a page that exists, whose lookup re-reads the document when
+  that page goes.
 * At ``env-updated``, which Sphinx emits on every build, even one that reads nothing,
-  every recorded reference is checked against the project: the page exists, the anchor
+  the recorded references are checked against the project: the page exists, the anchor
   is on it, the file exists (inside the repository when it leaves the docs folder).
+  A document's answers are kept (:class:`DocumentCheck`) and worked out again only when
+  the build read or removed it or a page they depend on, or when they depend on more
+  than pages (a file no reader notes, a name, a label): a build costs in proportion to
+  what it changed, and gives every warning again.
   Each miss is one ``relocate.<kind>`` warning at its file and at the link's own line
   (:class:`Locator` reads it from the source).  A reference the table did not touch
   that something else claims (a page the builder generates, or for a MyST link a label,

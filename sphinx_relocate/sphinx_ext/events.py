@@ -112,7 +112,7 @@ def merge_parallel_reads(
 
 def check_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Check the whole site on every build; return the documents to write again."""
-    # 1. every recorded reference (state.report, the anchors for 2)
+    # 1. the recorded references, again where this build's changes reach (state.report)
     rewrite = check.on_env_updated(app, env)
     # 2. the old ids that sections carry (from the anchors of every document)
     rewrite += old_ids.on_env_updated(app, env)

@@ -1,8 +1,9 @@
 """What the extension keeps in the environment, behind typed stores.
 
-The resolver (``resolve.py``) records every internal reference of a document after
-rewriting it; the checker (``check.py``) checks all of them on every build, so a
-dangling reference is reported again on builds that do not re-read its document.
+The resolver (``resolve.py``) records the internal references of a document after
+rewriting it (all but those that land as written on a page that exists); the checker
+(``check.py``) checks them and reports its findings on every build, so a dangling
+reference is reported again on builds that do not re-read its document.
 The records live in ``env.relocate_references`` (docname → list), are purged with
 their document and merged from parallel readers.
 
