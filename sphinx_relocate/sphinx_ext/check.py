@@ -129,13 +129,6 @@ checks_of: EnvValue[tuple[str, dict[str, DocumentCheck]]] = EnvValue(
     "relocate_checks", lambda: ("", {})
 )
 
-#: the kinds whose existing file a Sphinx collector (or the resolver) notes as a
-#: dependency of the document, which Sphinx re-reads when that file goes
-_NOTED_FILE_KINDS = frozenset(
-    {RelocateWarning.IMAGE, RelocateWarning.DOWNLOAD, RelocateWarning.RAW_HTML}
-)
-
-
 #: docname → (subtype, written) of the findings of the last check
 dangling_keys_of: EnvValue[dict[str, frozenset[tuple[str, str]]]] = EnvValue(
     "relocate_dangling", dict
@@ -824,7 +817,7 @@ def check_document(checker: Checker, locator: Locator, refs: list[Reference]) ->
         if ref.is_page and not ref.by_name and ref.target in checker.docs:
             depends_on.add(ref.target)
         elif not (
-            finding is None and not ref.is_page and ref.kind in _NOTED_FILE_KINDS
+            finding is None and not ref.is_page and kind_of(ref.kind).file_is_dependency
             and not leaves_root(ref.target)
         ):
             volatile = True

@@ -717,6 +717,10 @@ class ReferenceKind:
     outside_recorded_as: RelocateWarning | None = None
     #: the subtype when its target outside the source folder does not land
     outside_warned_as: RelocateWarning = RelocateWarning.REPO_FILE
+    #: an existing file it names is a dependency of its document (a Sphinx collector
+    #: or the resolver notes it), which Sphinx re-reads the document for when the file
+    #: goes: the check need not look at it again until then
+    file_is_dependency: bool = False
 
 
 def _page_xref(node: addnodes.pending_xref) -> bool:
@@ -735,11 +739,12 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
         RelocateWarning.DOWNLOAD, "download", "doctree-read: ``:download:``",
         (NodeAdapter(addnodes.download_reference, lambda node: True, _download),),
         replaced_if_missing=True, outside_recorded_as=RelocateWarning.REPO_FILE,
+        file_is_dependency=True,
     ),
     ReferenceKind(
         RelocateWarning.IMAGE, "image", "doctree-read: images and figures",
         (NodeAdapter(nodes.image, lambda node: True, _image),),
-        replaced_if_missing=True,
+        replaced_if_missing=True, file_is_dependency=True,
     ),
     ReferenceKind(
         RelocateWarning.LINK, "link",
@@ -768,6 +773,7 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
         (NodeAdapter(nodes.raw, lambda node: "html" in node.get("format", "").split(),
                      _raw_html),),
         settled_by_anchor=False, outside_recorded_as=RelocateWarning.REPO_FILE,
+        file_is_dependency=True,
     ),
     ReferenceKind(
         RelocateWarning.TOCTREE, "toctree", "parse: the ``toctree`` directive's entries "
