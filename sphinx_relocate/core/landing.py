@@ -28,7 +28,6 @@ reported, never guessed.  Nothing here imports Sphinx.
 
 from __future__ import annotations
 
-import copy
 import posixpath
 import re
 from collections.abc import Callable, Iterable
@@ -171,8 +170,10 @@ class Project:
         """This project noting its lookups with ``on_lookup`` (the build's: one
         document's), its caches shared with this one."""
         self._anchor_pages_of()  # made here, so every recording project shares it
-        recording = copy.copy(self)  # a resolver makes one per document: no __init__
-        recording.on_lookup = on_lookup
+        # a resolver makes one per document: no __init__, and not copy.copy (its
+        # protocol costs more than resolving a reference)
+        recording = object.__new__(Project)
+        recording.__dict__.update(self.__dict__, on_lookup=on_lookup)
         return recording
 
     def anchor_keys(self, docname: str) -> tuple[str, ...]:

@@ -365,7 +365,10 @@ class RelocationTable:
         kind = "pages" if exact is self.pages else "files" if exact is self.files else ""
         memo = self._memo(kind, exists) if kind else None
         patterned = not (patterns and self.patterns)  # one pattern step per chain at most
-        ends = self._walk(start, patterned, exact, exists, memo)
+        if memo is not None and (start, patterned) in memo:  # most lookups: walked before
+            ends = memo[start, patterned]
+        else:
+            ends = self._walk(start, patterned, exact, exists, memo)
         if ends is None:
             return None
         path, anchor, url = ends
