@@ -202,6 +202,7 @@ _NAMES = st.sampled_from(["a", "b", "guide/a", "guide/b", "old/a", "index"])
     anchors=st.sets(st.tuples(st.sampled_from(["a", "old/a", "guide/a"]),
                               st.sampled_from(["x", "y"])), max_size=2),
     folder=st.sampled_from(["", "guide", "old"]),
+    old_folder=st.sampled_from([None, "", "guide", "old"]),
     written=st.tuples(
         st.sampled_from(["", "/", "../", "./", "guide/", "old/"]),
         st.sampled_from(["a", "b", "a.md", "b.rst", "a.html", "img.png", "data.csv", "index"]),
@@ -211,11 +212,13 @@ _NAMES = st.sampled_from(["a", "b", "guide/a", "guide/b", "old/a", "index"])
 )
 def test_the_set_lookup_answers_as_the_whole_rule(
     docs: set[str], files: set[str], pages: dict[str, str], anchors: set[tuple[str, str]],
-    folder: str, written: tuple[str, str, str], reads_as: str,
+    folder: str, old_folder: str | None, written: tuple[str, str, str], reads_as: str,
 ) -> None:
-    """Where ``_existing`` answers (an unmoved file's reference to a page or file that
-    exists), it answers what the whole rule does, and notes what the rule notes."""
-    from sphinx_relocate.core.landing import _existing, _land
+    """Where ``_existing`` answers (a reference to a page or file that exists, read from
+    the folder a file's links are written from), it answers what the whole rule does,
+    and notes what the rule notes; so does ``existing_page`` for the page a reader
+    made of it."""
+    from sphinx_relocate.core.landing import _existing, _land, existing_page
 
     rows = [f'"{old}" = "{new}"' for old, new in pages.items() if old != new]
     rows += ["[anchors]"] + [f'"{page}#{id_}" = "{page}#z"' for page, id_ in sorted(anchors)]
@@ -226,7 +229,8 @@ def test_the_set_lookup_answers_as_the_whole_rule(
     if any(problem.fatal for problem in problems):
         return  # a table the loader refuses (a cycle): no build gets this far
     project = project_of(table, docs, {"docs/" + f for f in files})
-    site = Site((project.repo_folder(folder),), "docs", 0)
+    folders = (folder,) if old_folder is None or old_folder == folder else (folder, old_folder)
+    site = Site(tuple(project.repo_folder(f) for f in folders), "docs", 0)
     target = "".join(written)
     quick_notes: set[tuple[str, str, str]] = set()
     rule_notes: set[tuple[str, str, str]] = set()
@@ -237,3 +241,8 @@ def test_the_set_lookup_answers_as_the_whole_rule(
         assert quick == rule
         assert quick_notes <= rule_notes
     assert land(target, how, site, project) == rule
+    if rule is not None and rule.lands_on == "page" and rule.folder == 0 and not rule.via_table:
+        # the page a reader found from the file's folder (as MyST does)
+        fragment = written[2][1:] if written[2].startswith("#") else ""
+        page = existing_page(rule.target, fragment, site, project)
+        assert page is None or page == rule

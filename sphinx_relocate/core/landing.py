@@ -383,6 +383,22 @@ def _existing(written: str, reads_as: ReadAs, site: Site, project: Project) -> L
     return landing
 
 
+def existing_page(docname: str, fragment: str, site: Site, project: Project) -> Landing | None:
+    """Where a reference lands that a reader already made the name of a document (MyST
+    does for a Markdown link it found a page for), when set lookups decide: read from
+    the folder the file's links are written from, a document that exists and that no
+    ``[anchors]`` entry moves a fragment of lands as it is.  ``None``: ask :func:`land`
+    with the target as written."""
+    if (
+        site.frame != 0 or "%" in fragment or not project.is_document(docname)
+        or (fragment and project.moves_anchors_of(docname))
+    ):
+        return None
+    if project.on_lookup is not None:  # what _at notes for the same name
+        project.on_lookup(("page", docname, fragment))
+    return Landing("page", docname, fragment)
+
+
 def candidates(
     path: str, fragment: str, reads_as: ReadAs, site: Site, project: Project
 ) -> list[Landing | None]:

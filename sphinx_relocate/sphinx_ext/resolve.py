@@ -51,6 +51,7 @@ from sphinx_relocate.core.landing import (
     ReadAs,
     Site,
     current_ref_pattern,
+    existing_page,
     land,
     repo_base,
     repository_path,
@@ -367,6 +368,13 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
         )
     is_doc = node.get("refdomain") == "doc"
     anchor = node.get("reftargetid") or ""
+    if is_doc and (page := existing_page(node["reftarget"], anchor, resolver.site,
+                                         resolver.project)):
+        # most Markdown links: the page MyST found exists and the table cannot change it
+        node["reftargetid"] = anchor or None
+        resolver.note(node, line, node["reftarget"] + (f"#{anchor}" if anchor else ""),
+                      resolver.resolved(page), kind)
+        return
     if is_doc and resolver.moved:
         # MyST made the written path a docname, read from the page's new folder: find
         # the target as written, so the rule reads it from the page's old folders too
