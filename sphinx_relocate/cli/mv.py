@@ -152,7 +152,8 @@ def command_mv(args: argparse.Namespace) -> int:
             print_patch(change, _shown(args, root, change.path))
     else:
         problems += _apply(args, root, move, prefix, path, before, after, edits)
-    count = f" ({len(move.files)} files)" if move.kind == "folder" else ""
+    number = len(move.files)
+    count = f" ({number} file{'s' if number != 1 else ''})" if move.kind == "folder" else ""
     print(f"{'would move' if args.dry_run else 'moved'} {prefix}{move.old} → "
           f"{prefix}{move.new}{count}", file=sys.stderr)
     _say_table(args, path, derived, changed_entries, after != before.text)
@@ -183,8 +184,8 @@ def _checked_move(
     kind = ""
     full = srcdir / old
     docname, is_page = strip_source_suffix(old, suffixes)
-    if full.is_dir() and old:
-        kind = "folder"
+    if full.is_dir():
+        kind = "folder" if not _excluded(project, old) else ""
     elif full.is_file() and is_page:
         kind = "page" if docname in documents else ""
     elif full.is_file():

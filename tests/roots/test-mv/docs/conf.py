@@ -4,3 +4,5 @@ relocate_table = "relocations.toml"
 locale_dirs = ["locales"]
 gettext_compact = False
 exclude_patterns = ["_build"]
+relocate_repo_root = ".."
+myst_heading_anchors = 2
