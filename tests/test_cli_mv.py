@@ -15,6 +15,8 @@ from pathlib import Path
 
 import builds
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from oracle import compare, expected, landings
 from reorg_fixture import git
 
@@ -262,3 +264,100 @@ def test_keep_links_edits_no_source_but_the_table(
     assert after.pop(Path("docs/manual/setup.md")) == texts.pop(moved)
     assert after == texts
     assert '"guide/install" = "manual/setup"' in (repo / "docs/relocations.toml").read_text()
+
+
+def test_a_path_from_both_folders_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``README.md`` from the repository root and from the docs folder: never a guess."""
+    repo = make_repo(tmp_path, in_git=False)
+    (repo / "docs/README.md").write_text("# Docs readme\n", "utf-8")
+    monkeypatch.chdir(repo)
+    before = tree_hash(repo)
+    capsys.readouterr()
+    assert main(["mv", "docs", "README.md", "docs/about.md"]) == 2
+    err = capsys.readouterr().err
+    assert "README.md: names docs/README.md in the docs folder and README.md from the " \
+        "current folder; give its absolute path" in err, err
+    assert tree_hash(repo) == before
+    assert main(["mv", "docs", str(repo / "docs/README.md"), str(repo / "docs/about.md")]) == 0
+    assert (repo / "docs/about.md").is_file()
+
+
+def test_a_failure_midway_says_what_was_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sphinx_relocate.cli import mv
+
+    def fail(path: Path, merge: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    repo = make_repo(tmp_path, in_git=False)
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr(mv, "write_merged", fail)
+    capsys.readouterr()
+    assert main(["mv", "docs", "guide/install", "manual/setup"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (
+        "sphinx-relocate: error: cannot finish the move: [Errno 28] No space left on device; "
+        "done so far: moved docs/guide/install.md → docs/manual/setup.md"
+    )
+
+
+def test_a_read_only_file_is_left_and_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(tmp_path, in_git=False)
+    readme = repo / "README.md"
+    readme.chmod(0o444)
+    text = readme.read_bytes()
+    monkeypatch.chdir(repo)
+    capsys.readouterr()
+    assert main(["mv", "docs", "guide/install", "manual/setup"]) == 1
+    err = capsys.readouterr().err
+    assert "README.md: left as it is: read-only (1 link to rewrite)" in err, err
+    assert readme.read_bytes() == text
+    assert "manual/setup" in (repo / "docs/index.md").read_text("utf-8")
+
+
+def _moved_to_c(section: str, target: str) -> str | None:
+    path, sep, anchor = target.partition("#")
+    return "c" + path[1:] + sep + anchor if path.split(".")[0] == "b" else None
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ('[pages]\n"a" = "b"  # kept\n', '[pages]\n"a" = "c"  # kept\n'),
+        ("[pages]\r\n'a' = 'b.md'\r\n", '[pages]\r\n\'a\' = "c.md"\r\n'),
+        ('[pages]\na = "b#sec"\n', '[pages]\na = "c#sec"\n'),
+        ('[pages]\n"a" = { to = "b", status = 302 }\n',
+         '[pages]\n"a" = { to = "c", status = 302 }\n'),
+        ('[pages]\n"c" = "b"\n"x" = "y"\n', '[pages]\n"x" = "y"\n'),  # moved back
+        ('# "a" = "b" in a comment\n[pages]\n"ab" = "bb"\n',
+         '# "a" = "b" in a comment\n[pages]\n"ab" = "bb"\n'),
+    ],
+)
+def test_retarget_edits_only_the_targets_that_moved(text: str, want: str) -> None:
+    from sphinx_relocate.core.git import retarget
+
+    assert retarget(text, _moved_to_c)[0] == want
+
+
+@given(st.lists(st.tuples(st.sampled_from("abcxy"), st.sampled_from("abcxy")), max_size=6,
+                unique_by=lambda entry: entry[0]),
+       st.sampled_from(["", "# note\n"]))
+def test_retarget_keeps_every_other_line(
+    entries: list[tuple[str, str]], comment: str
+) -> None:
+    """Each entry to ``b`` goes to ``c`` (or, named ``c``, goes); nothing else changes."""
+    from sphinx_relocate.core.git import retarget
+
+    text = comment + "[pages]\n" + "".join(f'"{old}" = "{new}"\n' for old, new in entries)
+    result, changed = retarget(text, _moved_to_c)
+    kept = [
+        (old, "c" if new == "b" else new) for old, new in entries
+        if not (old == "c" and new == "b")
+    ]
+    assert result == comment + "[pages]\n" + "".join(f'"{o}" = "{n}"\n' for o, n in kept)
+    assert changed == [("pages", old, "c") for old, new in entries if new == "b"]

@@ -110,13 +110,14 @@ def command_mv(args: argparse.Namespace) -> int:
 
     # -- the plan, in memory --
     files, _ = list_repository(root)
+    listed = set(files)
     moved_files = {prefix + old: prefix + new for old, new in move.files}
     files_after = sorted(moved_files.get(path, path) for path in files)
     documents_after = {_doc_after(move, doc) for doc in documents}
     present = [path[len(prefix) :] for path in files_after if path.startswith(prefix)]
     derived, _ = without_known(
-        derive(Changes(renames=list(moved_files.items())), prefix, project.source_suffixes,
-               present),
+        derive(Changes(renames=[(o, n) for o, n in moved_files.items() if o in listed]),
+               prefix, project.source_suffixes, present),
         table,
     )
     path = Path(os.path.realpath(table_path(project, args.table)))
@@ -146,7 +147,7 @@ def command_mv(args: argparse.Namespace) -> int:
     table_rel = _relative(path, root)
     if args.dry_run:
         if after != before.text:
-            print_patch(FileChange(table_rel, before.text, after, Counter({"table": 1}),
+            print_patch(FileChange(table_rel, before.text, after,
                                    encoding=before.encoding, bom=before.bom), table_rel)
         for change in edits:
             print_patch(change, _shown(args, root, change.path))
@@ -175,7 +176,7 @@ def _checked_move(
     srcdir = Path(os.path.abspath(project.srcdir))
     suffixes = project.source_suffixes
     errors: list[str] = []
-    base = _base_of(srcdir, old_text, suffixes)
+    base = _base_of(srcdir, old_text, suffixes, errors)
     old = _inside(srcdir, root, base, old_text, errors)
     new = _inside(srcdir, root, base, new_text, errors)
     if old is None or new is None:
@@ -224,17 +225,26 @@ def _checked_move(
     return Move(old, new, kind, moved, suffixes)
 
 
-def _base_of(srcdir: Path, old_text: str, suffixes: tuple[str, ...]) -> Path:
-    """The folder OLD and NEW are read from: the docs folder, else the current folder
-    when OLD names something only from there (a path the shell completed)."""
+def _base_of(
+    srcdir: Path, old_text: str, suffixes: tuple[str, ...], errors: list[str]
+) -> Path:
+    """The folder OLD and NEW are read from: the docs folder, or the current folder when
+    OLD names something from there (a path the shell completed); from both, two
+    different things, it is an error: never a guess."""
     def names_something(base: Path) -> bool:
         path = base / old_text
         return path.exists() or any(Path(f"{path}{s}").is_file() for s in suffixes)
 
     cwd = Path(os.path.abspath(Path.cwd()))
-    if not names_something(srcdir) and names_something(cwd):
-        return cwd
-    return srcdir
+    same = os.path.normpath(srcdir / old_text) == os.path.normpath(cwd / old_text)
+    if same or not names_something(cwd):
+        return srcdir
+    if names_something(srcdir):
+        errors.append(
+            f"{old_text}: names {display_path(srcdir / old_text)} in the docs folder and "
+            f"{display_path(cwd / old_text)} from the current folder; give its absolute path"
+        )
+    return cwd
 
 
 def _inside(srcdir: Path, root: Path, base: Path, text: str, errors: list[str]) -> str | None:
