@@ -194,6 +194,7 @@ def test_mv_twice_collapses_the_chain(
         ("guide/install", "../top", "../top: outside the docs folder"),
         ("guide", "guide/inner", "guide/inner: inside the folder it would move (guide)"),
         ("guide/install", "x.rst", "x.rst: a page keeps its source suffix (.md)"),
+        ("ref", "x", "ref: names the folder ref/ and the page ref; write ref/ for the folder"),
     ],
 )
 def test_refusals_change_nothing(
@@ -203,6 +204,7 @@ def test_refusals_change_nothing(
     repo = make_repo(tmp_path, in_git=True)
     (repo / "docs/_build").mkdir()
     (repo / "docs/_build/page.md").write_text("# built\n", "utf-8")
+    (repo / "docs/ref.md").write_text("# Reference\n\n```{toctree}\nref/api\n```\n", "utf-8")
     monkeypatch.chdir(repo)
     before = tree_hash(repo)
     capsys.readouterr()

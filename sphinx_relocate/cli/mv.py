@@ -95,20 +95,75 @@ class Move:
         return new + ("/" if path.endswith("/") else "") + sep + anchor
 
 
+@dataclass(frozen=True)
+class Plan:
+    """Every change of one move, computed before any is made."""
+
+    move: Move
+    #: the docs folder in the repository: ``""`` or ``"docs/"``
+    prefix: str
+    table_file: Path
+    before: SourceFile
+    after: str
+    #: the entries the move adds, and those it retargets: ``(section, key, new target)``
+    derived: Derived
+    retargeted: list[tuple[str, str, str]]
+    #: the table of only those entries: what the rewrite and the catalogs follow
+    own: RelocationTable
+    documents_after: set[str]
+    #: the files whose links the move affects (empty with ``--keep-links``)
+    changes: list[FileChange]
+    scanned: int
+
+
 def command_mv(args: argparse.Namespace) -> int:
     """Move a page, folder or file; record it in the table; rewrite what points to it."""
-    from sphinx_relocate.core.git import Changes, derive, merge_into, retarget, without_known
-    from sphinx_relocate.core.rewrite import candidate_files, list_repository, rewrite_files
-
     project = read_project(args.docs_dir)
     table = table_or_exit(project, args.table)
     project.say_read(args.table, table)
     root = repo_root(project, None)
+    plan = _plan(args, project, table, root)
+    problems = 0
+    for change in plan.changes:
+        problems += say_findings(args.format, _shown(args, root, change.path), change)
+    edits = [change for change in plan.changes if change.changed]
+    if args.dry_run:
+        if plan.after != plan.before.text:
+            shown = _relative(plan.table_file, root)
+            print_patch(FileChange(shown, plan.before.text, plan.after,
+                                   encoding=plan.before.encoding, bom=plan.before.bom), shown)
+        for change in edits:
+            print_patch(change, _shown(args, root, change.path))
+    else:
+        problems += _apply(args, root, plan, edits)
+    move, prefix = plan.move, plan.prefix
+    number = len(move.files)
+    count = f" ({number} file{'s' if number != 1 else ''})" if move.kind == "folder" else ""
+    print(f"{'would move' if args.dry_run else 'moved'} {prefix}{move.old} → "
+          f"{prefix}{move.new}{count}", file=sys.stderr)
+    _say_table(args, plan)
+    kinds: Counter[str] = Counter()
+    for change in edits:
+        kinds += change.syntaxes
+    if not args.keep_links:
+        say_rewritten(kinds, len(edits), plan.scanned, not args.dry_run)
+    _, failed = move_catalogs(
+        args.format, project, plan.own, root, plan.documents_after, check=False,
+        write=not args.dry_run,
+    )
+    return 1 if problems or failed else 0
+
+
+def _plan(
+    args: argparse.Namespace, project: DocsProject, table: RelocationTable, root: Path
+) -> Plan:
+    """Check the move and compute every change it makes, in memory."""
+    from sphinx_relocate.core.git import Changes, derive, merge_into, retarget, without_known
+    from sphinx_relocate.core.rewrite import candidate_files, list_repository, rewrite_files
+
     prefix = docs_prefix(root, project.srcdir)
     documents = project.docnames()
     move = _checked_move(project, root, documents, args.old, args.new)
-
-    # -- the plan, in memory --
     files, _ = list_repository(root)
     listed = set(files)
     moved_files = {prefix + old: prefix + new for old, new in move.files}
@@ -120,53 +175,27 @@ def command_mv(args: argparse.Namespace) -> int:
                prefix, project.source_suffixes, present),
         table,
     )
-    path = Path(os.path.realpath(table_path(project, args.table)))
-    before = _table_text(path)
+    table_file = Path(os.path.realpath(table_path(project, args.table)))
+    before = _table_text(table_file)
     try:
-        retargeted, changed_entries = retarget(before.text, move.target_after)
-        after = merge_into(retargeted, derived)
+        text, retargeted = retarget(before.text, move.target_after)
+        after = merge_into(text, derived)
     except ValueError as err:  # tomllib.TOMLDecodeError
-        raise UsageError(f"{display_path(path)}: cannot merge the entries: {err}") from None
-    own = _table_of(derived, changed_entries, project.source_suffixes)
+        raise UsageError(
+            f"{display_path(table_file)}: cannot merge the entries: {err}"
+        ) from None
+    own = _table_of(derived, retargeted, project.source_suffixes)
     changes: list[FileChange] = []
-    scanned = 0
+    paths: list[str] = []
     if not args.keep_links:
         rewriter = make_rewriter(
             project, own, root, set(files_after), None, documents_after,
             moved={new: old for old, new in moved_files.items()},
         )
         paths = candidate_files(files_after, prefix, project.source_suffixes, False)
-        scanned = len(paths)
         changes = list(rewrite_files(rewriter, root, paths, write=False, with_text=True))
-
-    # -- say it, and apply it unless --dry-run --
-    problems = 0
-    for change in changes:
-        problems += say_findings(args.format, _shown(args, root, change.path), change)
-    edits = [change for change in changes if change.changed]
-    table_rel = _relative(path, root)
-    if args.dry_run:
-        if after != before.text:
-            print_patch(FileChange(table_rel, before.text, after,
-                                   encoding=before.encoding, bom=before.bom), table_rel)
-        for change in edits:
-            print_patch(change, _shown(args, root, change.path))
-    else:
-        problems += _apply(args, root, move, prefix, path, before, after, edits)
-    number = len(move.files)
-    count = f" ({number} file{'s' if number != 1 else ''})" if move.kind == "folder" else ""
-    print(f"{'would move' if args.dry_run else 'moved'} {prefix}{move.old} → "
-          f"{prefix}{move.new}{count}", file=sys.stderr)
-    _say_table(args, path, derived, changed_entries, after != before.text)
-    kinds: Counter[str] = Counter()
-    for change in edits:
-        kinds += change.syntaxes
-    if not args.keep_links:
-        say_rewritten(kinds, len(edits), scanned, not args.dry_run)
-    _, failed = move_catalogs(
-        args.format, project, own, root, documents_after, check=False, write=not args.dry_run
-    )
-    return 1 if problems or failed else 0
+    return Plan(move, prefix, table_file, before, after, derived, retargeted, own,
+                documents_after, changes, len(paths))
 
 
 def _checked_move(
@@ -185,6 +214,10 @@ def _checked_move(
     kind = ""
     full = srcdir / old
     docname, is_page = strip_source_suffix(old, suffixes)
+    if full.is_dir() and old in documents and not old_text.endswith("/"):
+        errors.append(f"{old_text}: names the folder {old}/ and the page {old}; write "
+                      f"{old}/ for the folder, the page's source file for the page")
+        stop(errors)
     if full.is_dir():
         kind = "folder" if not _excluded(project, old) else ""
     elif full.is_file() and is_page:
@@ -309,23 +342,21 @@ def _shown(args: argparse.Namespace, root: Path, rel: str) -> str:
     return rel if args.format == "text" else display_path(root / rel)
 
 
-def _apply(
-    args: argparse.Namespace, root: Path, move: Move, prefix: str, table_file: Path,
-    before: SourceFile, after: str, edits: list[FileChange],
-) -> int:
+def _apply(args: argparse.Namespace, root: Path, plan: Plan, edits: list[FileChange]) -> int:
     """Move the sources, write the table and the rewritten files; return how many files
     were left read-only.  A failure midway stops with what was done said."""
     from sphinx_relocate.core.git import GitError
     from sphinx_relocate.core.rewrite import read_only, write_source
 
+    move, prefix = plan.move, plan.prefix
     done: list[str] = []
     left = 0
     try:
         _move_source(root / prefix / move.old, root / prefix / move.new)
         done.append(f"moved {prefix}{move.old} → {prefix}{move.new}")
-        if after != before.text:
-            write_merged(table_file, lambda _: after)
-            done.append(f"wrote {display_path(table_file)}")
+        if plan.after != plan.before.text:
+            write_merged(plan.table_file, lambda _: plan.after)
+            done.append(f"wrote {display_path(plan.table_file)}")
         for change in edits:
             target = root / change.path
             if read_only(target):
@@ -355,17 +386,14 @@ def _move_source(source: Path, destination: Path) -> None:
     git(["mv", "--", str(source), str(destination)], source.parent)
 
 
-def _say_table(
-    args: argparse.Namespace, path: Path, derived: Derived,
-    changed: list[tuple[str, str, str]], changes: bool,
-) -> None:
+def _say_table(args: argparse.Namespace, plan: Plan) -> None:
     """One line: the entries the table gets and those that now point further."""
+    derived = plan.derived
     entries = len(derived.pages) + len(derived.prefixes) + len(derived.files)
     said = [f"{'would add' if args.dry_run else 'added'} {entries} "
             f"entr{'ies' if entries != 1 else 'y'}"]
-    if changed:
-        said.append(f"{len(changed)} retargeted to the new place")
-    if not changes:
+    if plan.retargeted:
+        said.append(f"{len(plan.retargeted)} retargeted to the new place")
+    if plan.after == plan.before.text:
         said = ["already records the move"]
-    print(f"{display_path(path)}: {', '.join(said)}", file=sys.stderr)
-
+    print(f"{display_path(plan.table_file)}: {', '.join(said)}", file=sys.stderr)
