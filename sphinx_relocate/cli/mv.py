@@ -1,8 +1,8 @@
 """``sphinx-relocate mv``: move a page, a folder or a file, and everything that points
 to it, in one step.
 
-The four steps of a reorganization (``git mv``, ``from-git --write``, the build,
-``rewrite --write``) for one move, planned whole before anything changes:
+What ``git mv``, ``from-git --write`` and ``rewrite --write`` do in a reorganization,
+for one move, planned whole before anything changes:
 
 * OLD and NEW are checked (OLD a document, file or folder of the project, NEW free,
   both inside the docs folder); each problem is one line, and nothing is changed;
