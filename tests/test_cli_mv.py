@@ -195,6 +195,8 @@ def test_mv_twice_collapses_the_chain(
         ("guide", "guide/inner", "guide/inner: inside the folder it would move (guide)"),
         ("guide/install", "x.rst", "x.rst: a page keeps its source suffix (.md)"),
         ("ref", "x", "ref: names the folder ref/ and the page ref; write ref/ for the folder"),
+        ("conf.py", "x.py", "conf.py: conf.py and the relocation table stay where the build"),
+        ("relocations.toml", "x.toml", "relocations.toml: conf.py and the relocation table"),
     ],
 )
 def test_refusals_change_nothing(

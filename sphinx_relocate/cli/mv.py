@@ -163,7 +163,9 @@ def _plan(
 
     prefix = docs_prefix(root, project.srcdir)
     documents = project.docnames()
-    move = _checked_move(project, root, documents, args.old, args.new)
+    table_file = Path(os.path.realpath(table_path(project, args.table)))
+    settings = (Path(os.path.realpath(project.confdir / "conf.py")), table_file)
+    move = _checked_move(project, root, documents, args.old, args.new, settings)
     files, _ = list_repository(root)
     listed = set(files)
     moved_files = {prefix + old: prefix + new for old, new in move.files}
@@ -175,7 +177,6 @@ def _plan(
                prefix, project.source_suffixes, present),
         table,
     )
-    table_file = Path(os.path.realpath(table_path(project, args.table)))
     before = _table_text(table_file)
     try:
         text, retargeted = retarget(before.text, move.target_after)
@@ -199,9 +200,11 @@ def _plan(
 
 
 def _checked_move(
-    project: DocsProject, root: Path, documents: set[str], old_text: str, new_text: str
+    project: DocsProject, root: Path, documents: set[str], old_text: str, new_text: str,
+    settings: tuple[Path, ...],
 ) -> Move:
-    """The move OLD → NEW, or a usage error with one line per problem."""
+    """The move OLD → NEW, or a usage error with one line per problem.  ``settings``
+    (conf.py, the table file) stay where the build reads them."""
     srcdir = Path(os.path.abspath(project.srcdir))
     suffixes = project.source_suffixes
     errors: list[str] = []
@@ -222,6 +225,10 @@ def _checked_move(
         kind = "folder" if not _excluded(project, old) else ""
     elif full.is_file() and is_page:
         kind = "page" if docname in documents else ""
+    elif full.is_file() and Path(os.path.realpath(full)) in settings:
+        errors.append(f"{old_text}: conf.py and the relocation table stay where the "
+                      "build reads them")
+        stop(errors)
     elif full.is_file():
         kind = "file" if not _excluded(project, old) else ""
     else:
