@@ -317,9 +317,9 @@ def test_a_read_only_file_is_left_and_named(
     text = readme.read_bytes()
     monkeypatch.chdir(repo)
     capsys.readouterr()
-    assert main(["mv", "docs", "guide/install", "manual/setup"]) == 1
+    assert main(["mv", "docs", "guide/install", "manual/setup", "--format", "github"]) == 1
     err = capsys.readouterr().err
-    assert "README.md: left as it is: read-only (1 link to rewrite)" in err, err
+    assert "::error file=README.md::left as it is: read-only (1 link to rewrite)" in err, err
     assert readme.read_bytes() == text
     assert "manual/setup" in (repo / "docs/index.md").read_text("utf-8")
 
