@@ -15,7 +15,7 @@ def test_each_command_runs_from_a_module_of_its_own() -> None:
     modules = {
         name: command.get_default("run").__module__ for name, command in commands.choices.items()
     }
-    assert sorted(modules) == ["check", "from-git", "import", "rewrite"]
+    assert sorted(modules) == ["check", "from-git", "import", "mv", "rewrite"]
     assert len(set(modules.values())) == len(modules), modules
     for name, module in modules.items():
         assert module.startswith("sphinx_relocate.cli."), (name, module)

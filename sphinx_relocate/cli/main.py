@@ -2,7 +2,8 @@
 
 Each command is a module of this package with one ``command_*(args) -> int``
 (:mod:`~sphinx_relocate.cli.check`, :mod:`~sphinx_relocate.cli.rewrite`,
-:mod:`~sphinx_relocate.cli.from_git`, :mod:`~sphinx_relocate.cli.import_peers`);
+:mod:`~sphinx_relocate.cli.from_git`, :mod:`~sphinx_relocate.cli.import_peers`,
+:mod:`~sphinx_relocate.cli.mv`);
 :mod:`~sphinx_relocate.cli.project` reads the docs folder they work on, and
 :mod:`~sphinx_relocate.cli.output` is how they speak.
 
@@ -23,6 +24,7 @@ from typing import Any
 from sphinx_relocate.cli.check import command_check
 from sphinx_relocate.cli.from_git import command_from_git
 from sphinx_relocate.cli.import_peers import command_import
+from sphinx_relocate.cli.mv import command_mv
 from sphinx_relocate.cli.output import UsageError
 from sphinx_relocate.cli.rewrite import command_rewrite
 
@@ -175,6 +177,33 @@ def build_parser() -> argparse.ArgumentParser:
         table_help="table file to merge into instead of conf.py's",
     )
     imports.add_argument("--write", action="store_true", help="merge into the table file")
+
+    mv = _add_command(
+        commands,
+        "mv",
+        command_mv,
+        summary="move a page, folder or file; record it in the table; rewrite what points to it",
+        description="Move OLD to NEW (a page by docname or source path, a folder, or a file "
+        "such as an image; paths in the docs folder, or from the current folder) with git mv "
+        "in a git work tree, a plain move otherwise; merge the entries from-git would derive "
+        "into the table file, pointing entries that named OLD at NEW; rewrite every "
+        "reference to what moved, and the moved page's own relative links; move its "
+        "message catalogs. Checks everything first: on any problem nothing is changed.",
+        table_help="table file to merge into instead of conf.py's",
+    )
+    mv.add_argument("old", metavar="OLD", help="the page, folder or file to move")
+    mv.add_argument("new", metavar="NEW", help="where it goes (must not exist)")
+    mv.add_argument(
+        "--dry-run", action="store_true",
+        help="print the plan (the moves, the table change and the source diff) and change "
+        "nothing",
+    )
+    mv.add_argument(
+        "--keep-links", action="store_true",
+        help="move and record the move, but edit no source but the table (the build "
+        "resolves the old references)",
+    )
+    _add_format(mv)
     return parser
 
 

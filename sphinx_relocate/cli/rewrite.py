@@ -15,7 +15,7 @@ from sphinx_relocate.cli.project import DocsProject, read_project, table_or_exit
 from sphinx_relocate.core.table import RelocationTable
 
 if TYPE_CHECKING:
-    from sphinx_relocate.core.rewrite import FileChange
+    from sphinx_relocate.core.rewrite import FileChange, Rewriter
 
 
 #: Trees with at least this many candidate files get a progress line on stderr.
@@ -24,36 +24,20 @@ PROGRESS_THRESHOLD = 2000
 
 def command_rewrite(args: argparse.Namespace) -> int:
     """Rewrite link targets in the sources (a diff by default, ``--check``, ``--write``)."""
-    from sphinx_relocate.cli.docutils_parser import DocutilsParser
-    from sphinx_relocate.core.rewrite import (
-        Rewriter,
-        candidate_files,
-        list_repository,
-        rewrite_files,
-    )
+    from sphinx_relocate.core.rewrite import candidate_files, list_repository, rewrite_files
 
     project = read_project(args.docs_dir)
     table = table_or_exit(project, args.table)
     project.say_read(args.table, table).require(table, "nothing to rewrite")
-    root = _repo_root(project, args.repo_root)
-    prefix = _docs_prefix(root, project.srcdir)
+    root = repo_root(project, args.repo_root)
     files, folders = list_repository(root)
     documents = project.docnames()
-    rewriter = Rewriter(
-        table,
-        parser=DocutilsParser(),
-        docs_prefix=prefix,
-        source_suffixes=project.source_suffixes,
-        files=set(files),
-        folders=folders,
-        documents=documents,
-        repo_url=args.repo_url or project.settings.get("relocate_repo_url"),
-        mentions=args.mentions,
-        heading_anchors=int(project.settings.get("myst_heading_anchors") or 0),
-        root=root,
+    rewriter = make_rewriter(
+        project, table, root, set(files), folders, documents,
+        repo_url=args.repo_url, mentions=args.mentions,
     )
-    paths = candidate_files(files, prefix, project.source_suffixes, args.mentions)
-    changed = ambiguous = refused = 0
+    paths = candidate_files(files, rewriter.docs_prefix, project.source_suffixes, args.mentions)
+    changed = problems = 0
     kinds: Counter[str] = Counter()
     changes = rewrite_files(
         rewriter,
@@ -69,42 +53,10 @@ def command_rewrite(args: argparse.Namespace) -> int:
             raise UsageError(f"{change.path}: cannot write: {change.error}")
         # annotations name files from the current folder, as GitHub reads them
         shown = change.path if args.format == "text" else display_path(root / change.path)
-        if change.refused is not None:
-            refused += 1
-            message = f"left as it is: rewriting it would add a parse error ({change.refused})"
-            print(finding(args.format, shown, 0, message), file=sys.stderr)
-        for written in change.ambiguous:
-            ambiguous += 1
-            message = (
-                f"{written!r} is ambiguous: it lands on two targets, from the page's folder "
-                "and from a folder it stood in, and nothing decides which is meant; left as "
-                "written [relocate.ambiguous]"
-            )
-            print(finding(args.format, shown, 0, message), file=sys.stderr)
-        for written in change.ambiguous_labels:
-            ambiguous += 1
-            message = (
-                f"{written!r} names a renamed label and a document too; left as written: "
-                "write the new label, or the document [relocate.label]"
-            )
-            print(finding(args.format, shown, 0, message), file=sys.stderr)
-        for entry in change.untitled:
-            ambiguous += 1
-            message = (
-                f"toctree entry {entry.written!r} goes to {entry.new} now, and the old page's "
-                f"title is not known: left as written; write the title: "
-                f"'Title <{entry.new}>' [relocate.toctree]"
-            )
-            print(finding(args.format, shown, entry.line, message, entry.column),
-                  file=sys.stderr)
+        problems += say_findings(args.format, shown, change)
         if change.read_only:
-            refused += 1
-            count = sum(change.syntaxes.values())
-            message = (
-                f"left as it is: read-only ({count} link{'s' if count > 1 else ''} to "
-                "rewrite); make it writable to rewrite it"
-            )
-            print(finding(args.format, shown, 0, message), file=sys.stderr)
+            problems += 1
+            print(finding(args.format, shown, 0, read_only_message(change)), file=sys.stderr)
             continue
         if not change.changed:
             continue
@@ -115,24 +67,108 @@ def command_rewrite(args: argparse.Namespace) -> int:
                 message = f"{link.written} → {link.new}"
                 print(finding(args.format, shown, link.line, message, link.column))
         elif not args.write:
-            _print_patch(change, shown)
-    links = sum(kinds.values())
-    if not changed:
-        print(f"nothing to rewrite ({len(paths)} files scanned)", file=sys.stderr)
-    else:
-        verb = "rewrote" if args.write else "would rewrite"
-        print(
-            f"{verb} {links} link{'s' if links > 1 else ''} in {changed} "
-            f"file{'s' if changed > 1 else ''} ({_kinds(kinds)}); {len(paths)} files scanned",
-            file=sys.stderr,
-        )
-    moved, failed = _move_catalogs(args, project, table, root, documents)
+            print_patch(change, shown)
+    say_rewritten(kinds, changed, len(paths), args.write)
+    moved, failed = move_catalogs(
+        args.format, project, table, root, documents, check=args.check, write=args.write
+    )
     if args.check and (changed or moved):
         return 1
-    return 1 if ambiguous or refused or failed else 0
+    return 1 if problems or failed else 0
 
 
-def _repo_root(project: DocsProject, option: Path | None) -> Path:
+def make_rewriter(
+    project: DocsProject,
+    table: RelocationTable,
+    root: Path,
+    files: set[str],
+    folders: set[str] | None,
+    documents: set[str],
+    *,
+    repo_url: str | None = None,
+    mentions: bool = False,
+    moved: dict[str, str] | None = None,
+) -> Rewriter:
+    """The rewriter of the docs folder's repository (``files``, ``folders`` and
+    ``documents``: the tree the links are to land in, the folders of ``files`` when
+    ``None``); ``repo_url`` defaults to ``relocate_repo_url``."""
+    from sphinx_relocate.cli.docutils_parser import DocutilsParser
+    from sphinx_relocate.core.rewrite import Rewriter
+
+    return Rewriter(
+        table,
+        parser=DocutilsParser(),
+        docs_prefix=docs_prefix(root, project.srcdir),
+        source_suffixes=project.source_suffixes,
+        files=files,
+        folders=folders,
+        documents=documents,
+        repo_url=repo_url or project.settings.get("relocate_repo_url"),
+        mentions=mentions,
+        heading_anchors=int(project.settings.get("myst_heading_anchors") or 0),
+        root=root,
+        moved=moved,
+    )
+
+
+def say_findings(style: str, shown: str, change: FileChange) -> int:
+    """Say what a file's rewrite left as written and why, one finding each; return how
+    many."""
+    said = 0
+    if change.refused is not None:
+        said += 1
+        message = f"left as it is: rewriting it would add a parse error ({change.refused})"
+        print(finding(style, shown, 0, message), file=sys.stderr)
+    for written in change.ambiguous:
+        said += 1
+        message = (
+            f"{written!r} is ambiguous: it lands on two targets, from the page's folder "
+            "and from a folder it stood in, and nothing decides which is meant; left as "
+            "written [relocate.ambiguous]"
+        )
+        print(finding(style, shown, 0, message), file=sys.stderr)
+    for written in change.ambiguous_labels:
+        said += 1
+        message = (
+            f"{written!r} names a renamed label and a document too; left as written: "
+            "write the new label, or the document [relocate.label]"
+        )
+        print(finding(style, shown, 0, message), file=sys.stderr)
+    for entry in change.untitled:
+        said += 1
+        message = (
+            f"toctree entry {entry.written!r} goes to {entry.new} now, and the old page's "
+            f"title is not known: left as written; write the title: "
+            f"'Title <{entry.new}>' [relocate.toctree]"
+        )
+        print(finding(style, shown, entry.line, message, entry.column), file=sys.stderr)
+    return said
+
+
+def read_only_message(change: FileChange) -> str:
+    """The finding for a file left as it is because it is read-only."""
+    count = sum(change.syntaxes.values())
+    return (
+        f"left as it is: read-only ({count} link{'s' if count > 1 else ''} to "
+        "rewrite); make it writable to rewrite it"
+    )
+
+
+def say_rewritten(kinds: Counter[str], changed: int, scanned: int, write: bool) -> None:
+    """The one summary line on stderr: how many links in how many files, of each kind."""
+    if not changed:
+        print(f"nothing to rewrite ({scanned} files scanned)", file=sys.stderr)
+        return
+    links = sum(kinds.values())
+    verb = "rewrote" if write else "would rewrite"
+    print(
+        f"{verb} {links} link{'s' if links > 1 else ''} in {changed} "
+        f"file{'s' if changed > 1 else ''} ({_kinds(kinds)}); {scanned} files scanned",
+        file=sys.stderr,
+    )
+
+
+def repo_root(project: DocsProject, option: Path | None) -> Path:
     """``--repo-root``, else ``relocate_repo_root``, else the git top level, else the docs."""
     setting = project.settings.get("relocate_repo_root")
     if option is not None:
@@ -153,7 +189,7 @@ def _repo_root(project: DocsProject, option: Path | None) -> Path:
     return root.resolve()
 
 
-def _docs_prefix(root: Path, srcdir: Path) -> str:
+def docs_prefix(root: Path, srcdir: Path) -> str:
     """The docs folder relative to the repository root: ``""`` or ``"docs/zh/"``."""
     try:
         rel = srcdir.resolve().relative_to(root).as_posix()
@@ -184,7 +220,7 @@ def _kinds(kinds: Counter[str]) -> str:
     return ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
 
 
-def _print_patch(change: FileChange, shown: str) -> None:
+def print_patch(change: FileChange, shown: str) -> None:
     """The file's patch on stdout, in its own bytes; a file no text patch can show is
     named on stderr, never left out silently."""
     from sphinx_relocate.core.rewrite import patch_of
@@ -206,12 +242,15 @@ def _print_patch(change: FileChange, shown: str) -> None:
     out.flush()
 
 
-def _move_catalogs(
-    args: argparse.Namespace,
+def move_catalogs(
+    style: str,
     project: DocsProject,
     table: RelocationTable,
     root: Path,
     documents: set[str],
+    *,
+    check: bool,
+    write: bool,
 ) -> tuple[int, int]:
     """Move the message catalogs of moved pages that are still at an old name, in every
     language of ``locale_dirs`` (``git mv`` for tracked files); return how many were (or
@@ -230,7 +269,7 @@ def _move_catalogs(
     )
 
     def shown(path: Path) -> str:
-        if args.format != "text":
+        if style != "text":
             return display_path(path)
         try:
             return path.resolve().relative_to(root).as_posix()
@@ -252,22 +291,22 @@ def _move_catalogs(
 
     for path, why in kept:
         message = f"catalog of moved pages at an old name, not moved: it {why}"
-        print(finding(args.format, shown(path), 0, message), file=sys.stderr)
+        print(finding(style, shown(path), 0, message), file=sys.stderr)
     done = failed = 0
     for move in moves:
         pages = ", ".join(repr(page) for page in move.pages)
         for source, destination in move.files():
-            if args.check:
+            if check:
                 message = f"catalog of {pages} at an old name; move it to {shown(destination)}"
-                print(finding(args.format, shown(source), 0, message))
-            elif not args.write:
+                print(finding(style, shown(source), 0, message))
+            elif not write:
                 print(f"would move {shown(source)} → {shown(destination)}", file=sys.stderr)
-        if args.write:
+        if write:
             names = [(shown(s), shown(d)) for s, d in move.files()]
             error = move_catalog(move, tracked, git_mv, shown)
             if error is not None:
                 failed += 1
-                print(finding(args.format, names[0][0], 0, f"not moved: {error}"),
+                print(finding(style, names[0][0], 0, f"not moved: {error}"),
                       file=sys.stderr)
                 continue
             for source_name, destination_name in names:

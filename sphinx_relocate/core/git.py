@@ -1093,3 +1093,60 @@ def merge_lines(text: str, sections: dict[str, list[str]]) -> str:
     tomllib.loads(merged)  # refuse to write a file that no longer parses
     return merged
 
+
+
+#: a TOML string written on one line, basic or literal
+_STRING = r"""("(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
+_PLAIN_VALUE = re.compile(r"[ \t]*" + _STRING)
+_INLINE_TO = re.compile(r"[{,][ \t]*to[ \t]*=[ \t]*" + _STRING)
+
+
+def retarget(
+    text: str, moved: Callable[[str, str], str | None]
+) -> tuple[str, list[tuple[str, str, str]]]:
+    """``text`` of a table file with each target that moved written as where it is now,
+    so a chain stays one step (``a → b``, then ``b`` moved to ``c``: ``a → c``); and the
+    entries changed, ``(section, key, new target)``.
+
+    ``moved(section, target)`` is a target's new text, or ``None`` when it did not move.
+    A plain string value and an inline table's ``to`` are edited where they are written
+    (comments and layout kept); an entry that comes to name its own key (a move back)
+    is dropped.  The result must still parse (a ``ValueError`` otherwise).
+    """
+    from sphinx_relocate.core.table.reader import _decode_key, _split_key
+
+    lines = text.split("\n")
+    changed: list[tuple[str, str, str]] = []
+    dropped: list[int] = []
+    section = ""
+    for number, line in enumerate(lines):
+        header = _header_name(line)
+        if header is not None:
+            section = header
+            continue
+        key_text = _split_key(line)
+        key = _decode_key(key_text) if key_text is not None else None
+        if key_text is None or key is None:
+            continue
+        rest = line[len(key_text) + 1 :]
+        found = (
+            _INLINE_TO.search(rest) if rest.lstrip().startswith("{") else _PLAIN_VALUE.match(rest)
+        )
+        if found is None:
+            continue
+        target = tomllib.loads(f"v = {found.group(1)}")["v"]
+        new = moved(section, target)
+        if new is None or new == target:
+            continue
+        changed.append((section, key, new))
+        if new == key:
+            dropped.append(number)
+            continue
+        start = len(key_text) + 1 + found.start(1)
+        end = len(key_text) + 1 + found.end(1)
+        lines[number] = line[:start] + toml_string(new) + line[end:]
+    for number in reversed(dropped):
+        del lines[number]
+    result = "\n".join(lines)
+    tomllib.loads(result)  # refuse to write a file that no longer parses
+    return result, changed

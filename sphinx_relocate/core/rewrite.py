@@ -166,6 +166,7 @@ class Rewriter:
         heading_anchors: int = 0,
         root: Path | None = None,
         labels: set[str] | None = None,
+        moved: dict[str, str] | None = None,
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -186,6 +187,9 @@ class Rewriter:
         #: ``myst_heading_anchors`` and the repository on disk, to read pages' anchors
         self.heading_anchors = heading_anchors
         self.root = root
+        #: files at their new path still at their old one (``mv`` plans every edit
+        #: before it moves anything): read from there
+        self.moved = moved or {}
         #: the project's labels, for ``[labels]`` (read from the sources when not given)
         self.labels: set[str] = set()
         if table.labels:
@@ -350,7 +354,7 @@ class Rewriter:
         for suffix in self.suffixes:
             path = self.docs_prefix + docname + suffix
             if path in self.files and self.root is not None:
-                source = read_source(self.root / path)
+                source = read_source(self.root / self.moved.get(path, path))
                 if source is None:
                     return None
                 return anchors_in_source(source.text, path, self.heading_anchors)
@@ -746,7 +750,7 @@ def rewrite_file(
 ) -> FileChange | None:
     """The change of one file (written when ``write``), ``None`` when it has none."""
     try:
-        source = read_source(root / rel)
+        source = read_source(root / rewriter.moved.get(rel, rel))
     except OSError:
         return None
     if source is None:

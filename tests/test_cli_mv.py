@@ -1,0 +1,367 @@
+"""``sphinx-relocate mv`` end to end: a page, a folder and an image moved, in a git
+repository and outside one.
+
+After each move the landing oracle (tests/oracle.py: the original layout built plain,
+each link's landing carried through the table) finds every link where it was: built
+with the extension, and after the rewrite built without it.  Refusals, ``--dry-run``
+and ``--keep-links`` change nothing they should not (a hash of the whole tree).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import builds
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import compare, expected, landings
+from reorg_fixture import git
+
+from sphinx_relocate.cli.main import main
+
+ROOT = Path(__file__).parent / "roots" / "test-mv"
+PLAIN = {"extensions": ["myst_parser"]}
+RELOCATE = {"extensions": ["myst_parser", "sphinx_relocate"]}
+
+#: (OLD, NEW) of each kind of move, as a user would type them in the docs folder
+MOVES = {
+    "page": ("guide/install", "manual/start/setup"),
+    "folder": ("guide", "handbook/guide"),
+    "image": ("img/logo.png", "static/images/logo.png"),
+}
+
+
+def make_repo(base: Path, in_git: bool) -> Path:
+    repo = base / "repo"
+    shutil.copytree(ROOT, repo)
+    if in_git:
+        git(repo, "init", "-q")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "original")
+    return repo
+
+
+def tree_hash(repo: Path) -> str:
+    """Every path and byte under ``repo`` (git's index and refs too)."""
+    digest = hashlib.sha256()
+    for path in sorted(repo.rglob("*")):
+        digest.update(path.relative_to(repo).as_posix().encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def misses(original: Path, original_out: Path, docs: Path, outdir: Path) -> list[str]:
+    """The links of ``docs`` built into ``outdir`` that land elsewhere than the oracle says."""
+    found = landings(outdir / "html", docs)
+    want = expected(original_out / "html", original, docs / "relocations.toml", set(found))
+    return [str(miss) for miss in compare(want, found)]
+
+
+@pytest.fixture(params=[True, False], ids=["git", "no-git"])
+def in_git(request: pytest.FixtureRequest) -> bool:
+    return bool(request.param)
+
+
+@pytest.mark.parametrize("kind", list(MOVES))
+def test_every_link_lands_where_it_did(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    in_git: bool, kind: str,
+) -> None:
+    original_out = tmp_path / "original-out"
+    assert builds.build(ROOT / "docs", builddir=original_out, fresh=True,
+                        confoverrides=PLAIN).warnings == ""
+    old, new = MOVES[kind]
+    kept = make_repo(tmp_path / "kept", in_git)
+    rewritten = make_repo(tmp_path / "rewritten", in_git)
+
+    monkeypatch.chdir(kept)
+    assert main(["mv", "docs", old, new, "--keep-links"]) == 0
+    monkeypatch.chdir(rewritten)
+    assert main(["mv", "docs", old, new]) == 0
+    err = capsys.readouterr().err
+    assert f"moved docs/{old}" in err and "rewrote" in err, err
+    for repo in (kept, rewritten):
+        assert not (repo / "docs" / old).exists() or kind == "page"
+        assert (repo / "docs" / new).exists() or (repo / "docs" / f"{new}.md").exists()
+        if in_git:  # git records the move as a rename
+            staged = git(repo, "diff", "--cached", "--name-status", "-M").splitlines()
+            assert any(
+                line.startswith("R") and f"\tdocs/{old}" in line for line in staged
+            ), staged
+
+    # the table's entry brings every old reference where it landed
+    built = builds.build(kept / "docs", builddir=tmp_path / "kept-out", fresh=True,
+                         confoverrides=RELOCATE)
+    assert misses(ROOT / "docs", original_out, kept / "docs", tmp_path / "kept-out") == []
+    assert "relocate" not in built.warnings, built.warnings
+    # without the table they land nowhere: the oracle sees the links that moved
+    builds.build(kept / "docs", builddir=tmp_path / "kept-plain", fresh=True,
+                 confoverrides=PLAIN)
+    assert misses(ROOT / "docs", original_out, kept / "docs", tmp_path / "kept-plain")
+    # the rewritten sources need no table, and agree with it
+    for name, overrides in (("plain", PLAIN), ("relocate", RELOCATE)):
+        outdir = tmp_path / f"rewritten-{name}"
+        built = builds.build(rewritten / "docs", builddir=outdir, fresh=True,
+                             confoverrides=overrides)
+        assert built.warnings == "", built.warnings
+        assert misses(ROOT / "docs", original_out, rewritten / "docs", outdir) == [], name
+
+
+def test_move_records_what_from_git_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The table gets one entry per kind, as ``from-git --write`` writes it, comments kept;
+    the README outside the docs follows; the page's catalog moves with it."""
+    repo = make_repo(tmp_path, in_git=True)
+    monkeypatch.chdir(repo)
+    assert main(["mv", "docs", "guide/install.md", "manual/start/setup.md"]) == 0
+    assert main(["mv", "docs", "img/logo.png", "static/images/logo.png"]) == 0
+    assert main(["mv", "docs", "ref", "reference"]) == 0  # a folder of one page
+    table = (repo / "docs/relocations.toml").read_text("utf-8")
+    assert table == (
+        "# Moves of this project.\n\n[pages]\n"
+        '"guide/install" = "manual/start/setup"\n'
+        '"ref/api" = "reference/api"\n\n'
+        '[files]\n"img/logo.png" = "static/images/logo.png"\n'
+    )
+    readme = (repo / "README.md").read_text("utf-8")
+    assert "(docs/manual/start/setup.md)" in readme
+    assert "(docs/static/images/logo.png)" in readme
+    catalogs = repo / "docs/locales/de/LC_MESSAGES"
+    assert (catalogs / "manual/start/setup.po").is_file()
+    assert not (catalogs / "guide/install.po").exists()
+    assert "R  docs/locales/de/LC_MESSAGES/guide/install.po" in git(
+        repo, "status", "--porcelain"
+    )
+
+    # from-git derives nothing the table lacks
+    capsys.readouterr()
+    assert main(["from-git", "docs", "--check"]) == 0
+
+
+def test_a_folder_of_several_files_is_one_prefix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path, in_git=True)
+    monkeypatch.chdir(repo)
+    assert main(["mv", "docs", "guide", "handbook/guide"]) == 0
+    table = (repo / "docs/relocations.toml").read_text("utf-8")
+    assert '[prefixes]\n"guide/" = "handbook/guide/"\n' in table
+    assert '"guide/install"' not in table
+
+
+def test_mv_twice_collapses_the_chain(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(tmp_path, in_git=False)
+    monkeypatch.chdir(repo / "docs")
+    assert main(["mv", ".", "guide/install", "a/install"]) == 0
+    assert main(["mv", ".", "a/install", "b/install"]) == 0
+    assert "1 retargeted" in capsys.readouterr().err
+    assert main(["mv", ".", "guide", "handbook"]) == 0  # one page left in it
+    assert main(["mv", ".", "img/logo.png", "pics/logo.png"]) == 0
+    assert main(["mv", ".", "pics", "art"]) == 0
+    table = (repo / "docs/relocations.toml").read_text("utf-8")
+    assert table == (
+        "# Moves of this project.\n\n[pages]\n"
+        '"guide/install" = "b/install"\n'
+        '"a/install" = "b/install"\n'
+        '"guide/usage" = "handbook/usage"\n\n'
+        '[files]\n"img/logo.png" = "art/logo.png"\n"pics/logo.png" = "art/logo.png"\n'
+    )
+    # and back again: the entry that would name its own key goes
+    assert main(["mv", ".", "b/install", "a/install"]) == 0
+    table = (repo / "docs/relocations.toml").read_text("utf-8")
+    assert '"guide/install" = "a/install"\n' in table
+    assert '"a/install" = ' not in table
+    assert '"b/install" = "a/install"\n' in table
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("guide/install", "ref/api", "ref/api: exists already (the page ref/api)"),
+        ("guide/install.md", "ref/api.md", "ref/api.md: exists already (the page ref/api)"),
+        ("guide", "ref", "ref: exists already"),
+        ("img/logo.png", "ref/api.md", "ref/api.md: exists already"),
+        ("guide/nothing", "x", "guide/nothing: not a document, file or folder of the project"),
+        ("_build", "x", "_build: not a document, file or folder of the project"),
+        ("guide/install", "../../elsewhere", "../../elsewhere: outside the repository"),
+        ("guide/install", "../top", "../top: outside the docs folder"),
+        ("guide", "guide/inner", "guide/inner: inside the folder it would move (guide)"),
+        ("guide/install", "x.rst", "x.rst: a page keeps its source suffix (.md)"),
+        ("ref", "x", "ref: names the folder ref/ and the page ref; write ref/ for the folder"),
+        ("conf.py", "x.py", "conf.py: conf.py and the relocation table stay where the build"),
+        ("relocations.toml", "x.toml", "relocations.toml: conf.py and the relocation table"),
+    ],
+)
+def test_refusals_change_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    old: str, new: str, message: str,
+) -> None:
+    repo = make_repo(tmp_path, in_git=True)
+    (repo / "docs/_build").mkdir()
+    (repo / "docs/_build/page.md").write_text("# built\n", "utf-8")
+    (repo / "docs/ref.md").write_text("# Reference\n\n```{toctree}\nref/api\n```\n", "utf-8")
+    monkeypatch.chdir(repo)
+    before = tree_hash(repo)
+    capsys.readouterr()
+    assert main(["mv", "docs", old, new]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(f"sphinx-relocate: error: {message}"), err
+    assert len(err) == 2  # the table read, then the one problem
+    assert tree_hash(repo) == before
+
+
+def test_every_problem_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(tmp_path, in_git=False)
+    monkeypatch.chdir(repo)
+    before = tree_hash(repo)
+    capsys.readouterr()
+    assert main(["mv", "docs", "../../a", "../../b"]) == 2
+    err = capsys.readouterr().err
+    assert "../../a: outside the repository" in err and "../../b: outside the repository" in err
+    assert "Traceback" not in err
+    assert tree_hash(repo) == before
+
+
+def test_dry_run_prints_the_plan_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    in_git: bool,
+) -> None:
+    repo = make_repo(tmp_path, in_git)
+    monkeypatch.chdir(repo)
+    before = tree_hash(repo)
+    capsys.readouterr()
+    assert main(["mv", "docs", "docs/guide/install.md", "docs/manual/setup.md",
+                 "--dry-run"]) == 0
+    out, err = capsys.readouterr()
+    assert tree_hash(repo) == before
+    assert "would move docs/guide/install.md → docs/manual/setup.md" in err
+    assert "would move docs/locales/de/LC_MESSAGES/guide/install.po" in err
+    assert "docs/relocations.toml: would add 1 entry" in err
+    assert '+++ b/docs/relocations.toml\n' in out
+    assert '+"guide/install" = "manual/setup"\n' in out
+    assert "+- [Install](docs/manual/setup.md)\n" in out  # the README
+    # the moved page's own links, read from its old folder
+    assert "+++ b/docs/manual/setup.md\n" in out
+    assert "+- [API](../ref/api.md)\n" not in out  # the same from either folder
+    assert "+- [Usage](../guide/usage.md) and [home](../index.md)\n" in out
+
+
+def test_keep_links_edits_no_source_but_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(tmp_path, in_git=True)
+    monkeypatch.chdir(repo)
+    texts = {p.relative_to(repo): p.read_bytes() for p in repo.rglob("*.md")}
+    assert main(["mv", "docs", "guide/install", "manual/setup", "--keep-links"]) == 0
+    assert "rewrote" not in capsys.readouterr().err
+    moved = Path("docs/guide/install.md")
+    after = {p.relative_to(repo): p.read_bytes() for p in repo.rglob("*.md")}
+    assert after.pop(Path("docs/manual/setup.md")) == texts.pop(moved)
+    assert after == texts
+    assert '"guide/install" = "manual/setup"' in (repo / "docs/relocations.toml").read_text()
+
+
+def test_a_path_from_both_folders_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``README.md`` from the repository root and from the docs folder: never a guess."""
+    repo = make_repo(tmp_path, in_git=False)
+    (repo / "docs/README.md").write_text("# Docs readme\n", "utf-8")
+    monkeypatch.chdir(repo)
+    before = tree_hash(repo)
+    capsys.readouterr()
+    assert main(["mv", "docs", "README.md", "docs/about.md"]) == 2
+    err = capsys.readouterr().err
+    assert "README.md: names docs/README.md in the docs folder and README.md from the " \
+        "current folder; give its absolute path" in err, err
+    assert tree_hash(repo) == before
+    assert main(["mv", "docs", str(repo / "docs/README.md"), str(repo / "docs/about.md")]) == 0
+    assert (repo / "docs/about.md").is_file()
+
+
+def test_a_failure_midway_says_what_was_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sphinx_relocate.cli import mv
+
+    def fail(path: Path, merge: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    repo = make_repo(tmp_path, in_git=False)
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr(mv, "write_merged", fail)
+    capsys.readouterr()
+    assert main(["mv", "docs", "guide/install", "manual/setup"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (
+        "sphinx-relocate: error: cannot finish the move: [Errno 28] No space left on device; "
+        "done so far: moved docs/guide/install.md → docs/manual/setup.md"
+    )
+
+
+def test_a_read_only_file_is_left_and_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(tmp_path, in_git=False)
+    readme = repo / "README.md"
+    readme.chmod(0o444)
+    text = readme.read_bytes()
+    monkeypatch.chdir(repo)
+    capsys.readouterr()
+    assert main(["mv", "docs", "guide/install", "manual/setup", "--format", "github"]) == 1
+    err = capsys.readouterr().err
+    assert "::error file=README.md::left as it is: read-only (1 link to rewrite)" in err, err
+    assert readme.read_bytes() == text
+    assert "manual/setup" in (repo / "docs/index.md").read_text("utf-8")
+
+
+def _moved_to_c(section: str, target: str) -> str | None:
+    path, sep, anchor = target.partition("#")
+    return "c" + path[1:] + sep + anchor if path.split(".")[0] == "b" else None
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ('[pages]\n"a" = "b"  # kept\n', '[pages]\n"a" = "c"  # kept\n'),
+        ("[pages]\r\n'a' = 'b.md'\r\n", '[pages]\r\n\'a\' = "c.md"\r\n'),
+        ('[pages]\na = "b#sec"\n', '[pages]\na = "c#sec"\n'),
+        ('[pages]\n"a" = { to = "b", status = 302 }\n',
+         '[pages]\n"a" = { to = "c", status = 302 }\n'),
+        ('[pages]\n"c" = "b"\n"x" = "y"\n', '[pages]\n"x" = "y"\n'),  # moved back
+        ('# "a" = "b" in a comment\n[pages]\n"ab" = "bb"\n',
+         '# "a" = "b" in a comment\n[pages]\n"ab" = "bb"\n'),
+    ],
+)
+def test_retarget_edits_only_the_targets_that_moved(text: str, want: str) -> None:
+    from sphinx_relocate.core.git import retarget
+
+    assert retarget(text, _moved_to_c)[0] == want
+
+
+@given(st.lists(st.tuples(st.sampled_from("abcxy"), st.sampled_from("abcxy")), max_size=6,
+                unique_by=lambda entry: entry[0]),
+       st.sampled_from(["", "# note\n"]))
+def test_retarget_keeps_every_other_line(
+    entries: list[tuple[str, str]], comment: str
+) -> None:
+    """Each entry to ``b`` goes to ``c`` (or, named ``c``, goes); nothing else changes."""
+    from sphinx_relocate.core.git import retarget
+
+    text = comment + "[pages]\n" + "".join(f'"{old}" = "{new}"\n' for old, new in entries)
+    result, changed = retarget(text, _moved_to_c)
+    kept = [
+        (old, "c" if new == "b" else new) for old, new in entries
+        if not (old == "c" and new == "b")
+    ]
+    assert result == comment + "[pages]\n" + "".join(f'"{o}" = "{n}"\n' for o, n in kept)
+    assert changed == [("pages", old, "c") for old, new in entries if new == "b"]
