@@ -57,7 +57,7 @@ from sphinx_relocate.core.settings import CONFIG_VALUES
 from sphinx_relocate.core.table import Location, Problem, RelocationTable, Target, load_table
 from sphinx_relocate.sphinx_ext import events
 from sphinx_relocate.sphinx_ext.catalogs import CatalogAtOldName
-from sphinx_relocate.sphinx_ext.check import AmbiguousLinks, DanglingLinks, RenamedLabels
+from sphinx_relocate.sphinx_ext.check import ReportedReferences
 from sphinx_relocate.sphinx_ext.config import check_config, register
 from sphinx_relocate.sphinx_ext.resolve import RelocatingTocTree
 from sphinx_relocate.sphinx_ext.stubs import LOCALE_DIR, MESSAGE_CATALOG
@@ -93,9 +93,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(CatalogAtOldName)
     # at write time: references to renamed labels, links with several meanings, and
     # dangling links (in that order: their default_priority 6, 7, 8)
-    app.add_post_transform(RenamedLabels)
-    app.add_post_transform(AmbiguousLinks)
-    app.add_post_transform(DanglingLinks)
+    app.add_post_transform(ReportedReferences)
 
     # before anything reads a value (handlers at 500) and before Sphinx's own type
     # warnings (800); then after Sphinx has normalized source_suffix (800)

@@ -34,7 +34,7 @@ How it works:
   sends it to that page (:func:`settle`).
 * A reference to a renamed label (``[labels]``) is decided here too, once every label
   is known: it lands on the new label unless the old one still exists, and
-  :class:`RenamedLabels` sends its node there before MyST and Sphinx resolve it.  One
+  :class:`ReportedReferences` sends its node there before MyST and Sphinx resolve it.  One
   that names a label that is neither a label nor a table key is Sphinx's to report.
 * At ``build-finished`` the findings are counted for the summary line (``_summary``);
   ``relocate_fail_on_dangling`` also warns the count and sets the exit status 1.
@@ -120,7 +120,7 @@ class DocumentCheck(NamedTuple):
     #: an answer depends on more than those pages (a file no reader notes as a
     #: dependency, a name, a label, a page that is missing): checked on every build
     volatile: bool
-    #: a reference has other meanings, settled by anchors (``AmbiguousLinks``)
+    #: a reference has other meanings, settled by anchors (``ReportedReferences``)
     alternatives: bool
 
 
@@ -245,80 +245,82 @@ def label_key(docname: str, written: str, any_meaning: bool) -> tuple[str, str, 
     return docname, written, any_meaning
 
 
-class RenamedLabels(SphinxPostTransform):
-    """Send each reference to a renamed label to the label it lands on (before
-    :class:`AmbiguousLinks`, MyST's resolver (9) and Sphinx's (10), so intersphinx never
-    sees it); an ambiguous one becomes its text, as a dangling link does."""
+class ReportedReferences(SphinxPostTransform):
+    """Send or replace the references the check decided, before MyST's resolver (9) and
+    Sphinx's (10) see them, in one walk of the document, each node in this order:
+
+    1. a reference to a renamed label goes to the label it lands on (so intersphinx
+       never sees it); an ambiguous one becomes its text, as a dangling link does;
+    2. a link with alternatives goes to the page that has its anchor (:func:`settle`);
+    3. a page link or anchor the check reported becomes its text (the page, for an
+       anchor), so MyST and Sphinx do not warn a second, non-persistent time.
+    """
 
     default_priority = 6
 
     def run(self, **kwargs: Any) -> None:
         report = state_of(app_of(self.env)).report
-        if report is None or not report.labels:
-            return
-        for node in list(elements(self.document)):
-            names = label_xref(node) if isinstance(node, addnodes.pending_xref) else ""
-            if not names:
-                continue
-            key = label_key(node.get("refdoc", ""), node["reftarget"], names == "any")
-            new = report.labels.get(key)
-            if new:
-                node["reftarget"] = new
-            elif new == "":
-                _replace_with_text(node, node["reftarget"])
-
-
-class AmbiguousLinks(SphinxPostTransform):
-    """Send each link with alternatives to the page that has its anchor (before
-    :class:`DanglingLinks`, MyST's resolver (9) and Sphinx's (10))."""
-
-    default_priority = 7
-
-    def run(self, **kwargs: Any) -> None:
-        report = state_of(app_of(self.env)).report
-        if report is not None and not report.alternatives:
-            return
+        labels = report.labels if report is not None else {}
+        alternatives = report is None or report.alternatives
+        findings = report is not None and bool(report.findings)
+        if not (labels or alternatives or findings):
+            return  # most builds: no walk
         anchors = anchors_of(self.env)
-        for node in elements(self.document):
-            alternatives = node.get("relocate_alternatives")
-            if alternatives and isinstance(node, addnodes.pending_xref):
-                key = "refanchor" if node.get("reftype") == "relocate" else "reftargetid"
-                chosen = settle(
-                    anchors, "page", node["reftarget"], node.get(key) or "", alternatives
-                )
-                if chosen is not None:  # else ambiguous: reported by the check
-                    node["reftarget"] = chosen[0]
-                    node[key] = chosen[1] or None
-
-
-class DanglingLinks(SphinxPostTransform):
-    """Replace page links and anchors we reported, before MyST (9) and Sphinx (10) warn."""
-
-    default_priority = 8
-
-    def run(self, **kwargs: Any) -> None:
-        report = state_of(app_of(self.env)).report
-        if report is None or not report.findings:
-            return
         xrefs = [node for node in elements(self.document)
                  if isinstance(node, addnodes.pending_xref)]
         for node in xrefs:
-            refdoc = node.get("refdoc", "")
-            target = node.get("reftarget", "")
-            domain, reftype = node.get("refdomain"), node.get("reftype")
-            if domain == "doc" and reftype == "myst":
-                anchor = node.get("reftargetid") or ""
-                if (refdoc, target) in report.pages:
-                    _replace_with_text(node, target)
-                elif anchor and (refdoc, target, anchor) in report.anchors:
-                    node["reftargetid"] = None  # link to the page; the anchor is reported
-            elif domain == "std" and reftype == "doc":
-                if (refdoc, docname_join(refdoc, target)) in report.pages:
-                    _replace_with_text(node, target)
-            elif not domain and reftype == "myst" and (
-                (refdoc, decode(target)) in report.written or (refdoc, target) in report.written
-            ):
-                _replace_with_text(node, target)
+            if labels and _send_to_label(node, labels):
+                continue
+            if alternatives and node.get("relocate_alternatives"):
+                _settle_alternatives(node, anchors)
+            if findings:
+                assert report is not None
+                _replace_reported(node, report)
+
+
+def _send_to_label(node: addnodes.pending_xref, labels: dict[tuple[str, str, bool], str]) -> bool:
+    """Step 1 of :class:`ReportedReferences`; ``True`` when the node became text."""
+    names = label_xref(node)
+    if not names:
+        return False
+    new = labels.get(label_key(node.get("refdoc", ""), node["reftarget"], names == "any"))
+    if new:
+        node["reftarget"] = new
+    elif new == "":
+        _replace_with_text(node, node["reftarget"])
+        return True
+    return False
+
+
+def _settle_alternatives(node: addnodes.pending_xref, anchors: dict[str, set[str]]) -> None:
+    """Step 2 of :class:`ReportedReferences` (an ambiguous one is reported by the check)."""
+    key = "refanchor" if node.get("reftype") == "relocate" else "reftargetid"
+    chosen = settle(
+        anchors, "page", node["reftarget"], node.get(key) or "", node["relocate_alternatives"]
+    )
+    if chosen is not None:
+        node["reftarget"] = chosen[0]
+        node[key] = chosen[1] or None
+
+
+def _replace_reported(node: addnodes.pending_xref, report: Report) -> None:
+    """Step 3 of :class:`ReportedReferences`."""
+    refdoc = node.get("refdoc", "")
+    target = node.get("reftarget", "")
+    domain, reftype = node.get("refdomain"), node.get("reftype")
+    if domain == "doc" and reftype == "myst":
+        anchor = node.get("reftargetid") or ""
+        if (refdoc, target) in report.pages:
+            _replace_with_text(node, target)
+        elif anchor and (refdoc, target, anchor) in report.anchors:
+            node["reftargetid"] = None  # link to the page; the anchor is reported
+    elif domain == "std" and reftype == "doc":
+        if (refdoc, docname_join(refdoc, target)) in report.pages:
+            _replace_with_text(node, target)
+    elif not domain and reftype == "myst" and (
+        (refdoc, decode(target)) in report.written or (refdoc, target) in report.written
+    ):
+        _replace_with_text(node, target)
 
 
 # -- the check ---------------------------------------------------------------------

@@ -7,7 +7,7 @@ moved page's frame is read from its source text, as ``rewrite`` reads it.
 
 A link with several meanings that its page's frame does not decide keeps them all:
 they are recorded as alternatives, and the link goes to the one page that has its
-anchor once every document is read (``_check.AmbiguousLinks``), else it is reported as
+anchor once every document is read (``check.ReportedReferences``), else it is reported as
 ambiguous.
 
 Each kind of reference is one entry of :data:`REFERENCE_KINDS`, its nodes thin
@@ -17,7 +17,7 @@ local reST links and own URLs, raw HTML (source paths at read time, built URLs a
 ``doctree-resolved``), and references to renamed labels (``:ref:``, ``:numref:``,
 ``:any:``, MyST's ``[](#label)``), which are only recorded: the label they land on
 needs every document read, so ``_check`` decides it and its post-transform
-``RenamedLabels`` sends them there.
+``ReportedReferences`` sends them there.
 Toctree entries are mapped by a ``toctree`` directive before Sphinx reads them, and the
 files of ``include``, ``literalinclude`` and ``csv-table`` in the source text as it is
 read (``source-read``).  Every reference is recorded for the checker, and the table
@@ -403,7 +403,7 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
         node["refdomain"] = "doc"
         node["reftarget"] = resolved.path
         node["reftargetid"] = resolved.anchor or None
-        if resolved.alternatives:  # settled by _check.AmbiguousLinks, once anchors are known
+        if resolved.alternatives:  # settled by check.ReportedReferences, once anchors are known
             node["relocate_alternatives"] = list(resolved.alternatives)
     elif not os.path.isfile(os.path.join(resolver.srcdir, resolved.path)):
         pass  # a folder: nothing to download; the checker judges the link
@@ -431,7 +431,7 @@ def _label_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateW
 
     Which label it lands on needs every label of the project, so it is decided once all
     documents are read (``_check``), and the node is sent there by a post-transform
-    (``_check.RenamedLabels``).  The record keeps the other meanings a ``:any:`` or
+    (``check.ReportedReferences``).  The record keeps the other meanings a ``:any:`` or
     MyST reference may have, a document next to the page and an anchor of the page.
     """
     written = node["reftarget"]
@@ -770,7 +770,7 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
     ReferenceKind(
         RelocateWarning.LABEL, "label",
         "doctree-read: ``:ref:``, ``:numref:``, ``:any:``, MyST's ``[](#label)`` to a "
-        "``[labels]`` key; sent to its label by ``_check.RenamedLabels``",
+        "``[labels]`` key; sent to its label by ``check.ReportedReferences``",
         (NodeAdapter(addnodes.pending_xref, lambda node: bool(label_xref(node)), _label_xref),),
         names_label=True,
     ),

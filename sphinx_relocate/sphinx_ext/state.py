@@ -139,10 +139,10 @@ class Report:
     anchors: set[tuple[str, str, str]] = field(default_factory=set)
     #: (location, message) of table targets whose anchor is missing
     table: list[tuple[str, str]] = field(default_factory=list)
-    #: some reference has alternatives for ``check.AmbiguousLinks`` to settle
+    #: some reference has alternatives for ``check.ReportedReferences`` to settle
     alternatives: bool = False
     #: references to renamed labels, by ``check.label_key``: the label each lands on now,
-    #: ``""`` for an ambiguous one (for ``check.RenamedLabels``)
+    #: ``""`` for an ambiguous one (for ``check.ReportedReferences``)
     labels: dict[tuple[str, str, bool], str] = field(default_factory=dict)
 
 
