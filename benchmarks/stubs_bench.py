@@ -133,8 +133,7 @@ def relocate_phase(
     from sphinx_relocate.core.stubs import (
         HtmlOutput,
         read_manifest,
-        render_default,
-        rendered,
+        rendered_default,
         write_all,
     )
     from sphinx_relocate.core.table import load_table
@@ -146,7 +145,7 @@ def relocate_phase(
     site = HtmlOutput(dirhtml=False)
 
     def run() -> None:
-        files = rendered(relocate_plan(table, documents, titles), render_default)
+        files = rendered_default(relocate_plan(table, documents, titles))
         pages = {site.file(d) for d in documents}
         errors: list[str] = []
         write_all(outdir, files, read_manifest(outdir), pages, lambda p, m: errors.append(m))

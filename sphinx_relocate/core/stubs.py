@@ -832,6 +832,22 @@ def rendered(
         yield redirect.path, render(redirect).encode("utf-8")
 
 
+def rendered_default(
+    redirects: Iterable[Redirect], text: StubText = ENGLISH
+) -> Iterator[tuple[str, bytes]]:
+    """:func:`rendered` with the built-in page (:func:`render_default`), which depends on
+    a stub's URLs, title and anchors only: a stub that shares them with the one before
+    (old pages of one folder sent to one page, in path order) gets the same bytes,
+    rendered once."""
+    shape: tuple[str, str, str, Mapping[str, str]] | None = None
+    data = b""
+    for redirect in redirects:
+        key = (redirect.url, redirect.canonical, redirect.title, redirect.anchors)
+        if key != shape:
+            shape, data = key, render_default(redirect, text).encode("utf-8")
+        yield redirect.path, data
+
+
 @dataclass
 class Written:
     """What :func:`write_all` did in the output folder."""
@@ -861,10 +877,13 @@ def write_all(
     writer = Writer(outdir, previous, replaceable)
     write = writer.write
     written: dict[str, str] = {}
+    last, hashed = b"", digest(b"")  # stubs that share their bytes share one hash
     for path, data in files:
         error = write(path, data)
         if error is None:
-            written[path] = digest(data)
+            if data is not last:
+                last, hashed = data, digest(data)
+            written[path] = hashed
         else:
             on_error(path, error)
     removed = [
