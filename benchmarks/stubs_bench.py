@@ -136,7 +136,7 @@ def relocate_phase(
         rendered_default,
         write_all,
     )
-    from sphinx_relocate.core.table import load_table
+    from sphinx_relocate.core.table import collection_paused, load_table
 
     table, problems = load_table(table_file, {})
     assert not [p for p in problems if p.fatal], problems
@@ -145,10 +145,11 @@ def relocate_phase(
     site = HtmlOutput(dirhtml=False)
 
     def run() -> None:
-        files = rendered_default(relocate_plan(table, documents, titles))
-        pages = {site.file(d) for d in documents}
-        errors: list[str] = []
-        write_all(outdir, files, read_manifest(outdir), pages, lambda p, m: errors.append(m))
+        with collection_paused():  # as the build-finished handler runs it
+            files = rendered_default(relocate_plan(table, documents, titles))
+            pages = {site.file(d) for d in documents}
+            errors: list[str] = []
+            write_all(outdir, files, read_manifest(outdir), pages, lambda p, m: errors.append(m))
         assert not errors, errors[:3]
 
     return run

@@ -186,6 +186,20 @@ def test_pretty_is_the_canonical_href(
     )
 
 
+@given(docname, docname, anchor, shape, st.booleans())
+def test_a_stubs_href_is_page_href(
+    old: str, new: str, anchor: str, shape: tuple[bool, str, str | None], index_file: bool
+) -> None:
+    """``HtmlOutput.href`` (with its own path for the html builder) is ``page_href``."""
+    dirhtml, suffix, link_suffix = shape
+    site = HtmlOutput(dirhtml=dirhtml, file_suffix=suffix, link_suffix=link_suffix)
+    stub = site.file(old)
+    assert site.href(stub, Target(path=new, anchor=anchor), index_file=index_file) == page_href(
+        stub, new, anchor, dirhtml=dirhtml, file_suffix=suffix, link_suffix=link_suffix,
+        index_file=index_file,
+    )
+
+
 _NAME = st.sampled_from(["a", "b", "c", "d/a", "d/b", "e/f/a", "index"])
 
 
