@@ -172,7 +172,9 @@ def listable(name: str, role: str = "std:doc") -> bool:
     https:/evil.example/ Installation`` would be read as another entry; a line break
     would end it.  Such names get no alias.
     """
-    return _reads_back(InventoryEntry(name, role, "-1", "x.html", "-"))
+    if _WHITESPACE.search(name) is None:  # as _reads_back, without making the entry
+        return _rest_reads_back((role, "-1", "x.html", "-"))
+    return _line_reads_back(InventoryEntry(name, role, "-1", "x.html", "-"))
 
 
 def _reads_back(entry: InventoryEntry) -> bool:
