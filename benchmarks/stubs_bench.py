@@ -7,7 +7,8 @@ new pages that already exist in the output folder, as they would after the build
 
 ``relocate``     ``sphinx_relocate.core.stubs``: :func:`plan` (which old pages get a stub,
                  chains, clashes), rendering and :func:`write_all` (with its manifest)
-                 - everything its ``build-finished`` handler does after reading the env.
+                 - everything its ``build-finished`` handler does after reading the env,
+                 with cyclic garbage collection paused, as that handler runs it.
 ``reredirects``  ``sphinx_reredirects.Reredirects(app).grab_redirects()`` and
                  ``create_redirects()`` - the body of its ``html-collect-pages`` handler.
 ``rediraffe``    ``sphinxext.rediraffe.build_redirects(app, None)`` - its whole
@@ -121,10 +122,11 @@ def relocate_plan(table: Any, documents: set[str], titles: dict[str, str]) -> li
 
 
 def relocate_render(redirects: list[Any]) -> dict[str, bytes]:
-    """The built-in stub of each planned redirect, encoded: stub path -> bytes."""
-    from sphinx_relocate.core.stubs import render_default
+    """The built-in stub of each planned redirect, encoded as a build renders them
+    (``rendered_default``: once for neighbours that share their page): stub path -> bytes."""
+    from sphinx_relocate.core.stubs import rendered_default
 
-    return {r.path: render_default(r).encode("utf-8") for r in redirects}
+    return dict(rendered_default(redirects))
 
 
 def relocate_phase(
