@@ -7,7 +7,8 @@ new pages that already exist in the output folder, as they would after the build
 
 ``relocate``     ``sphinx_relocate.core.stubs``: :func:`plan` (which old pages get a stub,
                  chains, clashes), rendering and :func:`write_all` (with its manifest)
-                 - everything its ``build-finished`` handler does after reading the env.
+                 - everything its ``build-finished`` handler does after reading the env,
+                 with cyclic garbage collection paused, as that handler runs it.
 ``reredirects``  ``sphinx_reredirects.Reredirects(app).grab_redirects()`` and
                  ``create_redirects()`` - the body of its ``html-collect-pages`` handler.
 ``rediraffe``    ``sphinxext.rediraffe.build_redirects(app, None)`` - its whole
@@ -121,10 +122,11 @@ def relocate_plan(table: Any, documents: set[str], titles: dict[str, str]) -> li
 
 
 def relocate_render(redirects: list[Any]) -> dict[str, bytes]:
-    """The built-in stub of each planned redirect, encoded: stub path -> bytes."""
-    from sphinx_relocate.core.stubs import render_default
+    """The built-in stub of each planned redirect, encoded as a build renders them
+    (``rendered_default``: once for neighbours that share their page): stub path -> bytes."""
+    from sphinx_relocate.core.stubs import rendered_default
 
-    return {r.path: render_default(r).encode("utf-8") for r in redirects}
+    return dict(rendered_default(redirects))
 
 
 def relocate_phase(
@@ -133,11 +135,10 @@ def relocate_phase(
     from sphinx_relocate.core.stubs import (
         HtmlOutput,
         read_manifest,
-        render_default,
-        rendered,
+        rendered_default,
         write_all,
     )
-    from sphinx_relocate.core.table import load_table
+    from sphinx_relocate.core.table import collection_paused, load_table
 
     table, problems = load_table(table_file, {})
     assert not [p for p in problems if p.fatal], problems
@@ -146,10 +147,11 @@ def relocate_phase(
     site = HtmlOutput(dirhtml=False)
 
     def run() -> None:
-        files = rendered(relocate_plan(table, documents, titles), render_default)
-        pages = {site.file(d) for d in documents}
-        errors: list[str] = []
-        write_all(outdir, files, read_manifest(outdir), pages, lambda p, m: errors.append(m))
+        with collection_paused():  # as the build-finished handler runs it
+            files = rendered_default(relocate_plan(table, documents, titles))
+            pages = {site.file(d) for d in documents}
+            errors: list[str] = []
+            write_all(outdir, files, read_manifest(outdir), pages, lambda p, m: errors.append(m))
         assert not errors, errors[:3]
 
     return run

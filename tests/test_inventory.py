@@ -286,6 +286,26 @@ def test_aliases_survive_a_round_trip(moves: dict[str, tuple[str, str]]) -> None
         assert (again[old].uri, again[old].title) == (expected, again[new].title)
 
 
+#: fields made of what decides how a line reads: spaces, line breaks, digits, ``:``, ``-``
+_FIELD = st.text(
+    st.sampled_from([" ", "\t", "\n", "\x85", "\u2028", "\xa0", "1", "-", ":", "a", "$"]),
+    max_size=5,
+)
+
+
+@given(_FIELD.filter(bool), _FIELD, _FIELD, _FIELD, _FIELD)
+def test_the_cached_check_judges_every_line_as_the_reader_does(
+    name: str, role: str, priority: str, location: str, display: str
+) -> None:
+    """Whether an alias reads back is worked out once for each rest of the line when the
+    name has no whitespace; it must agree with reading the whole line back."""
+    from sphinx_relocate.core import inventory
+
+    for each in (name, "".join(c for c in name if not c.isspace()) or "n"):
+        entry = InventoryEntry(each, role, priority, location, display)
+        assert inventory._reads_back(entry) == inventory._line_reads_back(entry)
+
+
 # -- names that would read as another entry (D19) ------------------------------------------
 
 FORGED = "install std:label -1 https:/evil.example/ Installation"

@@ -21,7 +21,18 @@ from sphinx_relocate.core.paths import (
     relative_path,
     safe_output_path,
 )
-from sphinx_relocate.core.stubs import HtmlOutput, js_string, old_page_landings, old_pages, plan
+from sphinx_relocate.core.stubs import (
+    ENGLISH,
+    HtmlOutput,
+    Redirect,
+    StubText,
+    js_string,
+    old_page_landings,
+    old_pages,
+    plan,
+    render_default,
+    rendered_default,
+)
 from sphinx_relocate.core.table import RelocationTable, Target, load_table
 
 _CHARS = st.sampled_from(list("abcXYZ09-_.~ '\"<>&%:#?@=+;,!()[]特性总览é\u2028"))
@@ -175,6 +186,20 @@ def test_pretty_is_the_canonical_href(
     )
 
 
+@given(docname, docname, anchor, shape, st.booleans())
+def test_a_stubs_href_is_page_href(
+    old: str, new: str, anchor: str, shape: tuple[bool, str, str | None], index_file: bool
+) -> None:
+    """``HtmlOutput.href`` (with its own path for the html builder) is ``page_href``."""
+    dirhtml, suffix, link_suffix = shape
+    site = HtmlOutput(dirhtml=dirhtml, file_suffix=suffix, link_suffix=link_suffix)
+    stub = site.file(old)
+    assert site.href(stub, Target(path=new, anchor=anchor), index_file=index_file) == page_href(
+        stub, new, anchor, dirhtml=dirhtml, file_suffix=suffix, link_suffix=link_suffix,
+        index_file=index_file,
+    )
+
+
 _NAME = st.sampled_from(["a", "b", "c", "d/a", "d/b", "e/f/a", "index"])
 
 
@@ -229,3 +254,25 @@ def test_stubs_that_share_a_folder_and_target_say_what_each_would_alone(
         alone = RelocationTable.of_entries(e for e in table.entries if e.old == redirect.old)
         landings = old_page_landings(alone, documents)
         assert plan(alone, documents, site, landings=landings)[0] == [redirect]
+
+
+_HOSTILE = st.text(st.sampled_from(["a", "/", "<", ">", "&", '"', "'", "#", "\u2028", "é"]),
+                   max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_HOSTILE, _HOSTILE, _HOSTILE,
+                          st.dictionaries(_HOSTILE, _HOSTILE, max_size=2)), max_size=6),
+       st.sampled_from([ENGLISH, StubText("de", ("Verschoben: ", ""), ("Nach ", " <&>"))]))
+def test_stubs_rendered_once_per_shape_are_what_each_renders_alone(stubs, text) -> None:
+    """``rendered_default`` hands a stub the bytes of the one before when its URLs, title
+    and anchors are the same: hostile values are escaped exactly as rendering it alone."""
+    redirects = [
+        Redirect(f"old{i}", f"old{i}.html", url, canonical, title, Target("new"), anchors)
+        for i, (url, canonical, title, anchors) in enumerate(
+            [shape for shape in stubs for _ in range(2)]  # neighbours with one shape
+        )
+    ]
+    assert list(rendered_default(redirects, text)) == [
+        (redirect.path, render_default(redirect, text).encode("utf-8")) for redirect in redirects
+    ]

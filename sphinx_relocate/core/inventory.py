@@ -24,6 +24,7 @@ The build's side (after an HTML build has written ``objects.inv``) is
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
 from collections.abc import Collection, Iterable, Mapping
@@ -147,9 +148,10 @@ def aliases(
     # thousands of old names often land on one page: its entry is looked up once
     landings: dict[tuple[str, str], tuple[str, str, str] | None] = {}
     found: list[InventoryEntry] = []
-    for old, key in sorted(moves.items()):
+    for old in sorted(moves):  # the names alone: sorting their pairs costs 4× as much
         if old in known:
             continue
+        key = moves[old]
         if key in landings:
             landing = landings[key]
         else:
@@ -171,10 +173,28 @@ def listable(name: str, role: str = "std:doc") -> bool:
     https:/evil.example/ Installation`` would be read as another entry; a line break
     would end it.  Such names get no alias.
     """
-    return _reads_back(InventoryEntry(name, role, "-1", "x.html", "-"))
+    if _WHITESPACE.search(name) is None:  # as _reads_back, without making the entry
+        return _rest_reads_back((role, "-1", "x.html", "-"))
+    return _line_reads_back(InventoryEntry(name, role, "-1", "x.html", "-"))
 
 
 def _reads_back(entry: InventoryEntry) -> bool:
+    # A name without whitespace ends where its line's first whitespace is, so the
+    # reader's lazy first group stops there or the line is not this entry: whether the
+    # rest reads back does not depend on the name, and is worked out once for each rest
+    # (thousands of aliases share their page's role, priority, location and title).
+    if _WHITESPACE.search(entry.name) is None:
+        return _rest_reads_back(entry[1:])
+    return _line_reads_back(entry)
+
+
+@functools.lru_cache(maxsize=256)
+def _rest_reads_back(rest: tuple[str, str, str, str]) -> bool:
+    """Whether an entry ``x`` + ``rest`` (role, priority, location, display) reads back."""
+    return _line_reads_back(InventoryEntry("x", *rest))
+
+
+def _line_reads_back(entry: InventoryEntry) -> bool:
     line = entry.line()
     return not _breaks_line(line[:-1]) and _entry(line) == entry
 
@@ -193,6 +213,8 @@ def _landing(target: InventoryEntry | None, anchor: str) -> tuple[str, str, str]
 
 #: what ``str.splitlines`` (and so an inventory reader) takes for the end of a line
 _LINE_BREAK = re.compile("[\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+#: what the reader's ``\s`` matches (every line break above too)
+_WHITESPACE = re.compile(r"\s")
 
 
 def _breaks_line(name: str) -> bool:

@@ -42,8 +42,10 @@ from sphinx_relocate.core.paths import (
     html_page_path,
     page_href,
     page_root_url,
+    quote_fragment,
     quote_path,
     quote_url,
+    relative_path,
     safe_output_path,
 )
 from sphinx_relocate.core.table import RelocationTable, Target
@@ -122,6 +124,11 @@ class HtmlOutput:
         ``index_file`` (the pretty URL, for ``<link rel="canonical">``)."""
         if target.url:
             return quote_url(target.url)
+        if not self.dirhtml and self.link_suffix in (None, self.file_suffix):
+            # page_href's case of the html builder, without its keyword call (every stub)
+            folder = from_file.rpartition("/")[0]
+            href = quote_path(relative_path(folder, target.path + self.file_suffix)) or "./"
+            return href + "#" + quote_fragment(target.anchor) if target.anchor else href
         return page_href(
             from_file,
             target.path,
@@ -232,7 +239,7 @@ def plan(
     # an old page with no target page is left out: relocate.target_missing reported it
     for old, target in landings.items():
         path = safe_output_path(site.file(old))
-        if path is None or path.split("/", 1)[0] in _RESERVED:
+        if path is None or path.partition("/")[0] in _RESERVED:
             shown = path or site.file(old)
             skipped.append(
                 Skipped(
@@ -245,35 +252,11 @@ def plan(
             )
             continue
         clash = folded.get(path.casefold())  # None: no page or other file is there
-        if clash is not None and path in pages and not (
-            pages[path] == old and table.replaced(old)
-        ):
-            # dirhtml: 'a' and 'a/index' share a URL, which still works
-            skipped.append(Skipped(old, path, None, ""))
-            continue
-        if clash is not None and path in others:
-            skipped.append(
-                Skipped(
-                    old,
-                    path,
-                    "shadowed",
-                    f"no redirect stub for {old!r}: the build writes its own file {path!r}",
-                )
-            )
-            continue
-        if clash is not None and clash != path:  # a replaced document is its own page
-            skipped.append(
-                Skipped(
-                    old,
-                    path,
-                    "case_rename",
-                    f"no redirect stub for {old!r} → {target}: {path!r} and the page "
-                    f"{clash!r} differ only by letter case, so on case-insensitive file "
-                    "systems (macOS, Windows) the stub would replace that page; old links "
-                    "with the old spelling work only where the server ignores case",
-                )
-            )
-            continue
+        if clash is not None:
+            skip = _clash(table, old, target, path, clash, pages, others)
+            if skip is not None:
+                skipped.append(skip)
+                continue
         if path in redirects:  # two old names, one file; the first in sorted order wins
             continue
         key = (path.rpartition("/")[0], target)
@@ -288,9 +271,42 @@ def plan(
             anchors = dict(anchors)
             for fragment, place in on_page.items():
                 anchors.setdefault(fragment, site.href(path, place))
-        url, canonical, title = landing
-        redirects[path] = Redirect(old, path, url, canonical, title, target, anchors)
+        redirects[path] = Redirect(old, path, *landing, target, anchors)
     return [redirects[p] for p in sorted(redirects)], skipped
+
+
+def _clash(
+    table: RelocationTable,
+    old: str,
+    target: Target,
+    path: str,
+    clash: str,
+    pages: Mapping[str, str],
+    others: Collection[str],
+) -> Skipped | None:
+    """Why the stub ``path`` of ``old`` is not written where the page or file ``clash``
+    has the same name but for letter case (or is the same file); ``None``: it is."""
+    if path in pages and not (pages[path] == old and table.replaced(old)):
+        # dirhtml: 'a' and 'a/index' share a URL, which still works
+        return Skipped(old, path, None, "")
+    if path in others:
+        return Skipped(
+            old,
+            path,
+            "shadowed",
+            f"no redirect stub for {old!r}: the build writes its own file {path!r}",
+        )
+    if clash != path:  # a replaced document is its own page
+        return Skipped(
+            old,
+            path,
+            "case_rename",
+            f"no redirect stub for {old!r} → {target}: {path!r} and the page "
+            f"{clash!r} differ only by letter case, so on case-insensitive file "
+            "systems (macOS, Windows) the stub would replace that page; old links "
+            "with the old spelling work only where the server ignores case",
+        )
+    return None
 
 
 def _urls_and_title(
@@ -832,6 +848,22 @@ def rendered(
         yield redirect.path, render(redirect).encode("utf-8")
 
 
+def rendered_default(
+    redirects: Iterable[Redirect], text: StubText = ENGLISH
+) -> Iterator[tuple[str, bytes]]:
+    """:func:`rendered` with the built-in page (:func:`render_default`), which depends on
+    a stub's URLs, title and anchors only: a stub that shares them with the one before
+    (old pages of one folder sent to one page, in path order) gets the same bytes,
+    rendered once."""
+    shape: tuple[str, str, str, Mapping[str, str]] | None = None
+    data = b""
+    for redirect in redirects:
+        key = (redirect.url, redirect.canonical, redirect.title, redirect.anchors)
+        if key != shape:
+            shape, data = key, render_default(redirect, text).encode("utf-8")
+        yield redirect.path, data
+
+
 @dataclass
 class Written:
     """What :func:`write_all` did in the output folder."""
@@ -861,10 +893,13 @@ def write_all(
     writer = Writer(outdir, previous, replaceable)
     write = writer.write
     written: dict[str, str] = {}
+    last, hashed = b"", digest(b"")  # stubs that share their bytes share one hash
     for path, data in files:
         error = write(path, data)
         if error is None:
-            written[path] = digest(data)
+            if data is not last:
+                last, hashed = data, digest(data)
+            written[path] = hashed
         else:
             on_error(path, error)
     removed = [

@@ -127,10 +127,13 @@ def _declaring(app: Sphinx, table: RelocationTable) -> set[str]:
     its own target."""
     srcdir = str(app.srcdir) + os.sep
     files = set()
+    stems: dict[str, str] = {}  # a file's entries are thousands where a table has many
     for entry in table.entries:
         file = entry.location.file
         if entry.section == "pages" and file.startswith(srcdir):
-            stem = os.path.splitext(file[len(srcdir):])[0].replace(os.sep, "/")
+            stem = stems.get(file)
+            if stem is None:
+                stem = stems[file] = os.path.splitext(file[len(srcdir):])[0].replace(os.sep, "/")
             if stem == entry.new.path:
                 files.add(file)
     return files

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import itertools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,7 @@ from sphinx_relocate.core.stubs import (
     read_manifest,
     render_default,
     rendered,
+    rendered_default,
     stub_text,
     style_redirects,
     template_context,
@@ -227,9 +228,11 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     from sphinx.locale import get_translation
 
     words = stub_text(app.config.language, get_translation(MESSAGE_CATALOG))
-    built_in: Callable[[Redirect], str] = functools.partial(render_default, text=words)
-    render = built_in
-    if state.stub_template is not None:
+    stubs: Iterator[tuple[str, bytes]]
+    if state.stub_template is None:
+        stubs = rendered_default([*redirects, *styled], words)
+    else:
+        built_in = functools.partial(render_default, text=words)
         template: jinja2.Template | None = state.stub_template
 
         def render(redirect: Redirect) -> str:
@@ -247,6 +250,8 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
                     )
                     template = None
             return built_in(redirect)
+
+        stubs = rendered([*redirects, *styled], render)
 
     failed: set[str] = set()  # stubs (and exports) not written
     olds: dict[str, str] = {}  # stub -> old page, for messages: made on the first failure
@@ -296,9 +301,7 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     replaceable = {r.path for r in redirects if r.old in documents} | (
         state.stale_pages - pages
     )
-    files = itertools.chain(
-        rendered(redirects, render), rendered(styled, render), export_bytes()
-    )
+    files = itertools.chain(stubs, export_bytes())
     done = write_all(Path(app.outdir), files, previous, pages, on_error, replaceable)
     state.stub_report = StubReport(
         written=sum(1 for redirect in [*redirects, *styled] if redirect.path in done.files),
