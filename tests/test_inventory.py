@@ -158,6 +158,33 @@ def test_rebuilds_keep_the_aliases_once_and_follow_table_edits(tmp_path: Path) -
     assert listed["api"] == ("reference/api.html#functions", "API reference")
 
 
+def test_a_build_that_changes_nothing_writes_the_last_inventory_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sphinx writes its inventory on every build; when it wrote the same one and the
+    aliases are the same, the one made last time is written again, unparsed."""
+    from sphinx_relocate.sphinx_ext import inventory
+
+    srcdir = copy(tmp_path, "test-inventory")
+    out, _ = build(srcdir, fresh=True)
+    first = (out / "objects.inv").read_bytes()
+    (out / "objects.inv").write_bytes(b"# Sphinx inventory version 2\n")  # Sphinx's again
+
+    def unparsed(data: bytes) -> object:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(inventory, "parse", unparsed)
+    out, warnings = build(srcdir, fresh=True, nitpicky=False)  # Sphinx writes it anew
+    assert warnings == []
+    assert (out / "objects.inv").read_bytes() == first
+    monkeypatch.undo()
+    table = srcdir / "relocations.toml"  # another alias: made anew, not the kept one
+    table.write_text(table.read_text("utf-8").replace(
+        "[pages]\n", '[pages]\n"start" = "index"\n'), "utf-8")
+    build(srcdir)
+    assert entries(out / "objects.inv")["start"] == ("index.html", "Demo")
+
+
 def test_parallel_build_writes_the_same_inventory(tmp_path: Path) -> None:
     serial, _ = build(copy(tmp_path, "test-inventory", "serial"), fresh=True)
     parallel, warnings = build(copy(tmp_path, "test-inventory", "parallel"), fresh=True, parallel=2)
@@ -368,3 +395,7 @@ def test_the_inventory_is_replaced_in_one_step(
         write_atomically(path, b"lost")
     assert path.read_bytes() == b"newer"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["objects.inv"]
+    monkeypatch.undo()
+    write_atomically(tmp_path / "new.inv", b"first")  # a new file: 0644
+    assert (tmp_path / "new.inv").read_bytes() == b"first"
+    assert stat.S_IMODE((tmp_path / "new.inv").stat().st_mode) == 0o644

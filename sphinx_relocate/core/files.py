@@ -13,18 +13,21 @@ from pathlib import Path
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Replace the existing file ``path`` with ``data`` through a temp file in its folder,
-    keeping its mode and owner.
+    """Replace the file ``path`` with ``data`` through a temp file in its folder,
+    keeping its mode and owner (a new file: mode 0644), so no reader sees half of it.
 
     A file with more than one hard link, or whose owner the temp file cannot be given, is
     written in place instead (truncated, then written), so every link keeps naming it and
     the owner stays.
     """
-    before = os.stat(path)
-    if before.st_nlink > 1:
+    try:
+        before: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        before = None
+    if before is not None and before.st_nlink > 1:
         _write_in_place(path, memoryview(data))
         return
-    mode = stat.S_IMODE(before.st_mode)
+    mode = stat.S_IMODE(before.st_mode) if before is not None else 0o644
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         try:
@@ -35,7 +38,7 @@ def write_atomically(path: Path, data: bytes) -> None:
             os.close(handle)
         os.chmod(temp, mode)
         made = os.stat(temp)
-        if (made.st_uid, made.st_gid) != (before.st_uid, before.st_gid):
+        if before is not None and (made.st_uid, made.st_gid) != (before.st_uid, before.st_gid):
             try:
                 os.chown(temp, before.st_uid, before.st_gid)
                 os.chmod(temp, mode)  # chown may clear set-id bits
