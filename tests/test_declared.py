@@ -258,6 +258,48 @@ def test_scan_reads_only_what_mentions_the_key(tmp_path: Path) -> None:
     assert not found.problems
 
 
+def test_a_second_scan_reads_only_the_files_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files found to declare nothing are kept with their time and size, and not read
+    again while those stay; one that changes is read, and its new declaration found."""
+    from sphinx_relocate.core import declared
+
+    srcdir = tmp_path / "src"
+    srcdir.mkdir()
+    (srcdir / "a.md").write_text("---\nrelocated_from: old/a\n---\n# A\n")
+    (srcdir / "b.md").write_text("# B\n")
+    (srcdir / "c.rst").write_text("C\n=\n")
+    kept = tmp_path / "quiet.json"
+    read: list[str] = []
+    top_lines = declared._top_lines
+
+    def reading(path: Path, markdown: bool, *keys: str) -> list[str] | None:
+        read.append(path.name)
+        return top_lines(path, markdown, *keys)
+
+    monkeypatch.setattr(declared, "_top_lines", reading)
+
+    def scan() -> list[tuple[str, str]]:
+        found = declared_names(srcdir, (".rst", ".md"), *pattern_matchers([]),
+                               quiet=declared.QuietSources(kept))
+        return [(row[1], row[2]) for row in found.rows]
+
+    assert scan() == [("old/a", "a")]
+    assert read == ["a.md", "b.md", "c.rst"]
+    read.clear()
+    assert scan() == [("old/a", "a")]
+    assert read == ["a.md"]  # the one that declares is read on every build
+    (srcdir / "b.md").write_text("---\nrelocated_from: old/b\n---\n# B\n")
+    read.clear()
+    assert scan() == [("old/a", "a"), ("old/b", "b")]
+    assert read == ["a.md", "b.md"]
+    kept.write_text("not json")  # a damaged file: every file is read again
+    read.clear()
+    assert scan() == [("old/a", "a"), ("old/b", "b")]
+    assert read == ["a.md", "b.md", "c.rst"]
+
+
 def test_peer_scan_ignores_pages_without_declarations(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# A\n")
     (tmp_path / "b.rst").write_text("B\n=\n")

@@ -22,7 +22,9 @@ matter) and Jekyll's ``redirect_from`` front-matter keys.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import json
 import os
 import re
 import stat
@@ -32,6 +34,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from sphinx_relocate.core.files import write_atomically
 from sphinx_relocate.core.paths import folder_of, join_relative, longest_first, strip_source_suffix
 from sphinx_relocate.core.peers import Converted
 from sphinx_relocate.core.spans import MARKDOWN_SUFFIXES
@@ -55,12 +58,48 @@ _PRE_DOCINFO = re.compile(r"\.\.(?:[ \t]+(?:_|\||(?![\w:-]+::))|[ \t]*$)")
 _REDIRECT_FROM = re.compile(r"^[ \t]*\.\.[ \t]+redirect-from::[ \t]*(\S*)[ \t]*$", re.MULTILINE)
 
 
+class QuietSources:
+    """The source files found to declare no old name, with the time and size they had
+    then, kept between builds in a file of the doctree folder: a build reads the top of
+    only the files that changed since (2,000 pages: one stat each instead of a read)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.known: dict[str, list[int]] = {}
+        self.now: dict[str, list[int]] = {}
+        try:
+            known = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            return  # none yet, or unreadable: every file is read
+        if isinstance(known, dict):
+            self.known = {
+                name: stamp for name, stamp in known.items()
+                if isinstance(stamp, list) and len(stamp) == 2
+                and all(type(number) is int for number in stamp)
+            }
+
+    @staticmethod
+    def stamp(path: str) -> list[int] | None:
+        try:
+            found = os.stat(path)
+        except OSError:
+            return None
+        return [found.st_mtime_ns, found.st_size]
+
+    def save(self) -> None:
+        """Keep what this build found, when it differs (most builds write nothing)."""
+        if self.now != self.known:
+            with contextlib.suppress(OSError):  # only the next build's time depends on it
+                write_atomically(self.path, json.dumps(self.now).encode("utf-8"))
+
+
 def declared_names(
     srcdir: Path,
     source_suffixes: Iterable[str],
     excluded: Callable[[str], bool],
     included: Callable[[str], bool],
     shown: Callable[[Path], str] = str,
+    quiet: QuietSources | None = None,
 ) -> Converted:
     """The ``relocated_from`` names of the project's pages as ``[pages]`` rows, with a
     problem at its line for each bad one: what the build and the command line add to the
@@ -71,14 +110,23 @@ def declared_names(
     against the include and exclude patterns (Sphinx's discovery of 2,000 pages costs
     more than twice the whole scan).  ``excluded`` and ``included`` match a source-relative
     path as Sphinx's matchers of the project's patterns do
-    (:func:`sphinx_relocate.sphinx_ext.discovery.pattern_matchers`)."""
+    (:func:`sphinx_relocate.sphinx_ext.discovery.pattern_matchers`); ``quiet`` are the
+    files a build before found to declare nothing, not read again while unchanged."""
     suffixes = longest_first(tuple(source_suffixes))
     declared = Converted()
     for relpath in _sources(srcdir, suffixes, excluded):
         path = srcdir / relpath
+        stamp = quiet.stamp(str(path)) if quiet is not None else None
+        if stamp is not None and quiet is not None and quiet.known.get(relpath) == stamp:
+            quiet.now[relpath] = stamp
+            continue
         markdown = relpath.endswith(MARKDOWN_SUFFIXES)
         lines = _top_lines(path, markdown, KEY)
-        if lines is None or excluded(relpath) or not included(relpath):
+        if lines is None:
+            if stamp is not None and quiet is not None:
+                quiet.now[relpath] = stamp
+            continue
+        if excluded(relpath) or not included(relpath):
             continue
         docname = strip_source_suffix(relpath, suffixes)[0]
         where = shown(path)
@@ -89,6 +137,8 @@ def declared_names(
             for name, line in names:
                 location = Location(where, line)
                 declared.add(("pages", name, docname, location), f"{KEY}: {name}")
+    if quiet is not None:
+        quiet.save()
     return declared
 
 

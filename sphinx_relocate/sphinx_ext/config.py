@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sphinx_relocate.core.declared import declared_names
+from sphinx_relocate.core.declared import QuietSources, declared_names
 from sphinx_relocate.core.peers import convert as convert_peers
 from sphinx_relocate.core.peers import documents_on_disk
 from sphinx_relocate.core.settings import (
@@ -74,12 +74,14 @@ def register_peer_values(app: Sphinx) -> list[str]:
 
 
 def read_table(
-    settings: Settings, *, srcdir: Path | None = None, peers: Iterable[str] = ()
+    settings: Settings, *, srcdir: Path | None = None, peers: Iterable[str] = (),
+    quiet: QuietSources | None = None,
 ) -> RelocationTable:
     """Load and validate the table ``settings`` name; fatal problems raise ``ConfigError``.
 
     ``peers`` are the peer options (``redirects``, ``rediraffe_redirects``) to read as
-    part of the table.  Non-fatal problems stay in ``table.warnings`` for the build to report.
+    part of the table; ``quiet`` the sources a build before found to declare no old name.
+    Non-fatal problems stay in ``table.warnings`` for the build to report.
     """
     get = settings.values.get
     confdir = settings.confdir
@@ -105,7 +107,8 @@ def read_table(
     excludes = [*(get("exclude_patterns") or ()), *(get("templates_path") or ()),
                 "**/_sources", ".#*", "**/.#*", "*.lproj/**"]
     declared = declared_names(
-        sources, suffixes, *pattern_matchers(excludes, get("include_patterns") or ["**"])
+        sources, suffixes, *pattern_matchers(excludes, get("include_patterns") or ["**"]),
+        quiet=quiet,
     )
     table, problems = load_table(
         settings.table_path,
@@ -167,11 +170,16 @@ _SPHINX_READS = (
 )
 
 
+#: the sources found to declare no old name (:class:`QuietSources`), in the doctree folder
+QUIET_SOURCES = "relocate-quiet-sources.json"
+
+
 def read_build_table(app: Sphinx, config: Config) -> None:
     """Read the table once per build, before any document is read."""
     state = state_of(app)
     peers = state.peer_options or []
-    table = read_table(state.settings, srcdir=Path(app.srcdir), peers=peers)
+    quiet = QuietSources(Path(app.doctreedir, QUIET_SOURCES))
+    table = read_table(state.settings, srcdir=Path(app.srcdir), peers=peers, quiet=quiet)
     options = {name: getattr(config, name, None) for name in ("relocate_map", *peers)}
     state.sources = sources_of(
         Path(app.confdir), table, config.relocate_table, options, _declaring(app, table)
