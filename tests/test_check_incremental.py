@@ -86,18 +86,28 @@ def test_a_changed_page_rechecks_the_pages_that_depend_on_it(
 
 
 def test_a_removed_page_makes_the_pages_that_link_to_it_warn(project: Path) -> None:
+    """Links that land as written on a page that exists are not recorded: their lookup
+    re-reads the page that links when the target goes, for every kind of link."""
     (project / "a.md").write_text("# A\n\nSee [b](b.md) and [its section](b.md#details).\n",
                                   encoding="utf-8")
+    (project / "e.rst").write_text(
+        "E\n=\n\nSee :doc:`b` and `b's page <b.html>`_.\n", encoding="utf-8"
+    )
+    (project / "index.md").write_text(PAGES["index.md"].replace("d\n", "d\ne\n"),
+                                      encoding="utf-8")
     assert _dangling(build(project, fresh=True)) == [
         line for line in _dangling(build(project)) if "c.md" in line
     ]
     (project / "b.md").unlink()
-    (project / "index.md").write_text(PAGES["index.md"].replace("b\n", ""), encoding="utf-8")
+    (project / "index.md").write_text(
+        PAGES["index.md"].replace("b\n", "").replace("d\n", "d\ne\n"), encoding="utf-8"
+    )
     built = build(project)
-    assert "a" in built.read  # its lookup of b re-reads it
-    warned = [line for line in _dangling(built) if "a.md:3" in line]
-    assert len(warned) == 2, built.warnings  # the plain link and the anchored one
-    assert [line for line in _dangling(build(project)) if "a.md:3" in line] == warned
+    assert {"a", "e"} <= built.read  # their lookups of b re-read them
+    warned = [line for line in _dangling(built) if "a.md:3" in line or "e.rst:4" in line]
+    assert len(warned) == 4, built.warnings  # plain, anchored, :doc: and reST links
+    assert [line for line in _dangling(build(project))
+            if "a.md:3" in line or "e.rst:4" in line] == warned
 
 
 def test_a_removed_image_warns_on_every_build(project: Path) -> None:
