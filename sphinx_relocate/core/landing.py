@@ -132,9 +132,36 @@ class Project:
     _moves_anchors: dict[str, bool] = field(default_factory=dict, repr=False)
     #: docname → the pages of ``[anchors]`` keys that the table sends to it
     _anchor_pages: dict[str, list[str]] | None = field(default=None, repr=False)
+    #: the table's answers, asked once each: ("page", docname, fragment) or ("file",
+    #: path, ""), under this project's documents and files (which do not change under it)
+    _located: dict[tuple[str, str, str], Target | None] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         self.suffixes = longest_first(tuple(self.suffixes))
+        is_file, prefix = self.is_file, self.docs_prefix
+        #: whether a path relative to the source folder is a file: one callable for
+        #: the life of the project (the table remembers its walks under it)
+        self._is_docs_file: Callable[[str], bool] = lambda path: is_file(prefix + path)
+
+    def locate_reference(self, docname: str, fragment: str) -> Target | None:
+        """Where the table sends ``docname#fragment`` (:meth:`RelocationTable.locate_reference`)."""
+        key = ("page", docname, fragment)
+        located = self._located
+        if key in located:
+            return located[key]
+        found = located[key] = self.table.locate_reference(docname, fragment, self.is_document)
+        return found
+
+    def locate_file(self, docs_path: str) -> Target | None:
+        """Where the table sends a file (:meth:`RelocationTable.locate_file`)."""
+        key = ("file", docs_path, "")
+        located = self._located
+        if key in located:
+            return located[key]
+        found = located[key] = self.table.locate_file(docs_path, self._is_docs_file)
+        return found
 
     def repo_path(self, docs_path: str) -> str:
         """The repository path of a path relative to the source folder."""
@@ -482,7 +509,7 @@ def _at(
     if reads_as != "page" and inside and project.is_file(repo_path):
         return Landing("file", repo_path, fragment, False, folder)
     if name is not None:
-        target = table.locate_reference(name, fragment, documents)
+        target = project.locate_reference(name, fragment)
         if target is not None and (target.url or documents(target.path)):
             if fragment and table.anchors and not target.url and target.anchor == fragment:
                 # the written fragment, kept: an entry keyed by another name of the page
@@ -490,7 +517,7 @@ def _at(
                 target = _moved_anchor(target.path, fragment, project) or target
             return _through(target, folder, project)
     if reads_as != "page" and inside:
-        moved = table.locate_file(inside, lambda p: project.is_file(project.repo_path(p)))
+        moved = project.locate_file(inside)
         if moved is not None:
             if moved.url:
                 return Landing("url", moved.url, "", True, folder)
@@ -506,7 +533,7 @@ def _moved_anchor(docname: str, fragment: str, project: Project) -> Target | Non
     table = project.table
     for key in project.anchor_keys(docname):
         if (key, fragment) in table.anchors:
-            return table.locate_reference(key, fragment, project.is_document)
+            return project.locate_reference(key, fragment)
     return None
 
 
