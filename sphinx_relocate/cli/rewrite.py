@@ -114,35 +114,31 @@ def make_rewriter(
 def say_findings(style: str, shown: str, change: FileChange) -> int:
     """Say what a file's rewrite left as written and why, one finding each; return how
     many."""
-    said = 0
+    found: list[tuple[int, str, int]] = []  # (line, message, column)
     if change.refused is not None:
-        said += 1
-        message = f"left as it is: rewriting it would add a parse error ({change.refused})"
-        print(finding(style, shown, 0, message), file=sys.stderr)
-    for written in change.ambiguous:
-        said += 1
-        message = (
-            f"{written!r} is ambiguous: it lands on two targets, from the page's folder "
-            "and from a folder it stood in, and nothing decides which is meant; left as "
-            "written [relocate.ambiguous]"
+        found.append(
+            (0, f"left as it is: rewriting it would add a parse error ({change.refused})", 0)
         )
-        print(finding(style, shown, 0, message), file=sys.stderr)
-    for written in change.ambiguous_labels:
-        said += 1
-        message = (
-            f"{written!r} names a renamed label and a document too; left as written: "
-            "write the new label, or the document [relocate.label]"
-        )
-        print(finding(style, shown, 0, message), file=sys.stderr)
-    for entry in change.untitled:
-        said += 1
-        message = (
-            f"toctree entry {entry.written!r} goes to {entry.new} now, and the old page's "
-            f"title is not known: left as written; write the title: "
-            f"'Title <{entry.new}>' [relocate.toctree]"
-        )
-        print(finding(style, shown, entry.line, message, entry.column), file=sys.stderr)
-    return said
+    found += [
+        (0, f"{written!r} is ambiguous: it lands on two targets, from the page's folder and "
+            "from a folder it stood in, and nothing decides which is meant; left as written "
+            "[relocate.ambiguous]", 0)
+        for written in change.ambiguous
+    ]
+    found += [
+        (0, f"{written!r} names a renamed label and a document too; left as written: write "
+            "the new label, or the document [relocate.label]", 0)
+        for written in change.ambiguous_labels
+    ]
+    found += [
+        (entry.line, f"toctree entry {entry.written!r} goes to {entry.new} now, and the old "
+                     "page's title is not known: left as written; write the title: "
+                     f"'Title <{entry.new}>' [relocate.toctree]", entry.column)
+        for entry in change.untitled
+    ]
+    for line, message, column in found:
+        print(finding(style, shown, line, message, column), file=sys.stderr)
+    return len(found)
 
 
 def read_only_message(change: FileChange) -> str:
