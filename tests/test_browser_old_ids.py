@@ -42,11 +42,23 @@ _PROBE = """(() => {
 class Tabs(Browser):
     """A :class:`Browser` that also evaluates expressions in a tab (flat sessions)."""
 
-    def evaluate(self, tab: str, expression: str) -> Any:
-        session = self.call("Target.attachToTarget", targetId=tab, flatten=True)["sessionId"]
-        reply = self.send({"sessionId": session, "method": "Runtime.evaluate",
-                           "params": {"expression": expression, "returnByValue": True}})
-        return reply["result"]["result"].get("value")
+    def evaluate(self, tab: str, expression: str, timeout: float = 20.0) -> Any:
+        """The value of ``expression`` in the tab.  Chromium answers with an error while
+        the tab's page is being replaced (its execution context is gone: a loaded machine
+        makes that window wide), so an answer without a result is asked for again."""
+        deadline = time.monotonic() + timeout
+        while True:
+            session = self.call("Target.attachToTarget", targetId=tab, flatten=True).get(
+                "sessionId"
+            )
+            if session is not None:
+                reply = self.send({"sessionId": session, "method": "Runtime.evaluate",
+                                   "params": {"expression": expression, "returnByValue": True}})
+                if "result" in reply.get("result", {}):
+                    return reply["result"]["result"].get("value")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"Chromium gave no value for {expression[:40]!r}")
+            time.sleep(0.05)
 
 
 @pytest.fixture(scope="module")
