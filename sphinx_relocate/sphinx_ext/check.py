@@ -72,7 +72,6 @@ from sphinx_relocate.core.paths import (
 from sphinx_relocate.core.settings import Settings
 from sphinx_relocate.core.spans import find_targets
 from sphinx_relocate.core.table import check_against_project, check_labels
-from sphinx_relocate.sphinx_ext import record as _record
 from sphinx_relocate.sphinx_ext.adapters import (
     app_of,
     current_docname,
@@ -81,7 +80,13 @@ from sphinx_relocate.sphinx_ext.adapters import (
     source_suffixes,
 )
 from sphinx_relocate.sphinx_ext.queries import labels_of, table_of
-from sphinx_relocate.sphinx_ext.record import EnvValue, PerDocument, Reference, anchors_of
+from sphinx_relocate.sphinx_ext.record import (
+    EnvValue,
+    PerDocument,
+    Reference,
+    anchors_of,
+    references_of,
+)
 from sphinx_relocate.sphinx_ext.resolve import ReferenceKind, kind_of
 from sphinx_relocate.sphinx_ext.state import Finding, Report, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
@@ -118,13 +123,13 @@ class DocumentCheck(NamedTuple):
     #: the pages whose existence and anchors its answers depend on
     depends_on: frozenset[str]
     #: an answer depends on more than those pages (a file no reader notes as a
-    #: dependency, a name, a label, a page that is missing): checked on every build
+    #: dependency, a name, a label, the table, a missing page): checked on every build
     volatile: bool
     #: a reference has other meanings, settled by anchors (``ReportedReferences``)
     alternatives: bool
 
 
-#: (the table digest and ignore patterns it was made under, docname → its check)
+#: (the ignore patterns it was made under, docname → its check)
 checks_of: EnvValue[tuple[str, dict[str, DocumentCheck]]] = EnvValue(
     "relocate_checks", lambda: ("", {})
 )
@@ -214,7 +219,7 @@ def neutralize_files(app: Sphinx, doctree: nodes.document) -> None:
     files, prefix = state_of(app).files, settings.docs_prefix
     missing = {
         ref.target
-        for ref in _record.references_of(env).get(docname, ())
+        for ref in references_of(env).get(docname, ())
         if kind_of(ref.kind).replaced_if_missing and not ref.is_page
         and not files.is_file(prefix + ref.target) and not files.is_folder(prefix + ref.target)
     }
@@ -835,9 +840,11 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         env, settings, table_of(app), Path(app.srcdir), source_suffixes(app)
     )
     report = Report()
-    references = _record.references_of(env)
+    references = references_of(env)
     locator = Locator(env, checker.suffixes)
-    made_under = checker.table.digest + repr([p.pattern for p in settings.ignore])
+    # what a kept answer depends on besides its pages: the ignore patterns (an answer
+    # that depends on the table is volatile, so no hash of the table is needed)
+    made_under = repr([p.pattern for p in settings.ignore])
     known_under, known = checks_of(env)
     if known_under != made_under:
         known = {}

@@ -266,15 +266,14 @@ class BuildState:
 _STATES: weakref.WeakKeyDictionary[Any, BuildState] = weakref.WeakKeyDictionary()
 #: the application asked for last and its state: every node adapter and handler asks,
 #: and a weak dictionary makes a new weak reference for each question
-_LAST: tuple[Callable[[], Any], BuildState] = (lambda: None, BuildState())
+_LAST: tuple[weakref.ref[Any], BuildState] | None = None
 
 
 def state_of(app: Sphinx) -> BuildState:
     """The state of this application's builds."""
     global _LAST
-    last_app, last_state = _LAST
-    if last_app() is app:
-        return last_state
+    if _LAST is not None and _LAST[0]() is app:
+        return _LAST[1]
     state = _STATES.get(app)
     if state is None:
         state = _STATES[app] = BuildState()
