@@ -405,7 +405,7 @@ def _existing(written: str, reads_as: ReadAs, site: Site, project: Project) -> L
     if note is not None:  # what _at notes for the same path
         if name is not None:
             note(("page", name, fragment))
-        if reads_as != "page":
+        if landing.lands_on == "file":
             note(("file", inside, ""))
     return landing
 
@@ -495,17 +495,18 @@ def _at(
     name = project.page_name(inside, reads_as)
     documents = project.is_document
     note = project.on_lookup
-    if note is not None:
-        if name is not None:
-            note(("page", name, fragment))
-        if reads_as != "page":
-            note(("file", inside, ""))
+    if note is not None and name is not None:
+        note(("page", name, fragment))
     if name is not None and documents(name):
         if fragment and table.anchors:
             target = _moved_anchor(name, fragment, project)
             if target is not None:
                 return _through(target, folder, project)
         return Landing("page", name, fragment, False, folder)
+    # a file entry cannot change a landing on a document (documents come first): noted
+    # only past it, and the page's lookup re-reads the document when the page goes
+    if note is not None and reads_as != "page":
+        note(("file", inside, ""))
     if reads_as != "page" and inside and project.is_file(repo_path):
         return Landing("file", repo_path, fragment, False, folder)
     if name is not None:

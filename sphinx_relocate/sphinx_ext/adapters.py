@@ -52,7 +52,8 @@ def label_xref(node: nodes.Element) -> str:
     """How a cross-reference may name a label: ``"label"`` for ``:ref:`` and ``:numref:``
     (only a label), ``"any"`` for ``:any:`` and a MyST link that names no file (also a
     document, an object or an anchor of its page), ``""`` for other references."""
-    reftype, domain = node.get("reftype"), node.get("refdomain")
+    attributes = node.attributes  # not node.get: asked of every cross-reference
+    reftype, domain = attributes.get("reftype"), attributes.get("refdomain")
     if domain == "std" and reftype in ("ref", "numref"):
         return "label"
     if reftype == "any" or (reftype == "myst" and domain is None):

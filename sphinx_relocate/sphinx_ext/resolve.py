@@ -151,9 +151,13 @@ class Resolver:
         self.lookups = lookups_of(self.env).setdefault(docname, set())
         #: the document's reference records (``record.references_of``)
         self.records = references_of(self.env).setdefault(docname, [])
-        self.project = self.state.project_of(self.env, self.suffixes, self.lookups.add)
+        self.project = self.state.project_of(self.env, self.suffixes, self.note_lookup)
         self.site = self.state.site(self.env, docname, self.project)
         self._spellings: dict[tuple[str, str], list[tuple[int, str]]] | None = None
+
+    def note_lookup(self, lookup: Lookup) -> None:
+        """Note a name the document looked up (its tuple shared: ``shared_lookups``)."""
+        self.lookups.add(self.state.shared_lookups.setdefault(lookup, lookup))
 
     def written_as(self, docname: str, anchor: str, line: int) -> str | None:
         """How the source wrote a link that MyST already made the docname ``docname``.
@@ -266,13 +270,18 @@ class Resolver:
         A reference that lands as written on a page that exists, without a fragment, is
         not recorded: there is nothing to check while the page exists, and the lookup
         the rule noted for it re-reads this document when the page goes
-        (:func:`on_env_get_outdated`), which records it then.  Most references of a
-        site are such; a record each would be checked again on every build.
+        (:func:`on_env_get_outdated`), which records it then.  Nor is an existing file
+        in the source folder that Sphinx re-reads the document for when it goes
+        (``ReferenceKind.file_is_dependency``: images, downloads, raw HTML).  Most
+        references of a site are such; a record each would be checked again.
         """
-        if (resolved.exists and resolved.is_page and not resolved.anchor
-                and not resolved.rewritten and not resolved.url and not resolved.alternatives):
+        entry = _RECORDED[kind]
+        if (resolved.exists and not resolved.anchor and not resolved.rewritten
+                and not resolved.url and not resolved.alternatives
+                and (resolved.is_page or (entry.file_is_dependency
+                                          and not leaves_root(resolved.path)))):
             return
-        outside = _RECORDED[kind].outside_recorded_as
+        outside = entry.outside_recorded_as
         if outside and resolved.exists and not resolved.is_page and leaves_root(resolved.path):
             kind = outside
         self.records.append(
@@ -311,7 +320,15 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     found = []
     anchors: set[str] = set()
     adapters_of = _ADAPTERS_OF_CLASS
-    for node in elements(doctree):
+    element = nodes.Element
+    # the walk of adapters.elements, inline: it runs over every node of every page
+    stack: list[nodes.Node] = [doctree]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        if not isinstance(node, element):
+            continue
+        push(reversed(node.children))
         attributes = node.attributes
         if attributes["ids"]:
             anchors.update(attributes["ids"])
@@ -339,7 +356,6 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateWarning) -> None:
-    line = line_of(node)
     if label_xref(node) and _label_xref(resolver, node, RelocateWarning.LABEL):
         return  # a MyST link to a renamed label, [](#old-label)
     if node["reftype"] == "doc":  # :doc:
@@ -351,7 +367,7 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
             node["reftarget"] = "/" + resolved.path
         elif resolved.url:
             node.replace_self(_external(node, resolved.url))
-        resolver.note(node, line, written, resolved, kind)
+        resolver.note(node, line_of(node), written, resolved, kind)
         return
     # a MyST link: refdomain "doc" when MyST found the page, None when it found nothing
     if node.get("refdomain") == "doc" and (
@@ -371,10 +387,13 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
     if is_doc and (page := existing_page(node["reftarget"], anchor, resolver.site,
                                          resolver.project)):
         # most Markdown links: the page MyST found exists and the table cannot change it
+        # (recorded only for the check of its anchor: see Resolver.note)
         node["reftargetid"] = anchor or None
-        resolver.note(node, line, node["reftarget"] + (f"#{anchor}" if anchor else ""),
-                      resolver.resolved(page), kind)
+        if anchor:
+            resolver.note(node, line_of(node), f"{node['reftarget']}#{anchor}",
+                          resolver.resolved(page), kind)
         return
+    line = line_of(node)
     if is_doc and resolver.moved:
         # MyST made the written path a docname, read from the page's new folder: find
         # the target as written, so the rule reads it from the page's old folders too
@@ -436,7 +455,7 @@ def _label_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateW
     """
     written = node["reftarget"]
     label = normalize_label(written)
-    resolver.lookups.add(("label", label, ""))
+    resolver.note_lookup(("label", label, ""))
     if label not in resolver.table.labels:
         return False
     others: tuple[tuple[str, str, str], ...] = ()
@@ -666,8 +685,9 @@ def _outside_repository(resolver: Resolver, resolved: Resolved) -> str | None:
     """
     if resolved.is_page or resolved.url:
         return None
-    real = os.path.realpath(os.path.join(resolver.srcdir, resolved.path))
-    root = os.path.realpath(resolver.state.settings.repo_root)
+    files = resolver.state.files
+    real = files.real_path(os.path.join(resolver.srcdir, resolved.path))
+    root = files.real_folder(str(resolver.state.settings.repo_root))
     if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
         return None
     lexical = os.path.normpath(os.path.join(resolver.srcdir, resolved.path))
@@ -895,7 +915,7 @@ def _map_glob(resolver: Resolver, entry: str, pattern: str) -> str:
     others = resolver.docs - {resolver.docname}  # as Sphinx, which leaves out the page itself
     if patfilter(others, written):
         return entry  # it matches documents as written: keep it
-    resolver.lookups.add(("file", written, ""))  # re-read when the table moves it again
+    resolver.note_lookup(("file", written, ""))  # re-read when the table moves it again
     moved = resolver.table.locate_pattern(written)
     if moved is None or moved.url or not patfilter(others, moved.path):
         return entry  # Sphinx warns that it matches nothing

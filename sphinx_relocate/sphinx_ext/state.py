@@ -44,12 +44,29 @@ class FileCache:
         self.root = str(root)
         self._files: dict[str, bool] = {}
         self._folders: dict[str, bool] = {}
+        self._real_folders: dict[str, str] = {}
 
     def is_file(self, path: str) -> bool:
         return self._ask(self._files, path, os.path.isfile)
 
     def is_folder(self, path: str) -> bool:
         return self._ask(self._folders, path, os.path.isdir)
+
+    def real_path(self, path: str) -> str:
+        """``os.path.realpath`` of an absolute path, each folder's asked once: a page's
+        files share a few folders, and ``realpath`` asks the file system for every part."""
+        folder, name = os.path.split(path)
+        if name in ("", ".", ".."):
+            return self.real_folder(path)
+        joined = os.path.join(self.real_folder(folder), name)
+        return os.path.realpath(joined) if os.path.islink(joined) else joined
+
+    def real_folder(self, folder: str) -> str:
+        """``os.path.realpath`` of a folder, asked once."""
+        found = self._real_folders.get(folder)
+        if found is None:
+            found = self._real_folders[folder] = os.path.realpath(folder)
+        return found
 
     def _ask(self, known: dict[str, bool], path: str, test: Callable[[str], bool]) -> bool:
         found = known.get(path)
@@ -200,6 +217,11 @@ class BuildState:
     old_page_landings: tuple[OldPagesKey, dict[str, Target]] | None = None
     #: what this build's stubs and exports did (:class:`StubReport`), for the build's summary line
     stub_report: StubReport | None = None
+    #: every table lookup a document noted (``resolve.lookups_of``), one tuple each: the
+    #: documents share it, so the environment pickles (and loads) each name once
+    shared_lookups: dict[tuple[str, str, str], tuple[str, str, str]] = field(
+        default_factory=dict
+    )
 
     def forget_files(self) -> None:
         """Before a read phase: files may have come, gone or changed their suffix."""
