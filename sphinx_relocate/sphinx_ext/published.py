@@ -145,13 +145,15 @@ def cached_fetch(app: Sphinx) -> Callable[[str], bytes]:
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Warn for each published URL, page or label that lost its way in, on every build."""
-    from sphinx_relocate.core.git import ids_now  # only with a published history
-
     state = state_of(app)
     state.published_pages = frozenset()
     setting = app.config.relocate_published
     if not setting:
         return []
+    # only with a published history: importing it costs more than the rest of a build
+    # that changes nothing spends in the extension
+    from sphinx_relocate.core.git import ids_now
+
     try:
         history = read_history(
             setting, Path(app.confdir), base_url=base_url(app.config), fetch=cached_fetch(app)
