@@ -118,3 +118,27 @@ def test_a_removed_image_warns_on_every_build(project: Path) -> None:
     assert "d" in built.read
     assert any("d.md:3" in line and "pic.png" in line for line in _dangling(built))
     assert any("d.md:3" in line for line in _dangling(build(project)))
+
+
+def test_removed_files_of_downloads_and_raw_html_warn_on_every_build(project: Path) -> None:
+    """An existing file that lands as written is not recorded (Sphinx re-reads its page
+    when it goes): removing it still warns, on that build and the next."""
+    (project / "f.md").write_text(
+        "# F\n\n<p><img src=\"chart.png\" alt=\"chart\"></p>\n\n"
+        "Get {download}`the data <data.csv>`.\n",
+        encoding="utf-8",
+    )
+    (project / "chart.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (project / "data.csv").write_text("a,b\n", encoding="utf-8")
+    (project / "index.md").write_text(PAGES["index.md"].replace("d\n", "d\nf\n"),
+                                      encoding="utf-8")
+    first = build(project, fresh=True)
+    assert not [line for line in _dangling(first) if "f.md" in line], first.warnings
+    (project / "chart.png").unlink()
+    (project / "data.csv").unlink()
+    built = build(project)
+    assert "f" in built.read
+    warned = [line for line in _dangling(built) if "f.md" in line]
+    assert any("chart.png" in line for line in warned), built.warnings
+    assert any("data.csv" in line for line in warned), built.warnings
+    assert [line for line in _dangling(build(project)) if "f.md" in line] == warned
