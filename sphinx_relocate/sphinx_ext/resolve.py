@@ -320,15 +320,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     found = []
     anchors: set[str] = set()
     adapters_of = _ADAPTERS_OF_CLASS
-    element = nodes.Element
-    # the walk of adapters.elements, inline: it runs over every node of every page
-    stack: list[nodes.Node] = [doctree]
-    pop, push = stack.pop, stack.extend
-    while stack:
-        node = pop()
-        if not isinstance(node, element):
-            continue
-        push(reversed(node.children))
+    for node in elements(doctree):
         attributes = node.attributes
         if attributes["ids"]:
             anchors.update(attributes["ids"])
