@@ -142,3 +142,22 @@ def test_removed_files_of_downloads_and_raw_html_warn_on_every_build(project: Pa
     assert any("chart.png" in line for line in warned), built.warnings
     assert any("data.csv" in line for line in warned), built.warnings
     assert [line for line in _dangling(build(project)) if "f.md" in line] == warned
+
+
+
+def test_documents_share_the_tuple_of_a_lookup(project: Path) -> None:
+    """Two pages that look up the same name hold one tuple: the environment pickles
+    (and loads) it once."""
+    from sphinx_relocate.sphinx_ext.resolve import lookups_of
+
+    for name in ("e", "g"):
+        (project / f"{name}.md").write_text(f"# {name}\n\nSee [b](b.md).\n",
+                                            encoding="utf-8")
+    (project / "index.md").write_text(PAGES["index.md"].replace("d\n", "d\ne\ng\n"),
+                                      encoding="utf-8")
+    lookups = lookups_of(build(project, fresh=True).app.env)
+    key = ("page", "b", "")
+    of_e = [lookup for lookup in lookups["e"] if lookup == key]
+    of_g = [lookup for lookup in lookups["g"] if lookup == key]
+    assert of_e and of_g
+    assert of_e[0] is of_g[0]
