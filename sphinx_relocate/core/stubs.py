@@ -823,21 +823,78 @@ class Writer:
         return True
 
 
-def read_manifest(outdir: Path) -> dict[str, str]:
+@dataclass(frozen=True)
+class Manifest:
+    """What the last build's stub step left in the output folder (:data:`MANIFEST`)."""
+
+    #: every file it wrote (or found in place) -> the hash of its content
+    files: Mapping[str, str] = field(default_factory=dict)
+    #: the hash of everything its plan was made from (:func:`write_all`'s ``inputs``);
+    #: ``""`` when that step warned, or when the manifest predates it
+    inputs: str = ""
+    #: each file's :func:`file_stamp` right after that step
+    stamps: Mapping[str, str] = field(default_factory=dict)
+
+
+def read_manifest(outdir: Path) -> Manifest:
     """The files a previous build wrote, with their hashes; empty when unreadable."""
     try:
         raw = _read_regular(os.path.join(outdir, MANIFEST))
         data = json.loads(raw or b"")
         files = data["files"]
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        return {}
+        return Manifest()
     if not isinstance(files, dict):
-        return {}
-    return {
+        return Manifest()
+    safe_files = {
         safe: str(value)
         for key, value in files.items()
         if isinstance(key, str) and (safe := safe_output_path(key)) is not None
     }
+    inputs, stamps = data.get("inputs"), data.get("stamps")
+    if not isinstance(inputs, str) or not isinstance(stamps, dict):
+        return Manifest(safe_files)
+    return Manifest(
+        safe_files,
+        inputs,
+        {
+            path: stamp
+            for path, stamp in stamps.items()
+            if path in safe_files and isinstance(stamp, str)
+        },
+    )
+
+
+def file_stamp(full: str) -> str | None:
+    """What tells a file from the one a build wrote, short of reading it: its inode,
+    size and modification and change times (``None``: not a regular file there).  A
+    change time cannot be set back, so an edit shows even where a tool keeps the size
+    and the modification time."""
+    try:
+        found = os.lstat(full)
+    except OSError:
+        return None
+    if not stat.S_ISREG(found.st_mode):
+        return None
+    return f"{found.st_ino} {found.st_size} {found.st_mtime_ns} {found.st_ctime_ns}"
+
+
+def unchanged(outdir: Path, manifest: Manifest, inputs: str) -> bool:
+    """Whether the last build's stubs and exports are what a plan made from ``inputs``
+    would write, and each still stands as written: then a build has nothing to do.
+
+    A build that changed nothing (sphinx-autobuild's, CI's second run) skips planning,
+    rendering and reading back every stub; a stub deleted or edited since, or a plan
+    input changed, makes the step run whole (and warn again where it warned).
+    """
+    if not manifest.inputs or manifest.inputs != inputs or not manifest.files:
+        return False
+    prefix = os.path.join(str(outdir), "")
+    stamps = manifest.stamps
+    return all(
+        (stamp := stamps.get(path)) is not None and file_stamp(prefix + path) == stamp
+        for path in manifest.files
+    )
 
 
 def rendered(
@@ -883,12 +940,15 @@ def write_all(
     protected: set[str],
     on_error: Callable[[str, str], None],
     replaceable: Collection[str] = (),
+    inputs: Callable[[], str] = str,
 ) -> Written:
     """Write ``files`` (path, bytes) in their order, drop stale ones from ``previous``,
     update the manifest.
 
     ``protected`` are never deleted; ``replaceable`` are Sphinx's pages that a stub
-    may take the place of (see :class:`Writer`).
+    may take the place of (see :class:`Writer`).  ``inputs``, asked once every file is
+    written, is the hash of what the files were planned from, ``""`` when the step
+    warned: the manifest keeps it with each file's stamp, for :func:`unchanged`.
     """
     writer = Writer(outdir, previous, replaceable)
     write = writer.write
@@ -908,7 +968,13 @@ def write_all(
         if writer.remove_stale(path, previous[path])
     ]
     if written:
-        body = json.dumps({"version": 1, "files": written}, indent=1, sort_keys=True) + "\n"
+        manifest: dict[str, Any] = {"version": 1, "files": written}
+        planned_from = inputs()
+        if planned_from:
+            stamps = {path: file_stamp(writer.prefix + path) for path in written}
+            if None not in stamps.values():
+                manifest.update(inputs=planned_from, stamps=stamps)
+        body = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
         writer.write(MANIFEST, body.encode("utf-8"), own=True)
     elif previous:
         writer.remove_stale(MANIFEST, None)

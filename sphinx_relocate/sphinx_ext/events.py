@@ -97,7 +97,10 @@ def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
 
 def forget_document(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     """A document is read again or removed: drop what every store kept of it."""
+    # 1. every store's data of the document
     record.purge(env, docname)
+    # 2. the last plan of the stubs read its title and labels: it is stale
+    stubs.on_env_purge_doc(env)
 
 
 def merge_parallel_reads(

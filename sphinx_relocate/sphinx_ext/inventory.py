@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from sphinx_relocate.core.files import write_atomically
 from sphinx_relocate.core.inventory import (
@@ -24,15 +24,17 @@ from sphinx_relocate.core.inventory import (
 )
 from sphinx_relocate.core.table import collection_paused
 from sphinx_relocate.sphinx_ext.queries import labels_of, table_of
-from sphinx_relocate.sphinx_ext.stubs import landings_of
+from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.stubs import documents_token_of, landings_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 
-#: the last ``objects.inv`` this extension wrote, in the doctree folder, after the key of
-#: what it was made from: a build that changed neither writes it again as it is
+#: the last ``objects.inv`` this extension wrote, in the doctree folder, after the keys of
+#: what it was made from (:class:`_Kept`): a build that changed neither writes it again
+#: as it is
 CACHE_FILENAME = "relocate-objects.inv"
 
 
@@ -55,11 +57,64 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         _add_aliases(app, path, data)
 
 
+class _Kept(NamedTuple):
+    """The cache file: the inventory the last build made, after its two keys."""
+
+    #: the key of what the aliases were worked out from (``""``: they warned)
+    inputs: str
+    #: the key of Sphinx's inventory and the aliases
+    aliases: str
+    inventory: bytes
+
+
 def _add_aliases(app: Sphinx, path: Path, data: bytes) -> None:
-    documents = set(app.env.found_docs)
-    labels = labels_of(app.env)
+    # Sphinx writes its inventory on every build: what the aliases made of the same one
+    # last time is written again.  A build that read no document since (the same
+    # documents token, table and published pages) has the same aliases: it finds the
+    # kept inventory without working them out; another finds it by the aliases.
+    state = state_of(app)
+    cache = Path(app.doctreedir, CACHE_FILENAME)
+    inputs = _key(data, (
+        app.extensions["sphinx_relocate"].version, bool(app.config.relocate_inventory_aliases),
+        documents_token_of(app.env), state.table_digest(), sorted(state.published_pages),
+    ))
+    kept = _cached(cache)
+    if kept is not None and kept.inputs == inputs:
+        made = kept.inventory
+    else:
+        documents = set(app.env.found_docs)
+        labels = labels_of(app.env)
+        moves, label_aliases, warned = _aliases(app, documents, labels)
+        key = _key(data, (sorted(moves.items()), sorted(label_aliases.items())))
+        if kept is not None and kept.aliases == key:
+            made = kept.inventory
+        else:
+            try:
+                inventory = parse(data)
+            except InventoryError as err:
+                warn(RelocateWarning.STUB, f"{path}: cannot list the old names: {err}")
+                return
+            roles = {"std:doc": (documents, moves), "std:label": (labels, label_aliases)}
+            body = "".join(with_aliases(inventory, roles))
+            made = data if body == "".join(inventory.lines) else inventory.dump([body])
+        with contextlib.suppress(OSError):  # only the next build's time depends on it
+            lines = ("" if warned else inputs, key)
+            write_atomically(cache, "\n".join(lines).encode("ascii") + b"\n" + made)
+    if made != data:
+        try:
+            write_atomically(path, made)
+        except OSError as err:
+            warn(RelocateWarning.STUB, f"{path}: cannot list the old names: {err}")
+
+
+def _aliases(
+    app: Sphinx, documents: set[str], labels: set[str]
+) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]], bool]:
+    """The old page names and labels to list, and whether one of them cannot be listed
+    (each warned)."""
     moves: dict[str, tuple[str, str]] = {}
     label_aliases: dict[str, tuple[str, str]] = {}
+    warned = False
     if app.config.relocate_inventory_aliases:
         table = table_of(app)
         moves = page_moves(landings_of(app), documents)
@@ -69,39 +124,30 @@ def _add_aliases(app: Sphinx, path: Path, data: bytes) -> None:
                                                               "labels")):
             for name in names:
                 if not listable(name, role):
+                    warned = True
                     warn(RelocateWarning.STUB, f"{name!r} gets no {role} entry in objects.inv: "
                          "a reader would take its line for another entry",
                          table_locations(name, section))
-    # Sphinx writes its inventory on every build: what the aliases made of the same one
-    # last time is written again (an incremental build that changed nothing)
+    return moves, label_aliases, warned
+
+
+def _key(data: bytes, made_from: object) -> str:
     key = hashlib.blake2b(data, digest_size=32)
-    key.update(repr((sorted(moves.items()), sorted(label_aliases.items()))).encode("utf-8"))
-    cache = Path(app.doctreedir, CACHE_FILENAME)
-    made = _cached(cache, key.hexdigest())
-    if made is None:
-        try:
-            inventory = parse(data)
-        except InventoryError as err:
-            warn(RelocateWarning.STUB, f"{path}: cannot list the old names: {err}")
-            return
-        roles = {"std:doc": (documents, moves), "std:label": (labels, label_aliases)}
-        body = "".join(with_aliases(inventory, roles))
-        made = data if body == "".join(inventory.lines) else inventory.dump([body])
-        with contextlib.suppress(OSError):  # only the next build's time depends on it
-            write_atomically(cache, key.hexdigest().encode("ascii") + b"\n" + made)
-    if made != data:
-        try:
-            write_atomically(path, made)
-        except OSError as err:
-            warn(RelocateWarning.STUB, f"{path}: cannot list the old names: {err}")
+    key.update(repr(made_from).encode("utf-8"))
+    return key.hexdigest()
 
 
-def _cached(cache: Path, key: str) -> bytes | None:
-    """The inventory the last build made from what has the key ``key``, if it kept one."""
+def _cached(cache: Path) -> _Kept | None:
+    """The inventory the last build made, with its keys, if it kept one."""
     try:
         with cache.open("rb") as file:
-            if file.readline() != key.encode("ascii") + b"\n":
+            inputs, aliases = file.readline(), file.readline()
+            if not aliases.endswith(b"\n"):
                 return None
-            return file.read()
+            return _Kept(
+                inputs.rstrip(b"\n").decode("ascii", "replace"),
+                aliases.rstrip(b"\n").decode("ascii", "replace"),
+                file.read(),
+            )
     except OSError:
         return None

@@ -108,8 +108,9 @@ def merge(env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironmen
 class EnvValue(Generic[T]):
     """One value of the whole site kept on the environment between builds.
 
-    Set only in the main process (``env-get-outdated``, ``env-updated``), so there is
-    nothing to purge or merge; ``default`` is what a fresh environment holds.
+    Set only in the main process (``env-get-outdated``, ``env-purge-doc``,
+    ``env-updated``), so there is nothing to purge or merge; ``default`` is what a
+    fresh environment holds.
     """
 
     def __init__(self, attribute: str, default: Callable[[], T]) -> None:

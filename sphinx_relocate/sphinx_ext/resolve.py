@@ -1051,7 +1051,8 @@ def on_env_get_outdated(
     last_table_of.set(env, table)
     outdated: set[str] = set()
     appeared_or_gone = added | removed
-    old_table = previous if previous is not None and previous.digest != table.digest else None
+    changed_table = previous is not None and previous.digest != state.table_digest()
+    old_table = previous if changed_table else None
     if appeared_or_gone or old_table is not None:
         srcdir = str(app.srcdir)
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sphinx_relocate.core.catalogs import Borrowed
 from sphinx_relocate.core.landing import Project, Site, framed, site_of
 from sphinx_relocate.core.settings import Settings
+from sphinx_relocate.core.stubs import Manifest
 from sphinx_relocate.core.table import Problem, RelocationTable, Target
 from sphinx_relocate.sphinx_ext.record import Reference
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
@@ -195,6 +196,8 @@ class BuildState:
     #: ``relocate_stub_template``, compiled once per build, and its file for messages
     stub_template: jinja2.Template | None = None
     stub_template_name: str = ""
+    #: a hash of its text, for the plan's inputs (``stubs._plan_inputs``)
+    stub_template_hash: str = ""
     #: pages the builder rendered in this process (genindex, search, domain indices, …),
     #: which no stub may replace
     rendered_pages: set[str] = field(default_factory=set)
@@ -208,7 +211,7 @@ class BuildState:
     table_problems: list[Problem] | None = None
     #: the stubs manifest the last build left (``stubs.read_manifest``), read when this
     #: build starts; ``None``: not read yet
-    previous_stubs: dict[str, str] | None = None
+    previous_stubs: Manifest | None = None
     #: the pages the last build wrote for documents removed since, which a stub may
     #: replace (``stubs.on_env_get_outdated``)
     stale_pages: set[str] = field(default_factory=set)
@@ -222,6 +225,14 @@ class BuildState:
     shared_lookups: dict[tuple[str, str, str], tuple[str, str, str]] = field(
         default_factory=dict
     )
+    _table_digest: tuple[RelocationTable, str] | None = None
+
+    def table_digest(self) -> str:
+        """``table.digest``, worked out once per build: the stubs, the inventory and the
+        check of what to read again all ask, and a big table takes a while to hash."""
+        if self._table_digest is None or self._table_digest[0] is not self.table:
+            self._table_digest = (self.table, self.table.digest)
+        return self._table_digest[1]
 
     def forget_files(self) -> None:
         """Before a read phase: files may have come, gone or changed their suffix."""

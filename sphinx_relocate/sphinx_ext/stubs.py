@@ -21,8 +21,10 @@ How it works (what a stub is, its plan and the manifest: :mod:`sphinx_relocate.c
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +37,9 @@ from sphinx_relocate.core.exports import (
 )
 from sphinx_relocate.core.stubs import (
     HtmlOutput,
+    Manifest,
     Redirect,
+    StubText,
     export_rows,
     old_page_landings,
     plan,
@@ -47,10 +51,12 @@ from sphinx_relocate.core.stubs import (
     style_redirects,
     template_context,
     temporary_urls,
+    unchanged,
     write_all,
 )
 from sphinx_relocate.core.table import Location, Problem, Target, collection_paused
 from sphinx_relocate.sphinx_ext.queries import base_url, label_places, table_of
+from sphinx_relocate.sphinx_ext.record import EnvValue
 from sphinx_relocate.sphinx_ext.state import StubReport, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, fatal, stop, warn
 
@@ -66,20 +72,34 @@ LOCALE_DIR = str(Path(__file__).parents[1] / "locale")
 #: HTML builders that package pages into something else: no stubs there.
 _PACKAGED = frozenset({"singlehtml", "epub", "htmlhelp", "qthelp", "devhelp", "applehelp"})
 
+#: A new random value whenever a document is read again or removed: the titles and
+#: labels a plan reads change only then, so a plan made under the same token (and the
+#: same other inputs, :func:`_plan_inputs`) would be the same plan.  Random, not a
+#: count, so a fresh environment never meets the number of an older one.
+documents_token_of: EnvValue[str] = EnvValue("relocate_documents_token", str)
+
+
+def on_env_purge_doc(env: BuildEnvironment) -> None:
+    """A document is read again or removed: the next plan cannot be the last one."""
+    documents_token_of.set(env, secrets.token_hex(8))
+
 
 def load_stub_template(app: Sphinx) -> None:
     """Compile ``relocate_stub_template`` once (the settings were built before)."""
     state = state_of(app)
     state.stub_template, state.stub_template_name, state.rendered_pages = None, "", set()
+    state.stub_template_hash = ""
     state.stub_report = None
     path = state.settings.stub_template
     if path is not None:
         state.stub_template_name = str(path)
-        state.stub_template = load_template(path, str(path))
+        state.stub_template, state.stub_template_hash = load_template(path, str(path))
 
 
-def load_template(path: Path, shown: str) -> jinja2.Template:
-    """Compile a ``relocate_stub_template`` once; a bad one stops the build with one line."""
+def load_template(path: Path, shown: str) -> tuple[jinja2.Template, str]:
+    """Compile a ``relocate_stub_template`` once; a bad one stops the build with one line.
+    Returns the template and a hash of its text (an input of the plan: it may change
+    while conf.py does not)."""
     import jinja2
 
     try:
@@ -91,7 +111,7 @@ def load_template(path: Path, shown: str) -> jinja2.Template:
         autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
     )
     try:
-        return environment.from_string(text)
+        return environment.from_string(text), hashlib.blake2b(text.encode()).hexdigest()
     except jinja2.TemplateSyntaxError as err:
         stop([Problem(Location(shown, err.lineno), f"relocate_stub_template: {err.message}")])
     except Exception as err:  # a template nested too deep for the compiler, …
@@ -129,19 +149,19 @@ def on_env_get_outdated(
     stub would stay where the page belongs.
     """
     site = html_output(app.builder)
-    previous = read_manifest(Path(app.outdir)) if site is not None else {}
+    previous = read_manifest(Path(app.outdir)) if site is not None else Manifest()
     state = state_of(app)
     state.previous_stubs = previous if site is not None else None
     # the pages the last build wrote for documents gone since: Sphinx leaves them
     # behind, and a stub may take their place (a reorganization's own old pages)
     state.stale_pages = {site.file(d) for d in removed} if site is not None else set()
-    if not previous or site is None:
+    if not previous.files or site is None:
         return []
     table = table_of(app)
     return sorted(
         docname
         for docname in env.found_docs - added - changed
-        if site.file(docname) in previous and not table.replaced(docname)
+        if site.file(docname) in previous.files and not table.replaced(docname)
     )
 
 
@@ -202,6 +222,24 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     extra = _extra_files(app)
     export_names = {EXPORTS[name].path: name for name in state.settings.exports}
     export_paths = set(export_names)
+    previous = state.previous_stubs
+    state.previous_stubs = None  # the next build reads what this one writes
+    if previous is None:
+        previous = read_manifest(Path(app.outdir))
+    inputs = _plan_inputs(app, site, extra)
+    if unchanged(Path(app.outdir), previous, inputs):
+        exports = tuple(sorted(path for path in previous.files if path in export_paths))
+        state.stub_report = StubReport(
+            written=len(previous.files) - len(exports), removed=0, exports=exports, failed=0
+        )
+        return
+    warned = False  # the manifest keeps the inputs of a step that warned nothing
+
+    def warn_here(kind: RelocateWarning, message: str, location: Location | None = None) -> None:
+        nonlocal warned
+        warned = True
+        warn(kind, message, location=location)
+
     # every file the build writes itself: no stub takes its place
     protected = {site.file(p) for p in state.rendered_pages} | extra | _BUILDER_FILES
     titles = {d: env.titles[d].astext() for d in documents if d in env.titles}
@@ -216,7 +254,7 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
 
     for skip in skipped:
         if skip.warning is not None:
-            warn(RelocateWarning(skip.warning), skip.message, location=location(skip.old))
+            warn_here(RelocateWarning(skip.warning), skip.message, location(skip.old))
     styles = state.settings.get("relocate_old_url_styles")
     styled = style_redirects(  # the builder's own pages too (genindex, search)
         redirects, documents | state.rendered_pages, site, styles,
@@ -225,9 +263,7 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
         titles=titles,
     ) if styles else []
 
-    from sphinx.locale import get_translation
-
-    words = stub_text(app.config.language, get_translation(MESSAGE_CATALOG))
+    words = _stub_words(app)
     stubs: Iterator[tuple[str, bytes]]
     if state.stub_template is None:
         stubs = rendered_default([*redirects, *styled], words)
@@ -242,11 +278,11 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
                 try:
                     return template.render(template_context(redirect, words))
                 except Exception as err:  # a user's template may raise anything
-                    warn(
+                    warn_here(
                         RelocateWarning.STUB,
                         f"relocate_stub_template: {_one_line(err)}; "
                         "the built-in stub is used instead",
-                        location=_template_location(state.stub_template_name, err),
+                        _template_location(state.stub_template_name, err),
                     )
                     template = None
             return built_in(redirect)
@@ -265,7 +301,7 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
             message = f"no redirect stub for {old!r}: {message}"
         elif path in export_names:
             message = f"the {export_names[path]!r} export is not written: {message}"
-        warn(RelocateWarning.STUB, message, location=location(old) if old else None)
+        warn_here(RelocateWarning.STUB, message, location(old) if old else None)
 
     def export_bytes() -> Iterator[tuple[str, bytes]]:
         """The exports, made once every stub is written (they follow the stubs in one
@@ -284,7 +320,7 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
         )
         for path, text in exports.items():
             if path in extra:
-                warn(
+                warn_here(
                     RelocateWarning.STUB,
                     f"html_extra_path provides {path!r}; the {path!r} export is not written",
                 )
@@ -292,23 +328,53 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
             yield path, text.encode("utf-8")
 
     pages = {site.file(d) for d in documents} | protected
-    previous = state.previous_stubs
-    state.previous_stubs = None  # the next build reads what this one writes
-    if previous is None:
-        previous = read_manifest(Path(app.outdir))
     # a stub may take the place of Sphinx's own page: of a document a [patterns] entry
     # replaces, or of one removed since the last build (the page it left behind)
     replaceable = {r.path for r in redirects if r.old in documents} | (
         state.stale_pages - pages
     )
     files = itertools.chain(stubs, export_bytes())
-    done = write_all(Path(app.outdir), files, previous, pages, on_error, replaceable)
+    done = write_all(
+        Path(app.outdir), files, previous.files, pages, on_error, replaceable,
+        inputs=lambda: "" if warned else inputs,
+    )
     state.stub_report = StubReport(
         written=sum(1 for redirect in [*redirects, *styled] if redirect.path in done.files),
         removed=sum(1 for path in done.removed if path not in _EXPORT_PATHS),
         exports=tuple(sorted(path for path in done.files if path in export_paths)),
         failed=len(failed),
     )
+
+
+def _stub_words(app: Sphinx) -> StubText:
+    """The stubs' words in the build's language (the package's catalog)."""
+    from sphinx.locale import get_translation
+
+    return stub_text(app.config.language, get_translation(MESSAGE_CATALOG))
+
+
+def _plan_inputs(app: Sphinx, site: HtmlOutput, extra: set[str]) -> str:
+    """A hash of everything the stubs and exports are made from, short of the documents'
+    titles and labels, which :data:`documents_token_of` stands for: the table, the
+    published pages, the builder's own pages and extra files, the output's shape, the
+    settings that shape a stub or an export, the template's text and the words."""
+    state = state_of(app)
+    settings = state.settings
+    parts = (
+        app.extensions["sphinx_relocate"].version,
+        documents_token_of(app.env),
+        state.table_digest(),
+        sorted(state.published_pages),
+        sorted(state.rendered_pages - app.env.found_docs),
+        sorted(extra),
+        site,
+        settings.exports,
+        settings.get("relocate_old_url_styles"),
+        state.stub_template_name,
+        state.stub_template_hash,
+        _stub_words(app),
+    )
+    return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=16).hexdigest()
 
 
 _EXPORT_PATHS = frozenset(export.path for export in EXPORTS.values())

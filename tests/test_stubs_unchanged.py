@@ -1,0 +1,193 @@
+"""A build that changes nothing plans no stub: the old URLs already hold what it would write.
+
+The manifest keeps a hash of what the last stub step was made from
+(``core.stubs.Manifest.inputs``) and each file's stamp; a build with the same inputs,
+whose files all stand as written, skips planning, rendering and reading back every
+stub, and the inventory finds its aliases by the same inputs.  Anything else (a
+document read since, the table, the template, a stub deleted or edited by hand, a step
+that warned) makes the step run whole.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import builds
+import pytest
+
+from sphinx_relocate.core import stubs as core_stubs
+from sphinx_relocate.core.inventory import parse
+from sphinx_relocate.sphinx_ext import inventory as sphinx_ext_inventory
+from sphinx_relocate.sphinx_ext import stubs as sphinx_ext_stubs
+
+ROOTS = Path(__file__).parent / "roots"
+STUBS = ("old/plain.html", "old/other.html", "legacy/plain.html", "legacy/other.html")
+
+
+def project(tmp_path: Path, root: str = "test-stubs-unchanged") -> Path:
+    return Path(shutil.copytree(ROOTS / root, tmp_path / root,
+                                ignore=shutil.ignore_patterns("_build")))
+
+
+def written(out: Path) -> dict[str, tuple[int, bytes]]:
+    """Each stub's modification time and bytes."""
+    return {path: ((out / path).stat().st_mtime_ns, (out / path).read_bytes()) for path in STUBS}
+
+
+def summary(built: builds.Built) -> str:
+    return next(line for line in built.status.splitlines() if line.startswith("sphinx-relocate:"))
+
+
+def test_a_build_that_changes_nothing_plans_no_stub(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = project(tmp_path)
+    first = builds.build(src, fresh=True)
+    assert first.warnings == ""
+    assert "4 redirect pages written" in summary(first)
+    before = written(first.outdir)
+    inventory = (first.outdir / "objects.inv").read_bytes()
+
+    def not_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("worked out again")
+
+    monkeypatch.setattr(sphinx_ext_stubs, "plan", not_again)
+    monkeypatch.setattr(sphinx_ext_stubs, "old_page_landings", not_again)
+    monkeypatch.setattr(sphinx_ext_inventory, "parse", not_again)
+    second = builds.build(src)
+    assert second.read == frozenset()
+    assert second.warnings == ""
+    assert written(second.outdir) == before
+    assert (second.outdir / "objects.inv").read_bytes() == inventory
+    assert summary(second) == summary(first)
+
+
+def test_a_stub_deleted_or_edited_since_is_seen(tmp_path: Path) -> None:
+    src = project(tmp_path)
+    out = builds.build(src, fresh=True).outdir
+    deleted = out / "old/plain.html"
+    stub = deleted.read_bytes()
+    deleted.unlink()
+    again = builds.build(src)
+    assert again.warnings == ""
+    assert deleted.read_bytes() == stub
+    # an edit that keeps the size and the modification time: the change time shows it
+    edited = out / "old/other.html"
+    before = edited.stat()
+    text = edited.read_bytes().replace(b"Other page", b"OTHER PAGE")
+    edited.write_bytes(text)
+    os.utime(edited, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert edited.stat().st_size == before.st_size
+    built = builds.build(src)
+    assert "'old/other.html' was changed since sphinx-relocate wrote it" in built.warnings
+    for _ in range(2):  # out of the manifest now, it is warned on every build after
+        built = builds.build(src)
+        assert "'old/other.html' is a file sphinx-relocate did not write" in built.warnings
+    assert edited.read_bytes() == text
+
+
+def test_new_table_entries_reach_the_stubs_and_inventory_without_a_document_read(
+    tmp_path: Path,
+) -> None:
+    src = project(tmp_path)
+    builds.build(src, fresh=True)
+    table = src / "relocations.toml"
+    table.write_text(
+        table.read_text("utf-8").replace(
+            "[pages]\n", '[pages]\n"old/third" = "https://example.org/third"\n'
+        ) + '\n[labels]\n"old-label" = "plain-label"\n',
+        "utf-8",
+    )
+    built = builds.build(src)
+    assert built.read == frozenset()
+    assert "https://example.org/third" in (built.outdir / "old/third.html").read_text("utf-8")
+    labels = parse((built.outdir / "objects.inv").read_bytes()).of_role("std:label")
+    assert labels["old-label"].uri == labels["plain-label"].uri == "new/plain.html#plain-label"
+
+
+def test_an_edited_template_is_rendered_on_the_next_build(tmp_path: Path) -> None:
+    src = project(tmp_path)
+    settings = {"relocate_stub_template": "stub_template.html"}
+    out = builds.build(src, fresh=True, confoverrides=settings).outdir
+    assert "first template: Plain page" in (out / "old/plain.html").read_text("utf-8")
+    template = src / "stub_template.html"
+    template.write_text(template.read_text("utf-8").replace("first", "second"), "utf-8")
+    built = builds.build(src, confoverrides=settings)
+    assert built.read == frozenset()
+    assert "second template: Plain page" in (out / "old/plain.html").read_text("utf-8")
+
+
+def test_a_title_read_by_a_build_that_wrote_no_stub_reaches_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The documents' titles are an input of the plan by the environment's token, which
+    the build that read them keeps, not by what the build now reads."""
+    src = project(tmp_path)
+    out = builds.build(src, fresh=True).outdir
+    (src / "new/plain.rst").write_text("Renamed page\n============\n\nText.\n", "utf-8")
+    monkeypatch.setattr(sphinx_ext_stubs, "on_build_finished", lambda app, exception: None)
+    assert "new/plain" in builds.build(src).read  # as if its stub step had failed
+    monkeypatch.undo()
+    built = builds.build(src)
+    assert built.read == frozenset()
+    assert "Renamed page" in (out / "old/plain.html").read_text("utf-8")
+    assert "Renamed page" in (out / "legacy/plain.html").read_text("utf-8")
+
+
+def test_a_step_that_warned_runs_whole_and_warns_again(tmp_path: Path) -> None:
+    src = project(tmp_path, "test-stubs")
+    first = builds.build(src, fresh=True)
+    shadowed = [line for line in first.warnings.splitlines() if "still exists, so" in line]
+    assert shadowed
+    second = builds.build(src)
+    assert second.read == frozenset()
+    assert [line for line in second.warnings.splitlines() if "still exists, so" in line] == shadowed
+    assert core_stubs.read_manifest(second.outdir).inputs == ""
+
+
+# -- the manifest's inputs and stamps (core.stubs) ---------------------------------
+
+
+def _write(out: Path, files: list[tuple[str, bytes]], inputs: str) -> core_stubs.Manifest:
+    errors: list[str] = []
+    previous = core_stubs.read_manifest(out).files
+    core_stubs.write_all(out, files, previous, set(), lambda p, m: errors.append(m),
+                         inputs=lambda: inputs)
+    assert errors == []
+    return core_stubs.read_manifest(out)
+
+
+def test_unchanged_needs_the_same_inputs_and_every_file_as_stamped(tmp_path: Path) -> None:
+    files = [("old/a.html", b"a"), ("old/b.html", b"b"), ("_redirects", b"/a /b 301\n")]
+    manifest = _write(tmp_path, files, "key")
+    assert manifest.inputs == "key"
+    assert set(manifest.stamps) == set(manifest.files) == {path for path, _ in files}
+    assert core_stubs.unchanged(tmp_path, manifest, "key")
+    assert not core_stubs.unchanged(tmp_path, manifest, "another key")
+    (tmp_path / "old/b.html").unlink()
+    assert not core_stubs.unchanged(tmp_path, manifest, "key")
+    os.symlink(tmp_path / "old/a.html", tmp_path / "old/b.html")  # a link is no stub
+    assert not core_stubs.unchanged(tmp_path, manifest, "key")
+    (tmp_path / "old/b.html").unlink()
+    manifest = _write(tmp_path, files, "")  # a step that warned: no inputs kept
+    assert (manifest.inputs, manifest.stamps) == ("", {})
+    assert not core_stubs.unchanged(tmp_path, manifest, "")
+
+
+def test_a_manifest_without_inputs_or_with_odd_stamps_is_never_unchanged(tmp_path: Path) -> None:
+    manifest = _write(tmp_path, [("old/a.html", b"a")], "key")
+    raw = (tmp_path / core_stubs.MANIFEST).read_text("utf-8")
+    import json
+
+    data = json.loads(raw)
+    for odd in ({"stamps": {"old/a.html": [1, 2, 3, 4]}}, {"stamps": []}, {"inputs": 7},
+                {"stamps": {}}):
+        (tmp_path / core_stubs.MANIFEST).write_text(json.dumps({**data, **odd}), "utf-8")
+        read = core_stubs.read_manifest(tmp_path)
+        assert read.files == manifest.files
+        assert not core_stubs.unchanged(tmp_path, read, "key")
+    del data["inputs"], data["stamps"]  # a manifest of an earlier version
+    (tmp_path / core_stubs.MANIFEST).write_text(json.dumps(data), "utf-8")
+    assert not core_stubs.unchanged(tmp_path, core_stubs.read_manifest(tmp_path), "key")
