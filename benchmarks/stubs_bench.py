@@ -151,8 +151,7 @@ def relocate_phase(
             files = rendered_default(relocate_plan(table, documents, titles))
             pages = {site.file(d) for d in documents}
             errors: list[str] = []
-            previous = read_manifest(outdir).files
-            write_all(outdir, files, previous, pages, lambda p, m: errors.append(m))
+            write_all(outdir, files, read_manifest(outdir), pages, lambda p, m: errors.append(m))
         assert not errors, errors[:3]
 
     return run

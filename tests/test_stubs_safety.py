@@ -364,11 +364,11 @@ def test_a_manifest_nested_deep_or_a_fifo_reads_as_none(tmp_path) -> None:
     (tmp_path / "_relocate").mkdir()
     manifest_path = tmp_path / _stubs.MANIFEST
     manifest_path.write_text("[" * 100_000, "utf-8")
-    assert _stubs.read_manifest(tmp_path).files == {}
+    assert _stubs.read_manifest(tmp_path) == {}
     if hasattr(os, "mkfifo"):
         manifest_path.unlink()
         os.mkfifo(manifest_path)
-        assert _stubs.read_manifest(tmp_path).files == {}  # at once: no writer is waited for
+        assert _stubs.read_manifest(tmp_path) == {}  # at once: no writer is waited for
 
 
 def test_a_template_nested_too_deep_is_one_config_error(tmp_path) -> None:

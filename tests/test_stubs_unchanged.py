@@ -1,7 +1,7 @@
 """A build that changes nothing plans no stub: the old URLs already hold what it would write.
 
-The manifest keeps a hash of what the last stub step was made from
-(``core.stubs.Manifest.inputs``) and each file's stamp; a build with the same inputs,
+The doctree folder keeps a hash of what the last stub step was made from and each
+file's stamp (``core.stubs.Stamps``); a build with the same inputs,
 whose files all stand as written, skips planning, rendering and reading back every
 stub, and the inventory finds its aliases by the same inputs.  Anything else (a
 document read since, the table, the template, a stub deleted or edited by hand, a step
@@ -10,6 +10,7 @@ that warned) makes the step run whole.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -34,6 +35,10 @@ def project(tmp_path: Path, root: str = "test-stubs-unchanged") -> Path:
 def written(out: Path) -> dict[str, tuple[int, bytes]]:
     """Each stub's modification time and bytes."""
     return {path: ((out / path).stat().st_mtime_ns, (out / path).read_bytes()) for path in STUBS}
+
+
+def stamps_file(built: builds.Built) -> Path:
+    return Path(built.app.doctreedir, "relocate-stubs-html.json")
 
 
 def summary(built: builds.Built) -> str:
@@ -144,50 +149,62 @@ def test_a_step_that_warned_runs_whole_and_warns_again(tmp_path: Path) -> None:
     second = builds.build(src)
     assert second.read == frozenset()
     assert [line for line in second.warnings.splitlines() if "still exists, so" in line] == shadowed
-    assert core_stubs.read_manifest(second.outdir).inputs == ""
+    assert not stamps_file(second).exists()
 
 
-# -- the manifest's inputs and stamps (core.stubs) ---------------------------------
+# -- the stamps (core.stubs) -----------------------------------------------------------
 
 
-def _write(out: Path, files: list[tuple[str, bytes]], inputs: str) -> core_stubs.Manifest:
+def _write(out: Path, files: list[tuple[str, bytes]]) -> dict[str, str]:
     errors: list[str] = []
-    previous = core_stubs.read_manifest(out).files
-    core_stubs.write_all(out, files, previous, set(), lambda p, m: errors.append(m),
-                         inputs=lambda: inputs)
+    core_stubs.write_all(out, files, core_stubs.read_manifest(out), set(),
+                         lambda p, m: errors.append(m))
     assert errors == []
     return core_stubs.read_manifest(out)
 
 
 def test_unchanged_needs_the_same_inputs_and_every_file_as_stamped(tmp_path: Path) -> None:
+    out, kept = tmp_path / "out", tmp_path / "stamps.json"
     files = [("old/a.html", b"a"), ("old/b.html", b"b"), ("_redirects", b"/a /b 301\n")]
-    manifest = _write(tmp_path, files, "key")
-    assert manifest.inputs == "key"
-    assert set(manifest.stamps) == set(manifest.files) == {path for path, _ in files}
-    assert core_stubs.unchanged(tmp_path, manifest, "key")
-    assert not core_stubs.unchanged(tmp_path, manifest, "another key")
-    (tmp_path / "old/b.html").unlink()
-    assert not core_stubs.unchanged(tmp_path, manifest, "key")
-    os.symlink(tmp_path / "old/a.html", tmp_path / "old/b.html")  # a link is no stub
-    assert not core_stubs.unchanged(tmp_path, manifest, "key")
-    (tmp_path / "old/b.html").unlink()
-    manifest = _write(tmp_path, files, "")  # a step that warned: no inputs kept
-    assert (manifest.inputs, manifest.stamps) == ("", {})
-    assert not core_stubs.unchanged(tmp_path, manifest, "")
+    manifest = _write(out, files)
+    core_stubs.write_stamps(kept, core_stubs.stamps_of(out, manifest, "key"))
+    stamps = core_stubs.read_stamps(kept)
+    assert stamps is not None
+    assert set(stamps.files) == set(manifest)
+    assert core_stubs.unchanged(out, manifest, stamps, "key")
+    assert not core_stubs.unchanged(out, manifest, stamps, "another key")
+    assert not core_stubs.unchanged(out, {**manifest, "old/c.html": "0"}, stamps, "key")
+    assert not core_stubs.unchanged(out, {"old/a.html": "0"}, stamps, "key")
+    other = tmp_path / "other"  # the same files in another folder are other files
+    assert _write(other, files) == manifest
+    assert not core_stubs.unchanged(other, manifest, stamps, "key")
+    (out / "old/b.html").unlink()
+    assert not core_stubs.unchanged(out, manifest, stamps, "key")
+    os.symlink(out / "old/a.html", out / "old/b.html")  # a link is no stub
+    assert not core_stubs.unchanged(out, manifest, stamps, "key")
+    core_stubs.write_stamps(kept, None)  # a step that warned keeps none
+    assert not kept.exists()
+    assert core_stubs.read_stamps(kept) is None
 
 
-def test_a_manifest_without_inputs_or_with_odd_stamps_is_never_unchanged(tmp_path: Path) -> None:
-    manifest = _write(tmp_path, [("old/a.html", b"a")], "key")
-    raw = (tmp_path / core_stubs.MANIFEST).read_text("utf-8")
-    import json
+def test_odd_stamps_read_as_none(tmp_path: Path) -> None:
+    kept = tmp_path / "stamps.json"
+    good = {"inputs": "key", "files": {"a.html": "1 2 3 4"}}
+    for odd in ({"files": {"a.html": [1, 2, 3, 4]}}, {"files": []}, {"inputs": 7}):
+        kept.write_text(json.dumps({**good, **odd}), "utf-8")
+        assert core_stubs.read_stamps(kept) is None
+    kept.write_text("[" * 100_000, "utf-8")
+    assert core_stubs.read_stamps(kept) is None
+    kept.write_text(json.dumps(good), "utf-8")
+    assert core_stubs.read_stamps(kept) == core_stubs.Stamps("key", {"a.html": "1 2 3 4"})
 
-    data = json.loads(raw)
-    for odd in ({"stamps": {"old/a.html": [1, 2, 3, 4]}}, {"stamps": []}, {"inputs": 7},
-                {"stamps": {}}):
-        (tmp_path / core_stubs.MANIFEST).write_text(json.dumps({**data, **odd}), "utf-8")
-        read = core_stubs.read_manifest(tmp_path)
-        assert read.files == manifest.files
-        assert not core_stubs.unchanged(tmp_path, read, "key")
-    del data["inputs"], data["stamps"]  # a manifest of an earlier version
-    (tmp_path / core_stubs.MANIFEST).write_text(json.dumps(data), "utf-8")
-    assert not core_stubs.unchanged(tmp_path, core_stubs.read_manifest(tmp_path), "key")
+
+def test_the_output_folder_holds_no_stamp(tmp_path: Path) -> None:
+    """Two builds of one site write the same manifest: the stamps, which differ on every
+    file system, are kept in the doctree folder."""
+    first = builds.build(project(tmp_path / "one"), fresh=True)
+    second = builds.build(project(tmp_path / "two"), fresh=True)
+    manifest = (first.outdir / core_stubs.MANIFEST).read_bytes()
+    assert manifest == (second.outdir / core_stubs.MANIFEST).read_bytes()
+    assert set(json.loads(manifest)) == {"version", "files"}
+    assert core_stubs.read_stamps(stamps_file(first)) is not None

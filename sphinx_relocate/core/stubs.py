@@ -37,6 +37,7 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
+from sphinx_relocate.core.files import write_atomically
 from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import (
     html_page_path,
@@ -823,46 +824,39 @@ class Writer:
         return True
 
 
-@dataclass(frozen=True)
-class Manifest:
-    """What the last build's stub step left in the output folder (:data:`MANIFEST`)."""
-
-    #: every file it wrote (or found in place) -> the hash of its content
-    files: Mapping[str, str] = field(default_factory=dict)
-    #: the hash of everything its plan was made from (:func:`write_all`'s ``inputs``);
-    #: ``""`` when that step warned, or when the manifest predates it
-    inputs: str = ""
-    #: each file's :func:`file_stamp` right after that step
-    stamps: Mapping[str, str] = field(default_factory=dict)
-
-
-def read_manifest(outdir: Path) -> Manifest:
+def read_manifest(outdir: Path) -> dict[str, str]:
     """The files a previous build wrote, with their hashes; empty when unreadable."""
     try:
         raw = _read_regular(os.path.join(outdir, MANIFEST))
         data = json.loads(raw or b"")
         files = data["files"]
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        return Manifest()
+        return {}
     if not isinstance(files, dict):
-        return Manifest()
-    safe_files = {
+        return {}
+    return {
         safe: str(value)
         for key, value in files.items()
         if isinstance(key, str) and (safe := safe_output_path(key)) is not None
     }
-    inputs, stamps = data.get("inputs"), data.get("stamps")
-    if not isinstance(inputs, str) or not isinstance(stamps, dict):
-        return Manifest(safe_files)
-    return Manifest(
-        safe_files,
-        inputs,
-        {
-            path: stamp
-            for path, stamp in stamps.items()
-            if path in safe_files and isinstance(stamp, str)
-        },
-    )
+
+
+# -- a step with nothing to do ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stamps:
+    """What the last stub step was planned from, and how its files stood right after it.
+
+    Kept with the build's other caches (the doctree folder), not in the output folder,
+    which holds the same bytes for the same site whatever the file system did.
+    """
+
+    #: a hash of everything the plan was made from
+    inputs: str
+    #: each file it wrote or found in place -> its :func:`file_stamp` (which names the
+    #: file's inode: the same paths in another output folder are other files)
+    files: Mapping[str, str]
 
 
 def file_stamp(full: str) -> str | None:
@@ -879,21 +873,60 @@ def file_stamp(full: str) -> str | None:
     return f"{found.st_ino} {found.st_size} {found.st_mtime_ns} {found.st_ctime_ns}"
 
 
-def unchanged(outdir: Path, manifest: Manifest, inputs: str) -> bool:
-    """Whether the last build's stubs and exports are what a plan made from ``inputs``
-    would write, and each still stands as written: then a build has nothing to do.
+def stamps_of(outdir: Path, files: Iterable[str], inputs: str) -> Stamps | None:
+    """The stamps of a step's files; ``None`` if one of them is not a regular file."""
+    prefix = os.path.join(str(outdir), "")
+    found = {path: file_stamp(prefix + path) for path in files}
+    stamped = {path: stamp for path, stamp in found.items() if stamp is not None}
+    if len(stamped) != len(found):
+        return None
+    return Stamps(inputs, stamped)
+
+
+def write_stamps(path: Path, stamps: Stamps | None) -> None:
+    """Keep ``stamps`` at ``path``; ``None`` removes what is there (the next step runs
+    whole).  Only the next build's time depends on it: a failure is no error."""
+    try:
+        if stamps is None:
+            os.unlink(path)
+            return
+        data = {"version": 1, "inputs": stamps.inputs, "files": dict(stamps.files)}
+        write_atomically(path, json.dumps(data, sort_keys=True).encode("utf-8"))
+    except OSError:
+        pass
+
+
+def read_stamps(path: Path) -> Stamps | None:
+    """The stamps kept at ``path``; ``None`` when there are none or they are unreadable."""
+    try:
+        data = json.loads(_read_regular(str(path)) or b"")
+        inputs, files = data["inputs"], data["files"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    if not (isinstance(inputs, str) and isinstance(files, dict)
+            and all(isinstance(stamp, str) for stamp in files.values())):
+        return None
+    return Stamps(inputs, files)
+
+
+def unchanged(
+    outdir: Path, manifest: Mapping[str, str], stamps: Stamps | None, inputs: str
+) -> bool:
+    """Whether the stubs and exports in ``outdir`` are what a plan made from ``inputs``
+    would write, each still standing as the last step left it: then there is nothing to do.
 
     A build that changed nothing (sphinx-autobuild's, CI's second run) skips planning,
-    rendering and reading back every stub; a stub deleted or edited since, or a plan
-    input changed, makes the step run whole (and warn again where it warned).
+    rendering and reading back every stub; a stub deleted or edited since, another
+    manifest, or any input makes the step run whole (and warn again where it warned).
     """
-    if not manifest.inputs or manifest.inputs != inputs or not manifest.files:
+    if (stamps is None or not manifest or stamps.inputs != inputs
+            or len(stamps.files) != len(manifest)):
         return False
     prefix = os.path.join(str(outdir), "")
-    stamps = manifest.stamps
+    files = stamps.files
     return all(
-        (stamp := stamps.get(path)) is not None and file_stamp(prefix + path) == stamp
-        for path in manifest.files
+        (stamp := files.get(path)) is not None and file_stamp(prefix + path) == stamp
+        for path in manifest
     )
 
 
@@ -940,15 +973,12 @@ def write_all(
     protected: set[str],
     on_error: Callable[[str, str], None],
     replaceable: Collection[str] = (),
-    inputs: Callable[[], str] = str,
 ) -> Written:
     """Write ``files`` (path, bytes) in their order, drop stale ones from ``previous``,
     update the manifest.
 
     ``protected`` are never deleted; ``replaceable`` are Sphinx's pages that a stub
-    may take the place of (see :class:`Writer`).  ``inputs``, asked once every file is
-    written, is the hash of what the files were planned from, ``""`` when the step
-    warned: the manifest keeps it with each file's stamp, for :func:`unchanged`.
+    may take the place of (see :class:`Writer`).
     """
     writer = Writer(outdir, previous, replaceable)
     write = writer.write
@@ -968,13 +998,7 @@ def write_all(
         if writer.remove_stale(path, previous[path])
     ]
     if written:
-        manifest: dict[str, Any] = {"version": 1, "files": written}
-        planned_from = inputs()
-        if planned_from:
-            stamps = {path: file_stamp(writer.prefix + path) for path in written}
-            if None not in stamps.values():
-                manifest.update(inputs=planned_from, stamps=stamps)
-        body = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+        body = json.dumps({"version": 1, "files": written}, indent=1, sort_keys=True) + "\n"
         writer.write(MANIFEST, body.encode("utf-8"), own=True)
     elif previous:
         writer.remove_stale(MANIFEST, None)

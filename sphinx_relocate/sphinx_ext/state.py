@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from sphinx_relocate.core.catalogs import Borrowed
 from sphinx_relocate.core.landing import Project, Site, framed, site_of
 from sphinx_relocate.core.settings import Settings
-from sphinx_relocate.core.stubs import Manifest
 from sphinx_relocate.core.table import Problem, RelocationTable, Target
 from sphinx_relocate.sphinx_ext.record import Reference
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
@@ -211,7 +210,7 @@ class BuildState:
     table_problems: list[Problem] | None = None
     #: the stubs manifest the last build left (``stubs.read_manifest``), read when this
     #: build starts; ``None``: not read yet
-    previous_stubs: Manifest | None = None
+    previous_stubs: dict[str, str] | None = None
     #: the pages the last build wrote for documents removed since, which a stub may
     #: replace (``stubs.on_env_get_outdated``)
     stale_pages: set[str] = field(default_factory=set)

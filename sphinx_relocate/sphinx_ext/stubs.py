@@ -37,22 +37,24 @@ from sphinx_relocate.core.exports import (
 )
 from sphinx_relocate.core.stubs import (
     HtmlOutput,
-    Manifest,
     Redirect,
     StubText,
     export_rows,
     old_page_landings,
     plan,
     read_manifest,
+    read_stamps,
     render_default,
     rendered,
     rendered_default,
+    stamps_of,
     stub_text,
     style_redirects,
     template_context,
     temporary_urls,
     unchanged,
     write_all,
+    write_stamps,
 )
 from sphinx_relocate.core.table import Location, Problem, Target, collection_paused
 from sphinx_relocate.sphinx_ext.queries import base_url, label_places, table_of
@@ -149,19 +151,19 @@ def on_env_get_outdated(
     stub would stay where the page belongs.
     """
     site = html_output(app.builder)
-    previous = read_manifest(Path(app.outdir)) if site is not None else Manifest()
+    previous = read_manifest(Path(app.outdir)) if site is not None else {}
     state = state_of(app)
     state.previous_stubs = previous if site is not None else None
     # the pages the last build wrote for documents gone since: Sphinx leaves them
     # behind, and a stub may take their place (a reorganization's own old pages)
     state.stale_pages = {site.file(d) for d in removed} if site is not None else set()
-    if not previous.files or site is None:
+    if not previous or site is None:
         return []
     table = table_of(app)
     return sorted(
         docname
         for docname in env.found_docs - added - changed
-        if site.file(docname) in previous.files and not table.replaced(docname)
+        if site.file(docname) in previous and not table.replaced(docname)
     )
 
 
@@ -222,18 +224,20 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     extra = _extra_files(app)
     export_names = {EXPORTS[name].path: name for name in state.settings.exports}
     export_paths = set(export_names)
+    outdir = Path(app.outdir)
     previous = state.previous_stubs
     state.previous_stubs = None  # the next build reads what this one writes
     if previous is None:
-        previous = read_manifest(Path(app.outdir))
+        previous = read_manifest(outdir)
+    stamps_path = Path(app.doctreedir, f"relocate-stubs-{app.builder.name}.json")
     inputs = _plan_inputs(app, site, extra)
-    if unchanged(Path(app.outdir), previous, inputs):
-        exports = tuple(sorted(path for path in previous.files if path in export_paths))
+    if unchanged(outdir, previous, read_stamps(stamps_path), inputs):
+        exports = tuple(sorted(path for path in previous if path in export_paths))
         state.stub_report = StubReport(
-            written=len(previous.files) - len(exports), removed=0, exports=exports, failed=0
+            written=len(previous) - len(exports), removed=0, exports=exports, failed=0
         )
         return
-    warned = False  # the manifest keeps the inputs of a step that warned nothing
+    warned = False  # only a step that warned nothing is kept as one with nothing to do
 
     def warn_here(kind: RelocateWarning, message: str, location: Location | None = None) -> None:
         nonlocal warned
@@ -334,10 +338,10 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
         state.stale_pages - pages
     )
     files = itertools.chain(stubs, export_bytes())
-    done = write_all(
-        Path(app.outdir), files, previous.files, pages, on_error, replaceable,
-        inputs=lambda: "" if warned else inputs,
-    )
+    done = write_all(outdir, files, previous, pages, on_error, replaceable)
+    write_stamps(stamps_path, None if warned or not done.files else stamps_of(
+        outdir, done.files, inputs
+    ))
     state.stub_report = StubReport(
         written=sum(1 for redirect in [*redirects, *styled] if redirect.path in done.files),
         removed=sum(1 for path in done.removed if path not in _EXPORT_PATHS),
