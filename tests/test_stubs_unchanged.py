@@ -93,6 +93,26 @@ def test_a_stub_deleted_or_edited_since_is_seen(tmp_path: Path) -> None:
     assert edited.read_bytes() == text
 
 
+@pytest.mark.parametrize("lost", ["a stub", "the manifest"])
+def test_a_step_that_ran_whole_again_leaves_nothing_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lost: str
+) -> None:
+    """The files a whole step finds in place (by the manifest, or with the manifest lost,
+    by their bytes) are stamped as those it writes: the build after it plans no stub."""
+    src = project(tmp_path)
+    out = builds.build(src, fresh=True).outdir
+    (out / ("old/plain.html" if lost == "a stub" else core_stubs.MANIFEST)).unlink()
+    assert builds.build(src).warnings == ""
+    before = written(out)
+
+    def not_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("planned again")
+
+    monkeypatch.setattr(sphinx_ext_stubs, "plan", not_again)
+    assert builds.build(src).warnings == ""
+    assert written(out) == before
+
+
 def test_new_table_entries_reach_the_stubs_and_inventory_without_a_document_read(
     tmp_path: Path,
 ) -> None:
@@ -155,19 +175,22 @@ def test_a_step_that_warned_runs_whole_and_warns_again(tmp_path: Path) -> None:
 # -- the stamps (core.stubs) -----------------------------------------------------------
 
 
-def _write(out: Path, files: list[tuple[str, bytes]]) -> dict[str, str]:
+def _write(out: Path, files: list[tuple[str, bytes]], kept: Path | None = None) -> dict[str, str]:
+    """Write ``files``; keep their stamps at ``kept``, and check each is the file's now."""
     errors: list[str] = []
-    core_stubs.write_all(out, files, core_stubs.read_manifest(out), set(),
-                         lambda p, m: errors.append(m))
+    done = core_stubs.write_all(out, files, core_stubs.read_manifest(out), set(),
+                                lambda p, m: errors.append(m))
     assert errors == []
+    assert done.stamps == {path: core_stubs.file_stamp(str(out / path)) for path in done.files}
+    if kept is not None:
+        core_stubs.write_stamps(kept, core_stubs.Stamps("key", done.stamps))
     return core_stubs.read_manifest(out)
 
 
 def test_unchanged_needs_the_same_inputs_and_every_file_as_stamped(tmp_path: Path) -> None:
     out, kept = tmp_path / "out", tmp_path / "stamps.json"
     files = [("old/a.html", b"a"), ("old/b.html", b"b"), ("_redirects", b"/a /b 301\n")]
-    manifest = _write(out, files)
-    core_stubs.write_stamps(kept, core_stubs.stamps_of(out, manifest, "key"))
+    manifest = _write(out, files, kept)
     stamps = core_stubs.read_stamps(kept)
     assert stamps is not None
     assert set(stamps.files) == set(manifest)

@@ -641,6 +641,12 @@ def _read_regular(full: str) -> bytes | None:
     Raises ``OSError`` for a symbolic link (never followed), a folder, a FIFO or an
     unreadable file.
     """
+    found = _read_regular_stat(full)
+    return None if found is None else found[0]
+
+
+def _read_regular_stat(full: str) -> tuple[bytes, os.stat_result] | None:
+    """:func:`_read_regular`, with the file's status (taken on the open file)."""
     if not _NOFOLLOW and os.path.islink(full):  # pragma: no cover - Windows
         raise OSError(f"{full} is a symbolic link")
     try:
@@ -648,9 +654,10 @@ def _read_regular(full: str) -> bytes | None:
     except FileNotFoundError:
         return None
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
             raise IsADirectoryError(full)
-        return handle.read()
+        return handle.read(), status
 
 
 class Writer:
@@ -684,6 +691,9 @@ class Writer:
         self.check_links = not _NOFOLLOW
         #: paths not written because a file the extension did not write is there
         self.occupied: set[str] = set()
+        #: each file written (or found in place) -> its :func:`file_stamp`, from the
+        #: status of the file while it was open (no second look at each path)
+        self.stamps: dict[str, str] = {}
 
     def folder_ok(self, folder: str, *, create: bool = True) -> bool:
         """Whether ``folder`` (relative) is a real folder inside, each part of it checked
@@ -733,7 +743,9 @@ class Writer:
         is there is ``data`` already (the manifest that listed it was lost)."""
         full = self.prefix + path
         try:
-            if _read_regular(full) == data:
+            found = _read_regular_stat(full)
+            if found is not None and found[0] == data:
+                self.stamps[path] = _stamp(found[1])
                 return None
         except OSError:
             pass
@@ -765,10 +777,12 @@ class Writer:
             flags = _REPLACE
         elif expected is not None:
             try:
-                current = _read_regular(full)
+                found = _read_regular_stat(full)
             except OSError as err:
                 return f"cannot write {path!r}: {err.strerror or err}"
-            if current == data:
+            current = None if found is None else found[0]
+            if found is not None and current == data:
+                self.stamps[path] = _stamp(found[1])
                 return None  # nothing to do
             if current is not None and digest(current) != expected:
                 self.occupied.add(path)
@@ -790,6 +804,7 @@ class Writer:
                     view = memoryview(data)[done:]
                     while view:
                         view = view[os.write(fd, view) :]
+                self.stamps[path] = _stamp(os.fstat(fd))
             finally:
                 os.close(fd)
         except OSError as err:  # pragma: no cover - a full disk
@@ -870,17 +885,11 @@ def file_stamp(full: str) -> str | None:
         return None
     if not stat.S_ISREG(found.st_mode):
         return None
-    return f"{found.st_ino} {found.st_size} {found.st_mtime_ns} {found.st_ctime_ns}"
+    return _stamp(found)
 
 
-def stamps_of(outdir: Path, files: Iterable[str], inputs: str) -> Stamps | None:
-    """The stamps of a step's files; ``None`` if one of them is not a regular file."""
-    prefix = os.path.join(str(outdir), "")
-    found = {path: file_stamp(prefix + path) for path in files}
-    stamped = {path: stamp for path, stamp in found.items() if stamp is not None}
-    if len(stamped) != len(found):
-        return None
-    return Stamps(inputs, stamped)
+def _stamp(status: os.stat_result) -> str:
+    return f"{status.st_ino} {status.st_size} {status.st_mtime_ns} {status.st_ctime_ns}"
 
 
 def write_stamps(path: Path, stamps: Stamps | None) -> None:
@@ -964,6 +973,8 @@ class Written:
     removed: list[str]
     #: the paths it left alone because a file the extension did not write is there
     occupied: set[str]
+    #: each file of :attr:`files` -> its :func:`file_stamp` once written (or found)
+    stamps: dict[str, str] = field(default_factory=dict)
 
 
 def write_all(
@@ -1002,4 +1013,6 @@ def write_all(
         writer.write(MANIFEST, body.encode("utf-8"), own=True)
     elif previous:
         writer.remove_stale(MANIFEST, None)
-    return Written(written, removed, writer.occupied)
+    stamps = writer.stamps
+    return Written(written, removed, writer.occupied,
+                   {path: stamps[path] for path in written if path in stamps})

@@ -38,6 +38,7 @@ from sphinx_relocate.core.exports import (
 from sphinx_relocate.core.stubs import (
     HtmlOutput,
     Redirect,
+    Stamps,
     StubText,
     export_rows,
     old_page_landings,
@@ -47,7 +48,6 @@ from sphinx_relocate.core.stubs import (
     render_default,
     rendered,
     rendered_default,
-    stamps_of,
     stub_text,
     style_redirects,
     template_context,
@@ -339,9 +339,8 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     )
     files = itertools.chain(stubs, export_bytes())
     done = write_all(outdir, files, previous, pages, on_error, replaceable)
-    write_stamps(stamps_path, None if warned or not done.files else stamps_of(
-        outdir, done.files, inputs
-    ))
+    kept = not warned and done.files and len(done.stamps) == len(done.files)
+    write_stamps(stamps_path, Stamps(inputs, done.stamps) if kept else None)
     state.stub_report = StubReport(
         written=sum(1 for redirect in [*redirects, *styled] if redirect.path in done.files),
         removed=sum(1 for path in done.removed if path not in _EXPORT_PATHS),
