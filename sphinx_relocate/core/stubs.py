@@ -872,6 +872,8 @@ class Stamps:
     #: each file it wrote or found in place -> its :func:`file_stamp` (which names the
     #: file's inode: the same paths in another output folder are other files)
     files: Mapping[str, str]
+    #: the builder's own pages (genindex, search, ...) the plan kept clear of
+    pages: tuple[str, ...] = ()
 
 
 def file_stamp(full: str) -> str | None:
@@ -899,7 +901,8 @@ def write_stamps(path: Path, stamps: Stamps | None) -> None:
         if stamps is None:
             os.unlink(path)
             return
-        data = {"version": 1, "inputs": stamps.inputs, "files": dict(stamps.files)}
+        data = {"version": 1, "inputs": stamps.inputs, "files": dict(stamps.files),
+                "pages": list(stamps.pages)}
         write_atomically(path, json.dumps(data, sort_keys=True).encode("utf-8"))
     except OSError:
         pass
@@ -909,13 +912,13 @@ def read_stamps(path: Path) -> Stamps | None:
     """The stamps kept at ``path``; ``None`` when there are none or they are unreadable."""
     try:
         data = json.loads(_read_regular(str(path)) or b"")
-        inputs, files = data["inputs"], data["files"]
+        inputs, files, pages = data["inputs"], data["files"], data.get("pages", [])
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
-    if not (isinstance(inputs, str) and isinstance(files, dict)
-            and all(isinstance(stamp, str) for stamp in files.values())):
+    if not (isinstance(inputs, str) and isinstance(files, dict) and isinstance(pages, list)
+            and all(isinstance(item, str) for item in [*files.values(), *pages])):
         return None
-    return Stamps(inputs, files)
+    return Stamps(inputs, files, tuple(pages))
 
 
 def unchanged(

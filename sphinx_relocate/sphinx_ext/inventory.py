@@ -58,10 +58,12 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
 
 class _Kept(NamedTuple):
-    """The cache file: the inventory the last build made, after its two keys."""
+    """The cache file: the inventory the last build made, after its keys."""
 
     #: the key of what the aliases were worked out from (``""``: they warned)
     inputs: str
+    #: the hash of the inventory Sphinx wrote, which they were added to
+    source: str
     #: the key of Sphinx's inventory and the aliases
     aliases: str
     inventory: bytes
@@ -74,12 +76,16 @@ def _add_aliases(app: Sphinx, path: Path, data: bytes) -> None:
     # kept inventory without working them out; another finds it by the aliases.
     state = state_of(app)
     cache = Path(app.doctreedir, CACHE_FILENAME)
-    inputs = _key(data, (
+    inputs = _key(b"", (
         app.extensions["sphinx_relocate"].version, bool(app.config.relocate_inventory_aliases),
         documents_token_of(app.env), state.table_digest(), sorted(state.published_pages),
     ))
+    source = _key(data, ())
     kept = _cached(cache)
-    if kept is not None and kept.inputs == inputs:
+    # Sphinx before 8.2 writes no inventory when nothing is out of date: ours is there
+    if kept is not None and kept.inputs == inputs and data == kept.inventory:
+        made = data
+    elif kept is not None and kept.inputs == inputs and kept.source == source:
         made = kept.inventory
     else:
         documents = set(app.env.found_docs)
@@ -98,7 +104,7 @@ def _add_aliases(app: Sphinx, path: Path, data: bytes) -> None:
             body = "".join(with_aliases(inventory, roles))
             made = data if body == "".join(inventory.lines) else inventory.dump([body])
         with contextlib.suppress(OSError):  # only the next build's time depends on it
-            lines = ("" if warned else inputs, key)
+            lines = ("" if warned else inputs, source, key)
             write_atomically(cache, "\n".join(lines).encode("ascii") + b"\n" + made)
     if made != data:
         try:
@@ -141,13 +147,10 @@ def _cached(cache: Path) -> _Kept | None:
     """The inventory the last build made, with its keys, if it kept one."""
     try:
         with cache.open("rb") as file:
-            inputs, aliases = file.readline(), file.readline()
-            if not aliases.endswith(b"\n"):
+            keys = [file.readline() for _ in range(3)]
+            if not keys[-1].endswith(b"\n"):
                 return None
-            return _Kept(
-                inputs.rstrip(b"\n").decode("ascii", "replace"),
-                aliases.rstrip(b"\n").decode("ascii", "replace"),
-                file.read(),
-            )
+            inputs, source, aliases = (k.rstrip(b"\n").decode("ascii", "replace") for k in keys)
+            return _Kept(inputs, source, aliases, file.read())
     except OSError:
         return None

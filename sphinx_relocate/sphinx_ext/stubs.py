@@ -230,8 +230,14 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     if previous is None:
         previous = read_manifest(outdir)
     stamps_path = Path(app.doctreedir, f"relocate-stubs-{app.builder.name}.json")
-    inputs = _plan_inputs(app, site, extra)
-    if unchanged(outdir, previous, read_stamps(stamps_path), inputs):
+    stamps = read_stamps(stamps_path)
+    own_pages = tuple(sorted(state.rendered_pages - documents))
+    if not own_pages and stamps is not None:
+        # Sphinx before 8.2 renders nothing when nothing is out of date: the output
+        # still holds the pages of the last build
+        own_pages = stamps.pages
+    inputs = _plan_inputs(app, site, extra, own_pages)
+    if unchanged(outdir, previous, stamps, inputs):
         exports = tuple(sorted(path for path in previous if path in export_paths))
         state.stub_report = StubReport(
             written=len(previous) - len(exports), removed=0, exports=exports, failed=0
@@ -340,7 +346,7 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     files = itertools.chain(stubs, export_bytes())
     done = write_all(outdir, files, previous, pages, on_error, replaceable)
     kept = not warned and done.files and len(done.stamps) == len(done.files)
-    write_stamps(stamps_path, Stamps(inputs, done.stamps) if kept else None)
+    write_stamps(stamps_path, Stamps(inputs, done.stamps, own_pages) if kept else None)
     state.stub_report = StubReport(
         written=sum(1 for redirect in [*redirects, *styled] if redirect.path in done.files),
         removed=sum(1 for path in done.removed if path not in _EXPORT_PATHS),
@@ -356,7 +362,9 @@ def _stub_words(app: Sphinx) -> StubText:
     return stub_text(app.config.language, get_translation(MESSAGE_CATALOG))
 
 
-def _plan_inputs(app: Sphinx, site: HtmlOutput, extra: set[str]) -> str:
+def _plan_inputs(
+    app: Sphinx, site: HtmlOutput, extra: set[str], own_pages: tuple[str, ...]
+) -> str:
     """A hash of everything the stubs and exports are made from, short of the documents'
     titles and labels, which :data:`documents_token_of` stands for: the table, the
     published pages, the builder's own pages and extra files, the output's shape, the
@@ -368,7 +376,7 @@ def _plan_inputs(app: Sphinx, site: HtmlOutput, extra: set[str]) -> str:
         documents_token_of(app.env),
         state.table_digest(),
         sorted(state.published_pages),
-        sorted(state.rendered_pages - app.env.found_docs),
+        own_pages,
         sorted(extra),
         site,
         settings.exports,
