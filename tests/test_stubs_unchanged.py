@@ -161,6 +161,65 @@ def test_a_title_read_by_a_build_that_wrote_no_stub_reaches_the_next(
     assert "Renamed page" in (out / "legacy/plain.html").read_text("utf-8")
 
 
+def not_again(*args: object, **kwargs: object) -> None:
+    raise AssertionError("worked out again")
+
+
+def test_an_edit_that_keeps_titles_and_labels_plans_no_stub(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sphinx-autobuild loop: a page read again whose title and labels stand as
+    they were leaves the stubs and the inventory's aliases as they are."""
+    src = project(tmp_path)
+    first = builds.build(src, fresh=True)
+    before = written(first.outdir)
+    inventory = (first.outdir / "objects.inv").read_bytes()
+    page = src / "new/plain.rst"
+    page.write_text(page.read_text("utf-8") + "\nAnother paragraph.\n", "utf-8")
+    monkeypatch.setattr(sphinx_ext_stubs, "plan", not_again)
+    monkeypatch.setattr(sphinx_ext_stubs, "old_page_landings", not_again)
+    monkeypatch.setattr(sphinx_ext_inventory, "parse", not_again)
+    second = builds.build(src)
+    assert second.read == {"new/plain"}
+    assert second.warnings == ""
+    assert "Another paragraph." in (second.outdir / "new/plain.html").read_text("utf-8")
+    assert written(second.outdir) == before
+    assert (second.outdir / "objects.inv").read_bytes() == inventory
+    assert summary(second) == summary(first)
+
+
+def test_an_edit_of_what_a_plan_reads_reaches_the_stubs(tmp_path: Path) -> None:
+    """A title, a label's page, a page added and removed: each makes the next plan."""
+    src = project(tmp_path)
+    table = src / "relocations.toml"
+    table.write_text(table.read_text("utf-8") + '\n[labels]\n"old-label" = "plain-label"\n',
+                     "utf-8")
+    out = builds.build(src, fresh=True).outdir
+    assert "plain-label" in (out / "old/plain.html").read_text("utf-8")
+    plain, other = src / "new/plain.rst", src / "new/other.rst"
+
+    plain.write_text(plain.read_text("utf-8").replace("Plain page\n==========",
+                                                      "Plainer page\n============"), "utf-8")
+    assert builds.build(src).read == {"new/plain"}
+    assert "Plainer page" in (out / "old/plain.html").read_text("utf-8")
+
+    plain.write_text(plain.read_text("utf-8").replace(".. _plain-label:\n", ""), "utf-8")
+    other.write_text(".. _plain-label:\n\n" + other.read_text("utf-8"), "utf-8")
+    assert builds.build(src).read == {"new/plain", "new/other"}
+    assert "plain-label" not in (out / "old/plain.html").read_text("utf-8")
+    assert "new/other.html#plain-label" in (out / "old/other.html").read_text("utf-8")
+
+    third = src / "new/third.rst"
+    third.write_text(":orphan:\n\nThird page\n==========\n", "utf-8")
+    built = builds.build(src)
+    assert built.warnings == ""
+    assert "Third page" in (out / "legacy/third.html").read_text("utf-8")
+    third.unlink()
+    built = builds.build(src)
+    assert built.warnings == ""
+    assert not (out / "legacy/third.html").exists()
+
+
 def test_a_step_that_warned_runs_whole_and_warns_again(tmp_path: Path) -> None:
     src = project(tmp_path, "test-stubs")
     first = builds.build(src, fresh=True)

@@ -99,8 +99,8 @@ def forget_document(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     """A document is read again or removed: drop what every store kept of it."""
     # 1. every store's data of the document
     record.purge(env, docname)
-    # 2. the last plan of the stubs read its title and labels: it is stale
-    stubs.on_env_purge_doc(env)
+    # 2. the stubs' plan read its title and labels: compared once every page is read
+    stubs.on_env_purge_doc(app, docname)
 
 
 def merge_parallel_reads(
@@ -121,6 +121,8 @@ def check_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
     rewrite += old_ids.on_env_updated(app, env)
     # 3. what the last release published (state.published_pages, for the stubs)
     rewrite += published.on_env_updated(app, env)
+    # 4. whether the documents read changed what the stubs' plan reads of them
+    stubs.on_env_updated(app, env)
     return rewrite
 
 

@@ -9,7 +9,7 @@ circle, ``tests/test_wiring.py``).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from sphinx_relocate.sphinx_ext.state import state_of
@@ -32,6 +32,18 @@ def labels_of(env: BuildEnvironment) -> set[str]:
     """Every label of the project, as Sphinx's std domain knows them (once all are read)."""
     std = cast("StandardDomain", env.get_domain("std"))
     return {*std.labels, *std.anonlabels}
+
+
+def labels_on(
+    env: BuildEnvironment, docnames: Collection[str]
+) -> dict[str, list[tuple[str, str]]]:
+    """The labels (name, anchor) of each of ``docnames`` that has any."""
+    std: Any = env.get_domain("std")
+    found: dict[str, list[tuple[str, str]]] = {}
+    for name, (docname, anchor) in std.anonlabels.items():
+        if docname in docnames:
+            found.setdefault(docname, []).append((name, anchor))
+    return found
 
 
 def label_places(env: BuildEnvironment) -> dict[str, tuple[str, str]]:

@@ -219,6 +219,9 @@ class BuildState:
     old_page_landings: tuple[OldPagesKey, dict[str, Target]] | None = None
     #: what this build's stubs and exports did (:class:`StubReport`), for the build's summary line
     stub_report: StubReport | None = None
+    #: the documents read again or removed in this build (``env-purge-doc``), whose
+    #: titles and labels ``stubs.on_env_updated`` compares with the last build's
+    purged_documents: set[str] = field(default_factory=set)
     #: every table lookup a document noted (``resolve.lookups_of``), one tuple each: the
     #: documents share it, so the environment pickles (and loads) each name once
     shared_lookups: dict[tuple[str, str, str], tuple[str, str, str]] = field(

@@ -57,7 +57,7 @@ from sphinx_relocate.core.stubs import (
     write_stamps,
 )
 from sphinx_relocate.core.table import Location, Problem, Target, collection_paused
-from sphinx_relocate.sphinx_ext.queries import base_url, label_places, table_of
+from sphinx_relocate.sphinx_ext.queries import base_url, label_places, labels_on, table_of
 from sphinx_relocate.sphinx_ext.record import EnvValue
 from sphinx_relocate.sphinx_ext.state import StubReport, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, fatal, stop, warn
@@ -74,16 +74,55 @@ LOCALE_DIR = str(Path(__file__).parents[1] / "locale")
 #: HTML builders that package pages into something else: no stubs there.
 _PACKAGED = frozenset({"singlehtml", "epub", "htmlhelp", "qthelp", "devhelp", "applehelp"})
 
-#: A new random value whenever a document is read again or removed: the titles and
-#: labels a plan reads change only then, so a plan made under the same token (and the
-#: same other inputs, :func:`_plan_inputs`) would be the same plan.  Random, not a
-#: count, so a fresh environment never meets the number of an older one.
+#: A new random value whenever a document read again or removed changed what a plan
+#: reads of it (its title, its labels and their anchors): a plan made under the same
+#: token (and the same other inputs, :func:`_plan_inputs`) would be the same plan.
+#: Random, not a count, so a fresh environment never meets the number of an older one.
 documents_token_of: EnvValue[str] = EnvValue("relocate_documents_token", str)
+#: docname → a hash of what a plan reads of the document (:func:`_plan_facts`), to tell
+#: an edit that changes it from one that does not (the sphinx-autobuild loop)
+plan_facts_of: EnvValue[dict[str, bytes]] = EnvValue("relocate_plan_facts", dict)
 
 
-def on_env_purge_doc(env: BuildEnvironment) -> None:
-    """A document is read again or removed: the next plan cannot be the last one."""
-    documents_token_of.set(env, secrets.token_hex(8))
+def on_env_purge_doc(app: Sphinx, docname: str) -> None:
+    """A document is read again or removed: :func:`on_env_updated` compares it."""
+    state_of(app).purged_documents.add(docname)
+
+
+def on_env_updated(app: Sphinx, env: BuildEnvironment) -> None:
+    """Renew the documents token if a document read again or removed changed what a plan
+    reads of it; an edit of a page's text alone (the sphinx-autobuild loop) does not."""
+    state = state_of(app)
+    purged, state.purged_documents = state.purged_documents, set()
+    token = documents_token_of(env)
+    if token and not purged:
+        return
+    facts = plan_facts_of(env)
+    now = _plan_facts(env, purged)
+    changed = not token
+    for docname in purged:
+        fact = now.get(docname)
+        if facts.get(docname) != fact:
+            changed = True
+            if fact is None:
+                del facts[docname]
+            else:
+                facts[docname] = fact
+    plan_facts_of.set(env, facts)
+    if changed:
+        documents_token_of.set(env, secrets.token_hex(8))
+
+
+def _plan_facts(env: BuildEnvironment, docnames: set[str]) -> dict[str, bytes]:
+    """A hash of all a plan reads of each of ``docnames`` that exists (``titles`` and
+    ``label_places``): its title and its labels with their anchors."""
+    labels = labels_on(env, docnames)
+    facts: dict[str, bytes] = {}
+    for docname in docnames & env.found_docs:
+        title = env.titles.get(docname)
+        read = (title.astext() if title is not None else None, sorted(labels.get(docname, ())))
+        facts[docname] = hashlib.blake2b(repr(read).encode("utf-8"), digest_size=8).digest()
+    return facts
 
 
 def load_stub_template(app: Sphinx) -> None:
