@@ -16,10 +16,12 @@ time spent in Python's cyclic garbage collector (this process only).
 
 ``own_s`` and ``own_cpu`` are the time spent inside sphinx-relocate itself: every event
 handler, post-transform and directive hook of the package, timed in place (this process
-only, so ``-j`` workers are not counted).  Unlike the difference between two builds it
-is not blurred by the load of the machine, but it leaves out indirect costs such as
-pickling the references the extension keeps in the environment.  ``own_gc`` is the
-collector's pauses that started inside it, left out of ``own_*`` (:class:`OwnTime`).
+only, so ``-j`` workers are not counted), the ``config-inited`` handlers that read the
+table included.  Unlike the difference between two builds it is not blurred by the
+load of the machine, but it leaves out indirect costs such as pickling the references
+the extension keeps in the environment, and importing the package.
+``own_gc`` is the collector's pauses that started inside it, left out of ``own_*``
+(:class:`OwnTime`).
 ``null_s``, ``null_cpu`` and ``null_lookups`` are the same for the null extension
 (``null_extension.py``), which every build runs beside whatever else it loads.
 """
@@ -127,6 +129,18 @@ class OwnTime:
             _resolve.Resolver.__init__
         )
 
+    def wrap_config_inited(self) -> None:
+        """Wrap the extension's ``config-inited`` handlers before ``setup()`` connects them:
+        they run inside the ``Sphinx`` constructor, before :meth:`instrument` can (reading
+        the table and scanning the sources for ``relocated_from``, on every build)."""
+        import sphinx_relocate
+        from sphinx_relocate.sphinx_ext import events
+
+        events.load_table = self.wrap(events.load_table)  # type: ignore[method-assign]
+        sphinx_relocate.check_config = self.wrap(  # type: ignore[attr-defined]
+            sphinx_relocate.check_config  # type: ignore[attr-defined]
+        )
+
     def wrap_features(self) -> None:
         """Wrap the feature functions that the event handlers of ``events.py`` call
         (``module.function``) rather than those handlers, so the time of each feature is
@@ -202,7 +216,15 @@ def main() -> int:
         profiler.enable()
     from sphinx.application import Sphinx
 
+    own_profiler = None
+    if args.profile_own:
+        import cProfile
+
+        own_profiler = cProfile.Profile()
+    own = OwnTime(own_profiler)
     start = now()
+    if args.mode in ("relocate", "control"):  # inside the build's window, as Sphinx imports it
+        own.wrap_config_inited()
     app = Sphinx(
         str(args.srcdir),
         str(args.srcdir),
@@ -215,12 +237,6 @@ def main() -> int:
         parallel=args.jobs,
     )
     stamps["init"] = now()
-    own_profiler = None
-    if args.profile_own:
-        import cProfile
-
-        own_profiler = cProfile.Profile()
-    own = OwnTime(own_profiler)
     own.instrument(app)
     null, null_time = NullExtension(), OwnTime()
     app.connect("doctree-read", null_time.wrap(null.on_doctree_read))

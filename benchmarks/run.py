@@ -1534,7 +1534,7 @@ def render(results: dict[str, Any], plot: str | None = None) -> str:
             own = median(r["own_cpu"] for r in noop["relocate"])
             add(f"No change: sphinx-relocate against plain {pct(median(cpu))} CPU"
                 f"{pct_range(cpu)} (median of {len(cpu)} per-round ratios), of which its "
-                f"own code {own:.3f} s.")
+                f"own code {own:.3f} s (reading the table included).")
             add("")
             targets.append([
                 f"a no-change incremental build within {NOOP_TARGET:.0%} of plain's CPU "

@@ -274,8 +274,8 @@ def test_a_second_scan_reads_only_the_files_that_changed(
     read: list[str] = []
     top_lines = declared._top_lines
 
-    def reading(path: Path, markdown: bool, *keys: str) -> list[str] | None:
-        read.append(path.name)
+    def reading(path: Path | str, markdown: bool, *keys: str) -> list[str] | None:
+        read.append(Path(path).name)
         return top_lines(path, markdown, *keys)
 
     monkeypatch.setattr(declared, "_top_lines", reading)
@@ -339,3 +339,19 @@ def test_hugo_toml_front_matter_aliases(tmp_path: Path) -> None:
         ("old/post", "news/post", 4), ("news/older", "news/post", 5)
     ]
     assert [str(p) for p in found.problems] == [f"{tmp_path / 'bad.md'}:2: aliases lists old URLs"]
+
+
+def test_the_scan_walks_folders_behind_links(tmp_path: Path) -> None:
+    """As Sphinx's discovery does (``os.walk`` with ``followlinks``)."""
+    srcdir = tmp_path / "src"
+    (srcdir / "guide").mkdir(parents=True)
+    (srcdir / "guide" / "tea.md").write_text("---\nrelocated_from: old/tea\n---\n# Tea\n",
+                                             "utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "page.rst").write_text(":relocated_from: old/linked\n\nPage\n====\n", "utf-8")
+    (srcdir / "linked").symlink_to(elsewhere, target_is_directory=True)
+    found = declared_names(srcdir, (".rst", ".md"), *pattern_matchers([]))
+    assert sorted((row[1], row[2]) for row in found.rows) == [
+        ("old/linked", "linked/page"), ("old/tea", "guide/tea"),
+    ]

@@ -29,7 +29,6 @@ import os
 import re
 import stat
 import sys
-import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from sphinx_relocate.core.paths import folder_of, join_relative, longest_first, 
 from sphinx_relocate.core.peers import Converted
 from sphinx_relocate.core.spans import MARKDOWN_SUFFIXES
 from sphinx_relocate.core.table import Location, Problem
+from sphinx_relocate.core.table.sections import nfc
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -114,14 +114,15 @@ def declared_names(
     files a build before found to declare nothing, not read again while unchanged."""
     suffixes = longest_first(tuple(source_suffixes))
     declared = Converted()
+    base = os.path.join(str(srcdir), "")
     for relpath in _sources(srcdir, suffixes, excluded):
-        path = srcdir / relpath
-        stamp = quiet.stamp(str(path)) if quiet is not None else None
+        file = base + relpath  # strings: a Path per file cost more than the rest of the scan
+        stamp = quiet.stamp(file) if quiet is not None else None
         if stamp is not None and quiet is not None and quiet.known.get(relpath) == stamp:
             quiet.now[relpath] = stamp
             continue
         markdown = relpath.endswith(MARKDOWN_SUFFIXES)
-        lines = _top_lines(path, markdown, KEY)
+        lines = _top_lines(file, markdown, KEY)
         if lines is None:
             if stamp is not None and quiet is not None:
                 quiet.now[relpath] = stamp
@@ -129,7 +130,7 @@ def declared_names(
         if excluded(relpath) or not included(relpath):
             continue
         docname = strip_source_suffix(relpath, suffixes)[0]
-        where = shown(path)
+        where = shown(srcdir / relpath)
         found = _front_matter(lines, where, (KEY,)) if markdown else _docinfo(lines, where)
         for _, names, problem in found:
             if problem is not None:
@@ -146,13 +147,15 @@ def _sources(srcdir: Path, suffixes: tuple[str, ...], excluded: Callable[[str], 
              ) -> Iterable[str]:
     """The source-relative paths of files with a source suffix, in sorted order, not
     under a folder ``excluded`` matches (as Sphinx prunes them)."""
-    for root, dirs, files in os.walk(srcdir, followlinks=True):
-        folder = os.path.relpath(root, srcdir)
-        folder = "" if folder == "." else folder.replace(os.sep, "/") + "/"
-        dirs[:] = sorted(d for d in dirs if not excluded(unicodedata.normalize("NFC", folder + d)))
+    top = str(srcdir)
+    start = len(os.path.join(top, ""))
+    for root, dirs, files in os.walk(top, followlinks=True):
+        # os.walk joins each folder to its parent's path: the rest is the relative path
+        folder = root[start:].replace(os.sep, "/") + "/" if len(root) > len(top) else ""
+        dirs[:] = sorted(d for d in dirs if not excluded(nfc(folder + d)))
         for name in sorted(files):
             if name.endswith(suffixes):
-                yield unicodedata.normalize("NFC", folder + name)
+                yield nfc(folder + name)
 
 
 def peer_declarations(srcdir: Path, files: Iterable[tuple[str, str]],
@@ -234,7 +237,7 @@ def _url_name(url: str, folder: str) -> str:
     return name or "index"
 
 
-def _top_lines(path: Path, markdown: bool, *keys: str) -> list[str] | None:
+def _top_lines(path: Path | str, markdown: bool, *keys: str) -> list[str] | None:
     """The first lines of ``path`` when its top may declare one of ``keys``, else ``None``:
     8 KB are read, the whole file only for a front matter that does not end in them."""
     head = _read_regular(path, _HEAD)
@@ -248,7 +251,7 @@ def _top_lines(path: Path, markdown: bool, *keys: str) -> list[str] | None:
     return head.decode("utf-8-sig", "replace").splitlines()
 
 
-def _read_regular(path: Path, size: int = -1) -> bytes | None:
+def _read_regular(path: Path | str, size: int = -1) -> bytes | None:
     """The first ``size`` bytes of ``path`` (all with -1), or ``None`` when it cannot be
     read or is no regular file: a FIFO named like a page would block the build."""
     try:
