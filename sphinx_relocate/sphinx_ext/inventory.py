@@ -71,8 +71,8 @@ class _Kept(NamedTuple):
 
 def _add_aliases(app: Sphinx, path: Path, data: bytes) -> None:
     # Sphinx writes its inventory on every build: what the aliases made of the same one
-    # last time is written again.  A build that read no document since (the same
-    # documents token, table and published pages) has the same aliases: it finds the
+    # last time is written again.  A build with the same documents token (no title or
+    # label changed since), table and published pages has the same aliases: it finds the
     # kept inventory without working them out; another finds it by the aliases.
     state = state_of(app)
     cache = Path(app.doctreedir, CACHE_FILENAME)
