@@ -107,14 +107,16 @@ class OwnTime:
         for name, listeners in app.events.listeners.items():
             app.events.listeners[name] = [
                 listener._replace(handler=self.wrap(listener.handler))
-                if getattr(listener.handler, "__module__", "").startswith("sphinx_relocate")
-                and not listener.handler.__module__.endswith(".events")
+                if (module := getattr(listener.handler, "__module__", None) or "").startswith(
+                    "sphinx_relocate"
+                )
+                and not module.endswith(".events")
                 else listener
                 for listener in listeners
             ]
         self.wrap_features()
         for transform in app.registry.get_post_transforms():
-            if transform.__module__.startswith("sphinx_relocate"):
+            if (getattr(transform, "__module__", None) or "").startswith("sphinx_relocate"):
                 transform.run = self.wrap(transform.run)
         try:
             from sphinx_relocate.sphinx_ext import resolve as _resolve

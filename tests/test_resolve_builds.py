@@ -164,6 +164,79 @@ def test_links_leaving_the_source_folder(tmp_path: Path, repo_url: str | None) -
         assert re.search(r'href="\.\./_downloads/[0-9a-f]+/README\.md"', page)
 
 
+def _tarball_project(tmp_path: Path) -> Path:
+    """repo/docs links and downloads files of repo/tools, as Sphinx's own docs do; the
+    caller decides where ``.git`` is, if anywhere (a release tarball has none)."""
+    repo = tmp_path / "repo"
+    docs = repo / "docs"
+    docs.mkdir(parents=True)
+    (repo / "tools").mkdir()
+    (repo / "tools" / "script.py").write_text("print('hi')\n")
+    shutil.copy(REORG / "images" / "arch.png", repo / "tools" / "logo.png")
+    (docs / "conf.py").write_text('extensions = ["myst_parser", "sphinx_relocate"]\n')
+    (docs / "index.rst").write_text(textwrap.dedent("""\
+        Home
+        ====
+
+        .. toctree::
+
+           page
+
+        Get :download:`the script <../tools/script.py>`.
+
+        .. raw:: html
+
+           <img src="../tools/logo.png">
+        """))
+    (docs / "page.md").write_text("# Page\n\n[the script](../tools/script.py)\n")
+    return docs
+
+
+def _build_warnings(srcdir: Path) -> str:
+    warning = StringIO()
+    app = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=warning)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return warning.getvalue()
+
+
+@pytest.mark.parametrize("git", [None, "repo", "repo/docs"])
+def test_files_outside_the_docs_without_a_repository(tmp_path: Path, git: str | None) -> None:
+    """Built from a release tarball (no ``.git``), a download or link to an existing
+    file above the docs folder lands, as it does for Sphinx; inside a repository it must
+    be in the repository.  Raw HTML copies nothing from outside the conf dir either way."""
+    assert not any((folder / ".git").exists() for folder in tmp_path.parents)
+    docs = _tarball_project(tmp_path)
+    if git is not None:
+        (tmp_path / git / ".git").mkdir()
+    warnings = _build_warnings(docs)
+    out = docs / "_build" / "html"
+    raw = ("raw html '../tools/logo.png' does not land: '../tools/logo.png' is outside "
+           "the repository")
+    if git == "repo":  # every file is in the repository: the image is copied too
+        assert "WARNING" not in warnings, warnings
+        assert (out / "_images" / "logo.png").is_file()
+        return
+    assert raw in warnings
+    assert not (out / "_images").exists()
+    if git is None:
+        assert warnings.count("WARNING") == 1, warnings
+        assert (out / "_downloads").is_dir()  # Sphinx copied the script, as without us
+        (tmp_path / "repo" / "tools" / "script.py").unlink()  # gone: both references warn
+        warnings = _build_warnings(docs)
+        assert "download '../tools/script.py' does not land: no file '../tools/script.py'" in (
+            warnings
+        )
+        assert "link '../tools/script.py' does not land: no file '../tools/script.py'" in (
+            warnings
+        )
+    else:  # the download and the link, each
+        assert warnings.count("repo file '../tools/script.py' does not land: "
+                              "'../tools/script.py' is outside the repository") == 2, warnings
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

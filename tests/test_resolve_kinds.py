@@ -8,11 +8,19 @@ from pathlib import Path
 
 import pytest
 from docutils import nodes
+from hypothesis import given
+from hypothesis import strategies as st
 from sphinx import addnodes
 
+from sphinx_relocate.core.spans import find_targets
 from sphinx_relocate.sphinx_ext import check
 from sphinx_relocate.sphinx_ext.record import Reference
-from sphinx_relocate.sphinx_ext.resolve import REFERENCE_KINDS, kind_of
+from sphinx_relocate.sphinx_ext.resolve import (
+    _SOURCE_MARKERS,
+    _SOURCE_SPANS,
+    REFERENCE_KINDS,
+    kind_of,
+)
 from sphinx_relocate.sphinx_ext.state import Settings
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
 
@@ -98,3 +106,34 @@ def test_undecided_is_a_value_of_its_own() -> None:
 
     assert isinstance(UNDECIDED, Undecided) and not isinstance(UNDECIDED, (int, str))
     assert Site(("docs/new", "docs/old"), "docs", UNDECIDED).frame is UNDECIDED
+
+
+# -- the markers that let source-read skip a text --------------------------------
+
+_PIECES = (
+    ".. include:: part.rst\n",
+    ".. literalinclude:: code.py\n   :lines: 1-3\n",
+    ".. csv-table:: Data\n   :file: data.csv\n",
+    ".. csv-table:: Data\n   :file:\tdata.csv\n",
+    "```{include} part.md\n```\n",
+    ":::{literalinclude} code.py\n:::\n",
+    "```{csv-table}\n:file: data.csv\n```\n",
+    "```{eval-rst}\n.. include:: part.rst\n```\n",
+    "Read :file:`conf.py` and include it.\n",
+    "The ``include`` option includes: everything.\n",
+    "::\n\n   .. include:: in-a-literal-block.rst\n",
+    "`include <x.rst>`_ and [include](y.md)\n",
+    "\n",
+)
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=6), st.sampled_from([".rst", ".md"]))
+def test_a_text_without_source_markers_has_no_include_span(
+    pieces: list[str], suffix: str
+) -> None:
+    """``on_source_read`` skips a text that has none of ``_SOURCE_MARKERS``: only where
+    the span finder would have found no file a directive reads."""
+    text = "".join(pieces)
+    found = [s for s in find_targets(text, "page" + suffix) if s.syntax in _SOURCE_SPANS]
+    if found:
+        assert any(marker in text for marker in _SOURCE_MARKERS), text

@@ -44,12 +44,22 @@ def test_settings_derive_what_readers_need(tmp_path: Path) -> None:
     assert settings.stub_template == confdir / "_templates/stub.html"
     assert settings.repo_url == "https://forge.example/repo/blob/main/"
     assert settings.repo_root == tmp_path.resolve()
+    assert settings.repository_found
     assert settings.source_suffixes == (".rst", ".rst.txt")
     assert settings.table_path is None  # the default file counts only when it exists
     (confdir / "relocations.toml").write_text("", encoding="utf-8")
     assert build_settings({}, confdir=confdir).table_path == confdir / "relocations.toml"
     assert settings.docs_prefix.endswith("/docs/")
     assert settings.files_root / settings.docs_prefix == confdir.absolute()
+
+
+def test_without_a_repository_the_conf_dir_stands_for_one(tmp_path: Path) -> None:
+    """A release tarball has no ``.git``: the conf dir bounds only raw HTML's copies."""
+    assert not any((folder / ".git").exists() for folder in tmp_path.parents)
+    settings = build_settings({}, confdir=tmp_path)
+    assert (settings.repo_root, settings.repository_found) == (tmp_path.resolve(), False)
+    given = build_settings({"relocate_repo_root": "."}, confdir=tmp_path)
+    assert (given.repo_root, given.repository_found) == (tmp_path.resolve(), True)
 
 
 def test_settings_are_frozen(tmp_path: Path) -> None:

@@ -191,8 +191,10 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "relocate_repo_root",
         None,
         (str, type(None)),
-        "The repository root, for links that leave the docs folder. Default: the git top "
-        "level above the conf dir, else the conf dir.",
+        "The repository root, for links that leave the docs folder: they must name a file "
+        "in it. Default: the git top level above the conf dir. Without either (a build "
+        "from a release tarball), such links and downloads need only name a file that "
+        "exists, as for Sphinx, and raw HTML copies nothing from outside the conf dir.",
         rebuild="env",
         expects="a folder name (a string) or None",
     ),
@@ -424,12 +426,15 @@ def table_file(confdir: Path, setting: str | None) -> Path | None:
     return path
 
 
-def find_repo_root(confdir: Path, setting: str | None) -> Path:
-    """``relocate_repo_root``, else the git top level above the conf dir, else the conf dir."""
+def find_repo_root(confdir: Path, setting: str | None) -> tuple[Path, bool]:
+    """``relocate_repo_root``, else the git top level above the conf dir, else the conf
+    dir; and whether it is a repository (given or found), not the conf dir standing in
+    for one (a build from a release tarball, a container without ``.git``)."""
     if setting:
-        return (confdir / setting).resolve()
+        return (confdir / setting).resolve(), True
     resolved = confdir.resolve()
-    return next((f for f in (resolved, *resolved.parents) if (f / ".git").exists()), resolved)
+    found = next((f for f in (resolved, *resolved.parents) if (f / ".git").exists()), None)
+    return (resolved, False) if found is None else (found, True)
 
 
 class SettingsError(Exception):
@@ -458,6 +463,9 @@ class Settings:
     ignore: tuple[re.Pattern[str], ...] = ()
     #: the repository (:func:`find_repo_root`)
     repo_root: Path = Path()
+    #: ``repo_root`` is a repository, given or found; else the conf dir stands for one,
+    #: and bounds only what the extension itself copies (raw HTML's files)
+    repository_found: bool = False
     #: ``relocate_repo_url``: the forge has no redirect pages, unlike the site
     repo_url: str = ""
     #: ``relocate_stub_template``: the template file, relative to the current folder
@@ -510,12 +518,14 @@ def build_settings(
     suffixes = source_suffixes(given.get("source_suffix"), added_suffixes)
     source = Path(os.path.abspath(srcdir or confdir))
     template = given.get("relocate_stub_template")
+    repo_root, repository_found = find_repo_root(confdir, given.get("relocate_repo_root"))
     return Settings(
         values=frozen,
         confdir=confdir,
         table=given.get("relocate_table"),
         ignore=tuple(re.compile(pattern) for pattern in given.get("relocate_ignore") or ()),
-        repo_root=find_repo_root(confdir, given.get("relocate_repo_root")),
+        repo_root=repo_root,
+        repository_found=repository_found,
         repo_url=given.get("relocate_repo_url") or "",
         stub_template=confdir / template if template else None,
         exports=tuple(given.get("relocate_redirect_exports") or ()),

@@ -457,12 +457,19 @@ class Checker:
             written = decode(ref.written.partition("#")[0].partition("?")[0])
             path = join_relative(folder_of(ref.docname), written)
         full = Path(os.path.normpath(self.srcdir / path))
-        if not _inside(full, self.settings.repo_root):
-            reason = f"{path!r} is outside the repository ({self.settings.repo_root})"
-            return Finding(ref, subtype, self._message(label, reason, ""))
+        settings = self.settings
+        if not _inside(full, settings.repo_root):
+            if settings.repository_found or kind.copied_by_extension:
+                reason = f"{path!r} is outside the repository ({settings.repo_root})"
+                return Finding(ref, subtype, self._message(label, reason, ""))
+            # no repository to keep to (a release tarball): Sphinx links or copies the
+            # file as written, so it lands when it is there
+            if self.file_exists(path):
+                return None
+            return Finding(ref, subtype, self._message(label, f"no file {path!r}", ""))
         if self.file_exists(path):
             return None
-        where = full.relative_to(self.settings.repo_root).as_posix()
+        where = full.relative_to(settings.repo_root).as_posix()
         return Finding(
             ref, subtype, self._message(label, f"no file {where!r} in the repository", "")
         )

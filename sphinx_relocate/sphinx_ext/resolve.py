@@ -737,6 +737,10 @@ class ReferenceKind:
     outside_recorded_as: RelocateWarning | None = None
     #: the subtype when its target outside the source folder does not land
     outside_warned_as: RelocateWarning = RelocateWarning.REPO_FILE
+    #: the extension copies its file (Sphinx does not), and only from inside the
+    #: repository, so a file outside it is reported even where no repository was found
+    #: and the conf dir stands for one (``Settings.repository_found``)
+    copied_by_extension: bool = False
     #: an existing file it names is a dependency of its document (a Sphinx collector
     #: or the resolver notes it), which Sphinx re-reads the document for when the file
     #: goes: the check need not look at it again until then
@@ -793,7 +797,7 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
         (NodeAdapter(nodes.raw, lambda node: "html" in node.get("format", "").split(),
                      _raw_html),),
         settled_by_anchor=False, outside_recorded_as=RelocateWarning.REPO_FILE,
-        file_is_dependency=True,
+        file_is_dependency=True, copied_by_extension=True,
     ),
     ReferenceKind(
         RelocateWarning.TOCTREE, "toctree", "parse: the ``toctree`` directive's entries "
@@ -813,7 +817,10 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
     ReferenceKind(
         None, "include", "source-read: the files of ``include``, ``literalinclude`` and "
         "``csv-table :file:``, mapped in the source text (:func:`on_source_read`)",
-        source_spans=frozenset({"include"}), source_markers=("include", ":file:"),
+        source_spans=frozenset({"include"}),
+        # ``.. include::``, ``{literalinclude}``, csv-table's ``:file: x``: not the word
+        # "include" or the ``:file:`` role, which most prose that has either means
+        source_markers=("include::", "include}", ":file: ", ":file:\t"),
     ),
 )
 
