@@ -66,6 +66,58 @@ def test_dropin_changes_nothing(
     assert changed == []
 
 
+def test_a_page_and_a_label_of_one_name_stay_mystical(tmp_path: Path) -> None:
+    """``[t](hashing)`` and ``[t](#hashing)`` where ``hashing`` is a page and a label:
+    MyST takes the label and warns that the link is ambiguous; with the extension too
+    (it made the page of it, silently, before)."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "conf.py").write_text('extensions = ["myst_parser"]\n', "utf-8")
+    (root / "index.md").write_text(
+        "# Home\n\n```{toctree}\nhashing\nother\n```\n\n[a](hashing) [b](#hashing)\n", "utf-8"
+    )
+    (root / "hashing.md").write_text("# Hashing\n", "utf-8")
+    (root / "other.md").write_text("# Other\n\n(hashing)=\n## Section\n", "utf-8")
+    plain, plain_warnings = build(str(root), tmp_path / "plain", relocate=False)
+    relocated, warnings = build(str(root), tmp_path / "relocated", relocate=True)
+    assert plain_warnings.count("[myst.xref_ambiguous]") == 2, plain_warnings
+    assert warnings == plain_warnings
+    assert outputs(relocated) == outputs(plain)
+    page = (relocated / "index.html").read_text("utf-8")
+    assert page.count('href="other.html#hashing"><span class="std std-ref">') == 2
+
+
+def test_raw_html_links_the_files_sphinx_copies_itself(tmp_path: Path) -> None:
+    """Raw HTML naming a file of ``html_static_path`` links Sphinx's own copy under
+    ``_static/``, as without the extension (it made a second one under ``_images/``
+    before, where a script would not find its neighbours); under dirhtml from the page's
+    folder, where the written path, read from the source folder, would miss it."""
+    root = tmp_path / "root"
+    (root / "_static").mkdir(parents=True)
+    (root / "sub").mkdir()
+    (root / "_static" / "logo.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>\n")
+    (root / "_static" / "app.js").write_text("// app\n")
+    (root / "conf.py").write_text(
+        'extensions = ["myst_parser"]\nhtml_static_path = ["_static"]\n', "utf-8"
+    )
+    (root / "index.md").write_text(
+        "# Home\n\n```{toctree}\nsub/page\n```\n\n"
+        '<p><img src="_static/logo.svg"><script src="_static/app.js"></script></p>\n', "utf-8"
+    )
+    (root / "sub" / "page.md").write_text(
+        '# Sub\n\n<p><img src="../_static/logo.svg"></p>\n', "utf-8"
+    )
+    plain, plain_warnings = build(str(root), tmp_path / "plain", relocate=False)
+    relocated, warnings = build(str(root), tmp_path / "relocated", relocate=True)
+    assert (plain_warnings, warnings) == ("", "")
+    assert outputs(relocated) == outputs(plain)
+    assert not (relocated / "_images").exists()
+    dirhtml = builds.build(tmp_path / "relocated" / "with", "dirhtml", fresh=True)
+    assert dirhtml.warnings == ""
+    page = (dirhtml.outdir / "sub" / "page" / "index.html").read_text("utf-8")
+    assert '<img src="../../_static/logo.svg">' in page
+
+
 def test_dropin_keeps_the_links(tmp_path: Path) -> None:
     """The links the comparison covers are links (so it is not comparing two broken builds)."""
     outdir, _ = build("test-dropin-myst", tmp_path, relocate=True)

@@ -407,6 +407,13 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
             # or an intersphinx name, which the checker knows once every page is read
             resolver.note(node, line, node["reftarget"], resolved, kind, by_name=not is_doc)
         return
+    if (not is_doc and resolved.is_page
+            and not (resolved.rewritten or resolved.url or resolved.anchor or resolved.alternatives)
+            and docname_join(resolver.docname, written) == resolved.path):
+        # the page MyST finds itself, as it does without the extension, after a label of
+        # that name (and then warns that the link is ambiguous): left to it
+        resolver.note(node, line, written, resolved, kind)
+        return
     url = resolved.url or resolver.repo_url(resolved)
     if url:
         node.replace_self(_external(node, url))
@@ -646,7 +653,7 @@ def _raw_html(resolver: Resolver, node: nodes.raw, kind: RelocateWarning) -> Non
         url = resolved.url or resolver.repo_url(resolved)
         if url:
             return url
-        if not resolved.is_page:
+        if not resolved.is_page and copied_by_sphinx(resolver.app, resolved.path) is None:
             if image:
                 env.images.add_file(resolver.docname, resolved.path)
             elif not leaves_root(resolved.path) and os.path.isfile(
@@ -665,6 +672,26 @@ def _raw_html(resolver: Resolver, node: nodes.raw, kind: RelocateWarning) -> Non
     # it into another page
     node["relocate_docname"] = resolver.docname
     raw_html_of(env)[resolver.docname] = True
+
+
+def copied_by_sphinx(app: Sphinx, path: str) -> str | None:
+    """Where an HTML builder copies the file ``path`` (relative to the source folder) of
+    its own accord: into ``_static/`` from ``html_static_path``, to the top of the output
+    from ``html_extra_path``; ``None`` for any other file.
+
+    Raw HTML that names such a file links that copy, as it does without the extension
+    (a script or a stylesheet finds its neighbours there), not a second copy under
+    ``_images/`` or ``_downloads/``.
+    """
+    full = os.path.normpath(os.path.join(app.srcdir, path))
+    for setting, prefix in (("html_static_path", "_static/"), ("html_extra_path", "")):
+        for entry in getattr(app.config, setting, None) or ():
+            root = os.path.normpath(os.path.join(app.confdir, entry))
+            if full == root and os.path.isfile(root):  # a file entry: copied by its name
+                return prefix + os.path.basename(root)
+            if full.startswith(root.rstrip(os.sep) + os.sep):
+                return prefix + os.path.relpath(full, root).replace(os.sep, "/")
+    return None
 
 
 def _outside_repository(resolver: Resolver, resolved: Resolved) -> str | None:
@@ -1013,6 +1040,9 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
             if uri.startswith("#") and anchor:
                 return "#" + anchor
             return join_target(uri, query, anchor)
+        copied = copied_by_sphinx(app, source)
+        if copied is not None:
+            return join_target(relative_uri(page_uri, copied), query, fragment)
         if found.attribute == "src" and source in env.images:
             filename = env.images[source][1]
             if hasattr(builder, "images"):
