@@ -16,7 +16,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from builds import build_reading
+from builds import build, build_reading
 from sphinx.testing.util import SphinxTestApp
 
 ROOTS = Path(__file__).parent / "roots"
@@ -192,16 +192,6 @@ def _tarball_project(tmp_path: Path) -> Path:
     return docs
 
 
-def _build_warnings(srcdir: Path) -> str:
-    warning = StringIO()
-    app = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=warning)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return warning.getvalue()
-
-
 @pytest.mark.parametrize("git", [None, "repo", "repo/docs"])
 def test_files_outside_the_docs_without_a_repository(tmp_path: Path, git: str | None) -> None:
     """Built from a release tarball (no ``.git``), a download or link to an existing
@@ -211,7 +201,7 @@ def test_files_outside_the_docs_without_a_repository(tmp_path: Path, git: str | 
     docs = _tarball_project(tmp_path)
     if git is not None:
         (tmp_path / git / ".git").mkdir()
-    warnings = _build_warnings(docs)
+    warnings = build(docs).warnings
     out = docs / "_build" / "html"
     raw = ("raw html '../tools/logo.png' does not land: '../tools/logo.png' is outside "
            "the repository")
@@ -225,7 +215,7 @@ def test_files_outside_the_docs_without_a_repository(tmp_path: Path, git: str | 
         assert warnings.count("WARNING") == 1, warnings
         assert (out / "_downloads").is_dir()  # Sphinx copied the script, as without us
         (tmp_path / "repo" / "tools" / "script.py").unlink()  # gone: both references warn
-        warnings = _build_warnings(docs)
+        warnings = build(docs).warnings
         assert "download '../tools/script.py' does not land: no file '../tools/script.py'" in (
             warnings
         )
