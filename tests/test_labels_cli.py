@@ -142,6 +142,11 @@ def rewriter(table_text: str, files: set[str], labels: set[str], tmp_path: Path)
         ("docs/a.md", "{ref}`text <old>` {numref}`old`", "{ref}`text <new>` {numref}`new`"),
         ("docs/a.rst", ":ref:`old` :std:ref:`x <old>` :any:`old`",
          ":ref:`new` :std:ref:`x <new>` :any:`new`"),
+        # sphinx-design's links to labels
+        ("docs/a.md", ":::{grid-item-card} T\n:link: old\n:link-type: ref\n:::",
+         ":::{grid-item-card} T\n:link: new\n:link-type: ref\n:::"),
+        ("docs/a.rst", ".. button-ref:: old\n   :ref-type: ref\n",
+         ".. button-ref:: new\n   :ref-type: ref\n"),
         # left: the label still exists, the target is not a label, an anchor of the page
         ("docs/a.rst", ":ref:`kept` :ref:`gone`", ":ref:`kept` :ref:`gone`"),
         ("docs/a.md", "# Old\n\n[x](#old)\n", "# Old\n\n[x](#old)\n"),

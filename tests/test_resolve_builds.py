@@ -241,6 +241,58 @@ def _fetch(url: str) -> str:
         return ""
 
 
+def test_a_moved_page_links_a_file_with_the_text_myst_gives(tmp_path: Path) -> None:
+    """``[](data.txt)`` on a moved page, which names the file from its old folder: the
+    link shows the target as written, as MyST shows it where the page was (it showed an
+    empty link before)."""
+    pages = {
+        "original": ("sub/page.md", "sub/data.txt"),
+        "moved": ("sub/deeper/page.md", "sub/data.txt"),
+    }
+    texts = {}
+    for layout, (page, data) in pages.items():
+        srcdir = tmp_path / layout
+        (srcdir / page).parent.mkdir(parents=True)
+        (srcdir / data).write_text("1,2\n", "utf-8")
+        conf = 'extensions = ["myst_parser"]\n'
+        if layout == "moved":
+            conf += 'extensions.append("sphinx_relocate")\n'
+            conf += 'relocate_map = {"sub/page": "sub/deeper/page"}\n'
+        (srcdir / "conf.py").write_text(conf, "utf-8")
+        (srcdir / "index.md").write_text(
+            f"# Home\n\n```{{toctree}}\n{page}\n```\n", "utf-8"
+        )
+        (srcdir / page).write_text("# Page\n\n[](data.txt) and [Data](data.txt)\n", "utf-8")
+        built = build(srcdir)
+        assert built.warnings == ""
+        html = (built.outdir / page.replace(".md", ".html")).read_text("utf-8")
+        texts[layout] = re.findall(r'download="" href="[^"]*">(.*?)</a>', html)
+    assert texts["moved"] == texts["original"]
+    assert "<span class=\"pre\">data.txt</span>" in texts["moved"][0]
+
+
+def test_a_moved_page_includes_inside_a_directive_from_its_old_folder(tmp_path: Path) -> None:
+    """``{include}`` nested in a ``:::{note}`` of a moved page reads its file from the
+    page's old folder, as one at the top level does (docutils stopped the page with a
+    "file not found" error before: nested directives were never mapped)."""
+    srcdir = tmp_path / "src"
+    (srcdir / "sub").mkdir(parents=True)
+    (srcdir / "guides").mkdir()
+    (srcdir / "conf.py").write_text(
+        'extensions = ["myst_parser", "sphinx_relocate"]\n'
+        'relocate_map = {"sub/page": "guides/page"}\nexclude_patterns = ["sub/snippet.md"]\n',
+        "utf-8",
+    )
+    (srcdir / "index.md").write_text("# Home\n\n```{toctree}\nguides/page\n```\n", "utf-8")
+    (srcdir / "sub" / "snippet.md").write_text("Snippet text.\n", "utf-8")
+    (srcdir / "guides" / "page.md").write_text(
+        "# Page\n\n:::{note}\n```{include} snippet.md\n```\n:::\n", "utf-8"
+    )
+    built = build(srcdir)
+    assert built.warnings == ""
+    assert "Snippet text." in (built.outdir / "guides" / "page.html").read_text("utf-8")
+
+
 def test_sphinx_autobuild_picks_up_a_table_edit(tmp_path: Path) -> None:
     autobuild = shutil.which("sphinx-autobuild", path=str(Path(sys.executable).parent))
     if autobuild is None:

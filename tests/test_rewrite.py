@@ -96,6 +96,20 @@ def rewriter(tmp_path: Path) -> Rewriter:
         ("docs/index.md", "```{toctree}\n:maxdepth: 1\n\npytorch/install\nT <features/fsdp2>\n```",
          "```{toctree}\n:maxdepth: 1\n\nguides/install\nT <features/parallel/fsdp2>\n```"),
         ("docs/index.md", "```{image} images/old.png\n```", "```{image} images/new.png\n```"),
+        # sphinx-design's links to pages
+        ("docs/index.md", "```{button-ref} pytorch/install\n:ref-type: doc\n```",
+         "```{button-ref} guides/install\n:ref-type: doc\n```"),
+        ("docs/index.md", ":::{grid-item-card} T\n:link: pytorch/install\n:link-type: doc\n:::",
+         ":::{grid-item-card} T\n:link: guides/install\n:link-type: doc\n:::"),
+        ("docs/index.md", "```{card} T\n---\nlink: pytorch/install\nlink-type: doc\n---\n```",
+         "```{card} T\n---\nlink: guides/install\nlink-type: doc\n---\n```"),
+        ("docs/api.rst", ".. grid-item-card:: T\n   :link: pytorch/install\n   :link-type: doc\n",
+         ".. grid-item-card:: T\n   :link: guides/install\n   :link-type: doc\n"),
+        # MyST autolinks
+        ("docs/index.md", "<project:pytorch/install.md#source>",
+         "<project:guides/install.md#from-source>"),
+        ("docs/index.md", "<path:images/old.png>", "<path:images/new.png>"),
+        ("docs/index.md", "<project:old.md>", "<https://example.org/old>"),
         # raw HTML
         ("docs/index.md", '<a href="pytorch/install.md">', '<a href="guides/install.md">'),
         ("docs/index.md", "<img src='images/old.png' alt=x>", "<img src='images/new.png' alt=x>"),
@@ -378,6 +392,14 @@ def test_existing_targets_keep_their_spelling(rewriter: Rewriter) -> None:
         ("a.md", "% [a](a.md)\n%[b](b.md)\n[c](c.md) % [d](d.md)", ["c.md", "d.md"]),
         ("a.md", "```{toctree}\na\n```\n`x` {doc}`b`\n", ["a", "b"]),
         ("a.md", "```{eval-rst}\n``:doc:`a``` :doc:`b`\n\n::\n\n   :doc:`c`\n```\n", ["b"]),
+        # a card's :link: is a URL unless its :link-type: says otherwise
+        ("a.md", "```{card} T\n:link: a.md\n```\n```{button-ref} b\n```\n", []),
+        ("a.rst", ".. card:: T\n   :link: a\n   :link-type: doc\n\n   body\n", ["a"]),
+        # directives inside a directive whose body is Markdown, not inside code
+        ("a.md", ":::{note}\n```{image} a.png\n```\n\n```{code-block}\n![x](b.png)\n```\n"
+                 ":::\n![y](c.png)\n", ["a.png", "c.png"]),
+        ("a.md", "````{div}\n```{include} a.md\n```\n````\n```\n![x](b.png)\n```\n", ["a.md"]),
+        ("a.md", "::::{note}\n:::{tip}\n```{toctree}\nchild\n```\n:::\n::::\n", ["child"]),
         # reST: inline literals, literal blocks, code directives, comments
         ("a.rst", ":doc:`a` ``:doc:`b``` ``x <c.html>`_``", ["a"]),
         ("a.rst", "Example::\n\n   :doc:`a`\n\n     `b <b.html>`_\n\n:doc:`c`\n", ["c"]),

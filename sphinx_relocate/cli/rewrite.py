@@ -131,6 +131,12 @@ def say_findings(style: str, shown: str, change: FileChange) -> int:
         for written in change.ambiguous_labels
     ]
     found += [
+        (0, f"{written!r} names a label too, which MyST takes, and a page read against the "
+            "old paths; left as written: write [](#label) for the label, or the page's path "
+            "[relocate.ambiguous]", 0)
+        for written in change.named
+    ]
+    found += [
         (entry.line, f"toctree entry {entry.written!r} goes to {entry.new} now, and the old "
                      "page's title is not known: left as written; write the title: "
                      f"'Title <{entry.new}>' [relocate.toctree]", entry.column)

@@ -122,6 +122,8 @@ class FileChange:
     #: toctree entries without a title whose page became a URL: left as written, since
     #: the toctree would show the bare URL and the old page's title is not known
     untitled: tuple[LinkEdit, ...] = ()
+    #: MyST links left as written that name a label too, which MyST takes
+    named: tuple[str, ...] = ()
     #: how the file is encoded on disk, for :func:`patch_of`
     encoding: str = "utf-8"
     bom: bytes = b""
@@ -196,6 +198,8 @@ class Rewriter:
             self.labels = labels if labels is not None else (
                 project_labels(root, docs_prefix, files, self.suffixes) if root else set()
             )
+        #: every label, read once a MyST link needs them (:meth:`names_label`)
+        self._every_label: set[str] | None = self.labels if table.labels else None
         self.project = Project(
             table,
             self.suffixes,
@@ -377,6 +381,23 @@ class Rewriter:
 
     # -- files -------------------------------------------------------------------
 
+    def names_label(self, written: str, site: Site) -> bool:
+        """Whether a MyST link the rule changes names a label too, which MyST takes: it
+        names no page from its file's folder now, and a label has its name.
+
+        The build leaves such a link to MyST and warns (``Checker._page_or_label``).
+        """
+        here = land(written, "page", site._replace(folders=site.folders[:1], frame=0),
+                    self.project)
+        if here is not None and here.exists and not here.changed:
+            return False  # MyST finds the page itself
+        if self._every_label is None:
+            self._every_label = (
+                project_labels(self.root, self.docs_prefix, self.files, self.suffixes)
+                if self.root else set()
+            )
+        return normalize_label(decode(written)) in self._every_label
+
     def site_of(self, path: str) -> Site:
         """The :class:`Site` of targets written in the repository file ``path`` (a moved
         page's frame is read from its text when a link first needs it)."""
@@ -404,14 +425,14 @@ class Rewriter:
         edits: list[tuple[int, int, str]] = []
         ambiguous: list[str] = []
         ambiguous_labels: list[str] = []
+        named: list[str] = []
         links_rewritten: list[LinkEdit] = []
         untitled: list[LinkEdit] = []
         markup = False
         site = self.site_of(path)
         # a MyST link may name a label: [](#old-label)
-        links = bool(self.table.labels) and posixpath.splitext(path)[1].lower() in (
-            MARKDOWN_SUFFIXES
-        )
+        markdown = posixpath.splitext(path)[1].lower() in MARKDOWN_SUFFIXES
+        links = bool(self.table.labels) and markdown
         for span in spans:
             written = text[span.start : span.end]
             new: str | Undecided | None = None
@@ -427,6 +448,13 @@ class Rewriter:
                 if new is UNDECIDED:  # the first link with two meanings: read the frame
                     site = self._sites[path] = framed(site, text, path, self.project)
                     new = self.new_target(written, site, reads_as, raw_html=raw_html)
+                if (
+                    isinstance(new, str) and markdown and span.syntax == "link"
+                    and new not in (_AMBIGUOUS, _AMBIGUOUS_LABEL)
+                    and self.names_label(written, site)
+                ):
+                    named.append(written)
+                    continue
             assert new is not UNDECIDED  # asked again once the frame was read
             if new is _AMBIGUOUS:
                 ambiguous.append(written)
@@ -448,10 +476,16 @@ class Rewriter:
             elif new is not None:
                 links_rewritten.append(_link_edit(text, span.start, written, new))
                 role = role_around(text, span) if _SCHEME.match(new) else None
+                autolink = text.rfind("<", 0, span.start) if _SCHEME.match(new) else -1
                 if role is not None:  # a role cannot name a URL: the same text, as a link
                     title = role.title or written
                     link = f"[{title}]({new})" if role.myst else f"`{title} <{new}>`__"
                     edits.append((role.start, role.end, link))
+                elif (
+                    autolink >= 0 and text[autolink : span.start] in ("<project:", "<path:")
+                    and text.startswith(">", span.end)
+                ):  # <project:old.md> of a page that became a URL: <https://…>
+                    edits.append((autolink, span.end + 1, f"<{new}>"))
                 else:
                     edits.append((span.start, span.end, new))
                 syntaxes[span.syntax] += 1
@@ -464,7 +498,7 @@ class Rewriter:
         tables = rest and bool(edits) and bool(_REST_TABLE.search(text))
         return Rewritten(
             new_text, syntaxes, tuple(ambiguous), markup or tables or bool(unpadded),
-            tuple(ambiguous_labels), tuple(links_rewritten), tuple(untitled),
+            tuple(ambiguous_labels), tuple(links_rewritten), tuple(untitled), tuple(named),
         )
 
 
@@ -485,6 +519,9 @@ class Rewritten(NamedTuple):
     links: tuple[LinkEdit, ...] = ()
     #: toctree entries without a title whose page became a URL, left as written
     untitled: tuple[LinkEdit, ...] = ()
+    #: MyST links left as written that name a label too, which MyST takes
+    #: (:meth:`Rewriter.names_label`)
+    named: tuple[str, ...] = ()
 
 
 #: characters of a new target that are markup in Markdown, reST or HTML; a target made
@@ -755,10 +792,11 @@ def rewrite_file(
         return None
     if source is None:
         return None
-    new_text, syntaxes, ambiguous, suspect, ambiguous_labels, links, untitled = (
+    new_text, syntaxes, ambiguous, suspect, ambiguous_labels, links, untitled, named = (
         rewriter.rewrite_text(rel, source.text)
     )
-    if new_text == source.text and not ambiguous and not ambiguous_labels and not untitled:
+    if (new_text == source.text and not ambiguous and not ambiguous_labels and not untitled
+            and not named):
         return None
     broken = rewriter.parser.adds_parse_errors(source.text, new_text, rel) if suspect else []
     if broken:  # never hand back a file that parses worse: leave it as it is
@@ -771,6 +809,7 @@ def rewrite_file(
     change = FileChange(
         rel, text_of(source.text), text_of(new_text), syntaxes, ambiguous=ambiguous,
         ambiguous_labels=ambiguous_labels, refused=refused, links=links, untitled=untitled,
+        named=named,
         encoding=source.encoding, bom=source.bom,
     )
     if write and new_text != source.text:

@@ -50,6 +50,8 @@ _MD_INLINE = re.compile(
 _MD_REFDEF = re.compile(
     r"^[ ]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*(?:<([^<>\n]*)>|([^\s<>]+))", re.MULTILINE
 )
+#: MyST's autolinks to a project's page or file, ``<project:page.md>``, ``<path:data.txt>``
+_MD_AUTOLINK = re.compile(r"<(project|path):([^<>\s]+)>")
 _HTML_TAG = re.compile(r"<[A-Za-z][A-Za-z0-9-]*\s[^<>]*?>")
 _HTML_ATTR = re.compile(
     r"""\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'<>`=]+))""", re.IGNORECASE
@@ -158,8 +160,8 @@ def _markdown_targets(
     opaque: list[tuple[int, int]] = []  # bodies read otherwise (toctree, eval-rst)
     fences: list[tuple[int, int]] = []  # the opening and closing lines of fences
     directives = (
-        _myst_blocks(text, code, opaque, fences)
-        if "```" in text or "~~~" in text or ":::" in text
+        _myst_blocks(text, code, opaque, fences, labels)
+        if any(mark in text for mark in _FENCE_MARKS)
         else []
     )
     inline = _markdown_code(text, [*code, *opaque, *fences])
@@ -178,6 +180,10 @@ def _markdown_targets(
             spans.append(Span(match.start(group), match.end(group), "reference"))
     if "<" in text:
         spans.extend(_html_targets(text))
+    if "<project:" in text or "<path:" in text:
+        for match in _MD_AUTOLINK.finditer(text):  # <path:…> is a download of a file
+            syntax = "link" if match.group(1) == "project" else "download"
+            spans.append(Span(match.start(2), match.end(2), syntax))
     if "}`" in text:
         spans.extend(_role_targets(text))
     if labels and "}`" in text:
@@ -186,6 +192,8 @@ def _markdown_targets(
     return _outside(spans, [*code, *opaque]) + _outside(directives, inline)
 
 
+#: what a text that holds a fence of MyST holds
+_FENCE_MARKS = ("```", "~~~", ":::")
 #: MyST directives whose body is not Markdown (an eval-rst body is read as reST)
 _OPAQUE_FENCES = ("literalinclude", "toctree", "eval-rst")
 #: directives whose body is code or data, never links, in MyST and reST alike
@@ -202,6 +210,7 @@ def _myst_blocks(
     code: list[tuple[int, int]],
     opaque: list[tuple[int, int]],
     fences: list[tuple[int, int]],
+    labels: bool = False,
 ) -> list[Span]:
     """Toctree entries and file arguments of MyST directives; records the bodies of code
     fences in ``code``, those of directives read otherwise in ``opaque`` and the opening
@@ -240,11 +249,38 @@ def _myst_blocks(
         elif name in _FILE_DIRECTIVES and argument.strip():
             start = match.start(3)
             spans.append(Span(start, start + len(argument.rstrip()), _FILE_DIRECTIVES[name]))
+        elif name in _DESIGN_LINKS:
+            argument_span = (match.start(3), match.start(3) + len(argument.rstrip()))
+            spans.extend(_design_links(
+                name, argument_span, _lines(text[body_start:end], body_start), labels
+            ))
         if not directive or name in _CODE_FENCES or name.startswith("code"):
             code.append((body_start, end))
         elif name in _OPAQUE_FENCES:
             opaque.append((body_start, end))
+        elif name != "csv-table" and any(f in text[body_start:end] for f in _FENCE_MARKS):
+            # a body of Markdown (a note, a div) may hold directives of its own
+            spans.extend(_nested_blocks(text, body_start, end, code, opaque, fences, labels))
     return spans
+
+
+def _nested_blocks(
+    text: str,
+    start: int,
+    end: int,
+    code: list[tuple[int, int]],
+    opaque: list[tuple[int, int]],
+    fences: list[tuple[int, int]],
+    labels: bool,
+) -> list[Span]:
+    """:func:`_myst_blocks` of the body ``text[start:end]``, in the positions of ``text``."""
+    inner_code: list[tuple[int, int]] = []
+    inner_opaque: list[tuple[int, int]] = []
+    inner_fences: list[tuple[int, int]] = []
+    spans = _myst_blocks(text[start:end], inner_code, inner_opaque, inner_fences, labels)
+    for found, into in ((inner_code, code), (inner_opaque, opaque), (inner_fences, fences)):
+        into.extend((a + start, b + start) for a, b in found)
+    return [span._replace(start=span.start + start, end=span.end + start) for span in spans]
 
 
 #: a run of backticks (a code span's delimiter, or a role's); an HTML comment; a MyST
@@ -529,7 +565,7 @@ def _rest_spans(text: str, labels: bool) -> list[Span]:
         for match in _RST_TARGET.finditer(text):
             if _at_line_start(text, match.start()) is not None:
                 spans.append(Span(match.start(1), match.end(1), "link"))
-        spans.extend(_rest_directives(text))
+        spans.extend(_rest_directives(text, labels))
     return spans
 
 
@@ -539,7 +575,7 @@ def _at_line_start(text: str, position: int) -> str | None:
     return None if lead.strip(" \t") else lead
 
 
-def _rest_directives(text: str) -> list[Span]:
+def _rest_directives(text: str, labels: bool = False) -> list[Span]:
     spans: list[Span] = []
     for match in _RST_DIRECTIVE.finditer(text):
         indent_text = _at_line_start(text, match.start())
@@ -550,6 +586,10 @@ def _rest_directives(text: str) -> list[Span]:
         if name in _FILE_DIRECTIVES and argument:
             start = match.start(2)
             spans.append(Span(start, start + len(argument), _FILE_DIRECTIVES[name]))
+        elif name in _DESIGN_LINKS:
+            body = _directive_body(text, match.end(), len(indent_text.expandtabs()))
+            argument_span = (match.start(2), match.start(2) + len(argument))
+            spans.extend(_design_links(name, argument_span, body, labels))
         elif name in ("toctree", "raw", "csv-table"):
             body = _directive_body(text, match.end(), len(indent_text.expandtabs()))
             if name == "toctree":
@@ -579,6 +619,45 @@ def _directive_body(text: str, end: int, indent: int) -> list[tuple[int, str]]:
 
 
 _FILE_OPTION = re.compile(r"^[ \t]*:file:[ \t]+(\S(?:[^\n\r]*\S)?)[ \t]*\r?$")
+
+#: sphinx-design's directives that link a page or a label, and the option that says which
+#: (the target is the ``link`` option, or ``button-ref``'s argument)
+_DESIGN_LINKS = {
+    "button-ref": "ref-type", "card": "link-type", "grid-item-card": "link-type",
+}
+#: a directive option, ``:name: value`` (reST and MyST) or ``name: value`` (MyST's YAML)
+_OPTION = re.compile(r"^[ \t]*(:?)([\w-]+)(?(1):|:)(?:[ \t]+(\S(?:[^\n\r]*\S)?))?[ \t]*\r?$")
+
+
+def _design_links(
+    name: str, argument: tuple[int, int], body: list[tuple[int, str]], labels: bool
+) -> list[Span]:
+    """The page (or, with ``labels``, label) a sphinx-design directive links: a card's
+    ``:link:`` with ``:link-type: doc``, a ``button-ref`` with ``:ref-type: doc``.
+
+    Sphinx resolves them as ``:doc:`` and ``:ref:`` cross-references, so the build sends
+    them on like any other; here they are read the same way for ``rewrite``.
+    """
+    options: dict[str, tuple[int, int, str]] = {}
+    for offset, line in body:
+        if line.strip() == "---":
+            continue  # MyST's YAML block of options
+        match = _OPTION.match(line)
+        if match is None:
+            break  # the options end at the first line that is none
+        if match.group(3) is not None:
+            options[match.group(2)] = (
+                offset + match.start(3), offset + match.end(3), match.group(3)
+            )
+    kind = options.get(_DESIGN_LINKS[name], (0, 0, "any"))[2]
+    start, end = argument if name == "button-ref" else options.get("link", (0, 0, ""))[:2]
+    if end <= start:
+        return []
+    if kind == "doc":
+        return [Span(start, end, "doc", "doc")]
+    if kind == "ref" and labels:
+        return [Span(start, end, "ref", "label")]
+    return []
 
 
 def _file_options(body: list[tuple[int, str]]) -> list[Span]:

@@ -71,7 +71,7 @@ from sphinx_relocate.core.paths import (
 )
 from sphinx_relocate.core.settings import Settings
 from sphinx_relocate.core.spans import find_targets
-from sphinx_relocate.core.table import check_against_project, check_labels
+from sphinx_relocate.core.table import check_against_project, check_labels, normalize_label
 from sphinx_relocate.sphinx_ext.adapters import (
     app_of,
     current_docname,
@@ -315,7 +315,11 @@ def _replace_reported(node: addnodes.pending_xref, report: Report) -> None:
     domain, reftype = node.get("refdomain"), node.get("reftype")
     if domain == "doc" and reftype == "myst":
         anchor = node.get("reftargetid") or ""
-        if (refdoc, target) in report.pages:
+        written = node.get("relocate_written")
+        if written is not None and (refdoc, written) in report.named:
+            # a label's name too: MyST's, as without the extension (it takes the label)
+            node["refdomain"], node["reftarget"], node["reftargetid"] = None, written, None
+        elif (refdoc, target) in report.pages:
             _replace_with_text(node, target)
         elif anchor and (refdoc, target, anchor) in report.anchors:
             node["reftargetid"] = None  # link to the page; the anchor is reported
@@ -429,6 +433,8 @@ class Checker:
             reason = f"no document {ref.target!r}"
             hint = self._page_hint(ref)
             return Finding(ref, ref.kind, self._message(label, reason, hint))
+        if ref.by_name and normalize_label(decode(ref.written)) in self.labels:
+            return self._page_or_label(ref, label)
         if ref.anchor and not self.has_anchor(ref.target, ref.anchor):
             reason = f"no anchor {ref.anchor!r} on {ref.target!r}"
             hint = self._anchor_hint(ref.target, ref.anchor)
@@ -446,6 +452,21 @@ class Checker:
             "folder and from a folder it stood in before it moved, and neither the page's "
             "other links nor an anchor decide which is meant; write the link as it reads "
             "from the page's folder now"
+        )
+        return Finding(ref, RelocateWarning.AMBIGUOUS, message)
+
+    def _page_or_label(self, ref: Reference, label: str) -> Finding:
+        """A MyST link that names no page from its folder now, which the table or the
+        page's old folder sends to a page, and which a label's name matches too.
+
+        Without the extension MyST takes the label (it did, where the page had another
+        name or the link another folder): the link is left to MyST, and warned.
+        """
+        message = (
+            f"{label} is ambiguous: read against the old paths it lands on the page "
+            f"{ref.target!r}, and it names the label {ref.written!r} too, which MyST "
+            f"takes; it goes to the label: write [](#{ref.written}) for the label, or the "
+            "page's path as it reads from this page's folder now"
         )
         return Finding(ref, RelocateWarning.AMBIGUOUS, message)
 
@@ -873,6 +894,8 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             report.written.add((ref.docname, decode(ref.written)))
             if ref.is_page and ref.target not in checker.docs:
                 report.pages.add((ref.docname, ref.target))
+            elif ref.by_name and finding.subtype is RelocateWarning.AMBIGUOUS:
+                report.named.add((ref.docname, ref.written))
             elif finding.subtype in (RelocateWarning.ANCHOR, RelocateWarning.AMBIGUOUS):
                 report.anchors.add((ref.docname, ref.target, ref.anchor))
                 report.anchors.add((ref.docname, ref.target, decode(ref.anchor)))

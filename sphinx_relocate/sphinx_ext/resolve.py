@@ -418,6 +418,8 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
     if url:
         node.replace_self(_external(node, url))
     elif resolved.is_page:
+        if not is_doc:  # MyST found no page: a label of this name is its (the check asks)
+            node["relocate_written"] = written
         node["refdomain"] = "doc"
         node["reftarget"] = resolved.path
         node["reftargetid"] = resolved.anchor or None
@@ -437,11 +439,19 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
             refexplicit=node.get("refexplicit", False),
         )
         download.source, download.line = node.source, node.line
-        for child in download.children:
+        for child in download.children:  # MyST's classes of a download: xref download myst
             if isinstance(child, nodes.Element):
-                child["classes"] = [*child["classes"], "download"]
+                classes = child["classes"]
+                at = classes.index("xref") + 1 if "xref" in classes else len(classes)
+                child["classes"] = [*classes[:at], "download", *classes[at:]]
+        if not download.astext():  # [](file): the target as written, as MyST shows it
+            download.children = [
+                nodes.literal(node["reftarget"], node["reftarget"],
+                              classes=["xref", "download", "myst"])
+            ]
         node.replace_self(download)
-    resolver.note(node, line, written.lstrip("/") if is_doc else written, resolved, kind)
+    resolver.note(node, line, written.lstrip("/") if is_doc else written, resolved, kind,
+                  by_name=not is_doc and resolved.is_page and not url)
 
 
 def _label_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateWarning) -> bool:

@@ -154,6 +154,9 @@ class Report:
     #: (docname, target page) of missing pages and (docname, page, anchor) of missing anchors
     pages: set[tuple[str, str]] = field(default_factory=set)
     anchors: set[tuple[str, str, str]] = field(default_factory=set)
+    #: (docname, written) of MyST links sent to a page that a label of the written name
+    #: claims too: left to MyST, which takes the label (``Checker._check_page``)
+    named: set[tuple[str, str]] = field(default_factory=set)
     #: (location, message) of table targets whose anchor is missing
     table: list[tuple[str, str]] = field(default_factory=list)
     #: some reference has alternatives for ``check.ReportedReferences`` to settle

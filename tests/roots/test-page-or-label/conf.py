@@ -1,0 +1,2 @@
+extensions = ["myst_parser", "sphinx_relocate"]
+exclude_patterns = ["_build"]

@@ -1,0 +1,72 @@
+"""A MyST link that names no page from its folder, which the table or its page's old
+folder sends to a page, while a label has its name: without the extension MyST takes the
+label.  ``ref/config.md`` moved out of the top folder and writes ``[see here](topic/images)``,
+which named the label ``topic/images`` (there was no page of that name); the rename of
+``topic/figures`` made one.  The build and ``rewrite`` leave the link to MyST and warn,
+never send it to the page silently; with no such label the page wins, also when an
+incremental build removes the label."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import builds
+import pytest
+
+from sphinx_relocate.cli.main import main
+
+ROOT = Path(__file__).parent / "roots" / "test-page-or-label"
+COLOR = re.compile(r"\x1b\[[0-9;]*m")
+AMBIGUOUS = ("link 'topic/images' is ambiguous: read against the old paths it lands on the "
+             "page 'topic/images', and it names the label 'topic/images' too, which MyST takes")
+
+
+def hrefs(outdir: Path, page: str) -> list[str]:
+    return re.findall(r'href="([^"]*)"', (outdir / page).read_text("utf-8"))
+
+
+@pytest.fixture
+def srcdir(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT, tmp_path / "src")
+    return tmp_path / "src"
+
+
+def test_the_label_is_taken_and_warned_until_it_goes(srcdir: Path) -> None:
+    built = builds.build(srcdir)
+    warnings = COLOR.sub("", built.warnings)
+    assert warnings.count(AMBIGUOUS) == 1, warnings
+    assert "config.md:3:" in warnings
+    links = hrefs(built.outdir, "ref/config.html")
+    assert "../topic/guide.html#topic-images" in links  # the label, as without the extension
+    assert "../topic/images.html" not in links
+    assert "../topic/guide.html" in links  # a link with one meaning still goes to its page
+
+    # the label goes: the page is the one meaning left (incremental, config.md not read)
+    guide = srcdir / "topic" / "guide.md"
+    guide.write_text("# Guide\n\n## HTML images\n\nText.\n", "utf-8")
+    built = builds.build(srcdir)
+    assert "ref/config" not in built.read
+    assert AMBIGUOUS not in COLOR.sub("", built.warnings)
+    assert "../topic/images.html" in hrefs(built.outdir, "ref/config.html")
+
+    # and comes back: warned again, the link goes to it again
+    guide.write_text("# Guide\n\n(topic/images)=\n## HTML images\n\nText.\n", "utf-8")
+    built = builds.build(srcdir)
+    assert COLOR.sub("", built.warnings).count(AMBIGUOUS) == 1
+    assert "../topic/guide.html#topic-images" in hrefs(built.outdir, "ref/config.html")
+
+
+def test_rewrite_leaves_the_link_and_says_why(
+    srcdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(srcdir)
+    before = (srcdir / "ref" / "config.md").read_text("utf-8")
+    assert main(["rewrite", ".", "--write"]) == 1
+    err = capsys.readouterr().err
+    assert ("'topic/images' names a label too, which MyST takes, and a page read against "
+            "the old paths; left as written") in err
+    after = (srcdir / "ref" / "config.md").read_text("utf-8")
+    # the other link is rewritten from the page's old folder; this one is left
+    assert after == before.replace("(topic/guide)", "(../topic/guide)")
