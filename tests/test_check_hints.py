@@ -26,6 +26,7 @@ PAGES = {
     "getting-started/installation.md": "# Installation\n",
     "guide/setup.md": (
         "# Guide setup\n\nA page of its name that is not there: [t](../gone/setup.md).\n"
+        "\nA name that is nothing: [t](#usage/roles).\n"
     ),
     "guide/intro.md": "# Intro\n\nNever moved: [t](concepts.md). Moved: [t](moved.md).\n",
 }
@@ -54,6 +55,10 @@ def test_hints(tmp_path: Path) -> None:
     own_name = warning(warnings, "guide/setup.md:3:")
     assert "no document 'gone/setup'" in own_name
     assert "guide/setup.md`" not in own_name
+    # a MyST name is looked for as a label or an object too, and the message says so
+    name = warning(warnings, "guide/setup.md:5:")
+    assert ("link 'usage/roles' does not land: no label or object 'usage/roles', and no "
+            "document 'guide/usage/roles'") in name
     # concepts.md never moved: it "is at", where moved.md "now lives at"
     intro = [w for w in warnings if w.startswith("guide/intro.md:3:")]
     assert any(

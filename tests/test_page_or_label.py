@@ -65,8 +65,8 @@ def test_rewrite_leaves_the_link_and_says_why(
     before = (srcdir / "ref" / "config.md").read_text("utf-8")
     assert main(["rewrite", ".", "--write"]) == 1
     err = capsys.readouterr().err
-    assert ("'topic/images' names a label too, which MyST takes, and a page read against "
-            "the old paths; left as written") in err
+    assert ("ref/config.md:3:23: 'topic/images' names a label too, which MyST takes, and "
+            "the page ../topic/images read against the old paths; left as written") in err
     after = (srcdir / "ref" / "config.md").read_text("utf-8")
     # the other link is rewritten from the page's old folder; this one is left
     assert after == before.replace("(topic/guide)", "(../topic/guide)")

@@ -131,10 +131,11 @@ def say_findings(style: str, shown: str, change: FileChange) -> int:
         for written in change.ambiguous_labels
     ]
     found += [
-        (0, f"{written!r} names a label too, which MyST takes, and a page read against the "
-            "old paths; left as written: write [](#label) for the label, or the page's path "
-            "[relocate.ambiguous]", 0)
-        for written in change.named
+        (entry.line, f"{entry.written!r} names a label too, which MyST takes, and the page "
+                     f"{entry.new} read against the old paths; left as written: write "
+                     f"[](#{entry.written}) for the label, or the page's path "
+                     "[relocate.ambiguous]", entry.column)
+        for entry in change.named
     ]
     found += [
         (entry.line, f"toctree entry {entry.written!r} goes to {entry.new} now, and the old "

@@ -123,7 +123,7 @@ class FileChange:
     #: the toctree would show the bare URL and the old page's title is not known
     untitled: tuple[LinkEdit, ...] = ()
     #: MyST links left as written that name a label too, which MyST takes
-    named: tuple[str, ...] = ()
+    named: tuple[LinkEdit, ...] = ()
     #: how the file is encoded on disk, for :func:`patch_of`
     encoding: str = "utf-8"
     bom: bytes = b""
@@ -425,7 +425,7 @@ class Rewriter:
         edits: list[tuple[int, int, str]] = []
         ambiguous: list[str] = []
         ambiguous_labels: list[str] = []
-        named: list[str] = []
+        named: list[LinkEdit] = []
         links_rewritten: list[LinkEdit] = []
         untitled: list[LinkEdit] = []
         markup = False
@@ -453,7 +453,7 @@ class Rewriter:
                     and new not in (_AMBIGUOUS, _AMBIGUOUS_LABEL)
                     and self.names_label(written, site)
                 ):
-                    named.append(written)
+                    named.append(_link_edit(text, span.start, written, new))
                     continue
             assert new is not UNDECIDED  # asked again once the frame was read
             if new is _AMBIGUOUS:
@@ -520,8 +520,8 @@ class Rewritten(NamedTuple):
     #: toctree entries without a title whose page became a URL, left as written
     untitled: tuple[LinkEdit, ...] = ()
     #: MyST links left as written that name a label too, which MyST takes
-    #: (:meth:`Rewriter.names_label`)
-    named: tuple[str, ...] = ()
+    #: (:meth:`Rewriter.names_label`), with the page they would go to
+    named: tuple[LinkEdit, ...] = ()
 
 
 #: characters of a new target that are markup in Markdown, reST or HTML; a target made

@@ -431,6 +431,11 @@ class Checker:
                 if moved is not None and (moved.url or moved.path in self.docs):
                     return None  # an old path the table relocates
             reason = f"no document {ref.target!r}"
+            written = decode(ref.written)
+            if ref.by_name and "." not in posixpath.basename(written.partition("#")[0]):
+                # a name without a suffix, which MyST takes for a label or an object too
+                # (written with or without "#"): say what it looked for
+                reason = f"no label or object {written!r}, and {reason}"
             hint = self._page_hint(ref)
             return Finding(ref, ref.kind, self._message(label, reason, hint))
         if ref.by_name and normalize_label(decode(ref.written)) in self.labels:
