@@ -3,8 +3,10 @@
 Each project is built as it is and with ``sphinx_relocate`` added to ``extensions``
 (the one line a new user adds): every output file must be byte-identical, and the
 extension adds no warning.  The projects link to labels that contain ``/`` (which
-look like page paths), through intersphinx (a local inventory), and to pages the
-builder generates (``html_additional_pages``, the indices, ``html_extra_path``).
+look like page paths), through intersphinx (a local inventory, also with
+``:external:doc:``), to pages the builder generates (``html_additional_pages``, the
+indices, ``html_extra_path``), to a page of the site by its dirhtml URL, and with a
+``:doc:`` whose ``../`` Sphinx stops at the source folder.
 """
 
 from __future__ import annotations

@@ -350,8 +350,16 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
 def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateWarning) -> None:
     if label_xref(node) and _label_xref(resolver, node, RelocateWarning.LABEL):
         return  # a MyST link to a renamed label, [](#old-label)
+    if node.get("intersphinx"):
+        return  # :external:doc: and the like: a page of another project
     if node["reftype"] == "doc":  # :doc:
         written = node["reftarget"]
+        if (
+            not written.startswith("/")
+            and leaves_root(join_relative(folder_of(resolver.docname), written))
+            and docname_join(resolver.docname, written) in resolver.docs
+        ):
+            return  # Sphinx stops "../" at the source folder: the page it finds, as it finds it
         resolved = resolver.resolve(written, "page")
         if resolved is None:
             return
@@ -597,10 +605,17 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
         path, query, fragment = split_target(url[len(baseurl.rstrip("/")) + 1 :])
         path = decode(path)
         name = path[: -len(".html")] if path.endswith(".html") else path.rstrip("/")
-        if path.endswith("/") or not path:
-            name = (name + "/index").lstrip("/")
-        landing = land("/" + name + (f"#{fragment}" if fragment else ""), "page",
-                       resolver.site, project)
+        names = [name]
+        if path.endswith("/") or not path:  # a folder's index, or a page's dirhtml URL
+            names = [(name + "/index").lstrip("/"), *([name] if name else [])]
+        for name in names:
+            landing = land("/" + name + (f"#{fragment}" if fragment else ""), "page",
+                           resolver.site, project)
+            if landing is not None and landing.exists:
+                break
+        else:
+            landing = land("/" + names[0] + (f"#{fragment}" if fragment else ""), "page",
+                           resolver.site, project)
     else:
         return None
     if landing is None:
