@@ -90,6 +90,21 @@ def test_a_page_and_a_label_of_one_name_stay_mystical(tmp_path: Path) -> None:
     assert page.count('href="other.html#hashing"><span class="std std-ref">') == 2
 
 
+def test_links_to_built_pages_keep_their_query_under_dirhtml(tmp_path: Path) -> None:
+    """``text <sub/page.html?tab=2#section>`_`` stays as written under the html builder
+    (``test_dropin_changes_nothing``); under dirhtml, where the written URL would miss,
+    it gets the page's URL there, with its query and fragment (the query was dropped)."""
+    srcdir = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-dropin-rst", srcdir)
+    with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write('extensions.append("sphinx_relocate")\n')
+    built = builds.build(srcdir, "dirhtml", fresh=True)
+    assert built.warnings == ""
+    page = (built.outdir / "index.html").read_text("utf-8")
+    assert 'href="sub/page/?tab=2#section"' in page
+    assert 'href="?tab=1"' in page
+
+
 def test_raw_html_links_the_files_sphinx_copies_itself(tmp_path: Path) -> None:
     """Raw HTML naming a file of ``html_static_path`` links Sphinx's own copy under
     ``_static/``, as without the extension (it made a second one under ``_images/``

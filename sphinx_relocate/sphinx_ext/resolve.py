@@ -28,6 +28,7 @@ it affects.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -425,6 +426,8 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
     url = resolved.url or resolver.repo_url(resolved)
     if url:
         node.replace_self(_external(node, url))
+    elif resolved.is_page and resolved.query:  # a doc reference has no query: a link
+        node.replace_self(_page_link(resolver, node, resolved))
     elif resolved.is_page:
         if not is_doc:  # MyST found no page: a label of this name is its (the check asks)
             node["relocate_written"] = written
@@ -564,23 +567,43 @@ def _reference(resolver: Resolver, node: nodes.reference, kind: RelocateWarning)
     if resolved.url or (url := resolver.repo_url(resolved)):
         node["refuri"] = resolved.url or url
     elif resolved.is_page:  # a page: resolved late, so every builder gets its own URL
-        xref = addnodes.pending_xref(
-            "",
-            nodes.inline("", "", *[c.deepcopy() for c in node.children]),
-            refdomain="",
-            reftype="relocate",
-            reftarget=resolved.path,
-            refanchor=resolved.anchor,
-            refdoc=resolver.docname,
-            refexplicit=True,
-        )
-        if resolved.alternatives:
-            xref["relocate_alternatives"] = list(resolved.alternatives)
-        xref.source, xref.line = node.source, node.line
-        node.replace_self(xref)
+        node.replace_self(_page_link(resolver, node, resolved, dict(node.attributes)))
     elif resolved.rewritten:
         node["refuri"] = resolver.relative(resolved)
     resolver.note(node, line_of(node), written, resolved, kind)
+
+
+def _page_link(
+    resolver: Resolver, node: nodes.Element, resolved: Resolved,
+    written: dict[str, Any] | None = None,
+) -> addnodes.pending_xref:
+    """A link to a page that each builder resolves to its own URL
+    (:func:`on_missing_reference`), keeping the link's query.
+
+    ``written`` is the attributes of a ``reference`` as written: where the builder's URL
+    is the one written, the link stays that reference, as Sphinx writes it without the
+    extension (``page.html`` under the html builder; ``page/`` under dirhtml).
+    """
+    shown = [child.deepcopy() for child in node.children]
+    if not (len(shown) == 1 and isinstance(shown[0], nodes.inline)):  # MyST's is one
+        shown = [nodes.inline("", "", *shown)]
+    xref = addnodes.pending_xref(
+        "",
+        *shown,
+        refdomain="",
+        reftype="relocate",
+        reftarget=resolved.path,
+        refanchor=resolved.anchor,
+        refquery=resolved.query,
+        refdoc=resolver.docname,
+        refexplicit=True,
+    )
+    if written is not None and not resolved.rewritten:
+        xref["relocate_reference"] = written
+    if resolved.alternatives:
+        xref["relocate_alternatives"] = list(resolved.alternatives)
+    xref.source, xref.line = node.source, node.line
+    return xref
 
 
 def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
@@ -1032,9 +1055,31 @@ def on_missing_reference(
     """Resolve the page links of reST references that the resolver turned into xrefs."""
     if node.get("reftype") != "relocate" or node["reftarget"] not in env.all_docs:
         return None
-    target = node["reftarget"]
+    target, refdoc = node["reftarget"], node["refdoc"]
     anchor = _anchor_id(env, target, node.get("refanchor", ""))
-    return make_refnode(app.builder, node["refdoc"], target, anchor, contnode)
+    query = node.get("refquery") or ""
+    written = node.get("relocate_reference")
+    if written is not None and _names_page(app, refdoc, written["refuri"], target, query, anchor):
+        return nodes.reference("", "", *contnode.children, **written)
+    if query:
+        uri = join_target(app.builder.get_relative_uri(refdoc, target), query, anchor)
+        return nodes.reference("", "", contnode, internal=True, refuri=uri)
+    return make_refnode(app.builder, refdoc, target, anchor, contnode)
+
+
+def _names_page(
+    app: Sphinx, refdoc: str, url: str, target: str, query: str, anchor: str
+) -> bool:
+    """Whether the URL written on ``refdoc`` is this builder's URL of ``target`` with
+    ``query`` and ``anchor``."""
+    builder = app.builder
+    path, written_query, fragment = split_target(url)
+    page = builder.get_target_uri(refdoc)
+    here = posixpath.join(posixpath.dirname(page), path) if path else page
+    return (
+        posixpath.normpath(here or ".") == posixpath.normpath(builder.get_target_uri(target) or ".")
+        and written_query == query and decode(fragment) == decode(anchor)
+    )
 
 
 def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
