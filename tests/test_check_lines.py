@@ -38,6 +38,8 @@ EXPECTED = [
     ("page.rst", ":doc:`another <gone/doc2>`", "relocate.link"),
     ("page.rst", ":download:`here <gone/file.zip>`", "relocate.download"),
     ("page.rst", '<a href="gone/raw.html">', "relocate.raw_html"),
+    # in a file that index.md includes: its own file and line, as MyST would say
+    ("fragment.md", "[frag](gone/frag.md)", "relocate.link"),
 ]
 
 

@@ -5,8 +5,9 @@ Each project is built as it is and with ``sphinx_relocate`` added to ``extension
 extension adds no warning.  The projects link to labels that contain ``/`` (which
 look like page paths), through intersphinx (a local inventory, also with
 ``:external:doc:``), to pages the builder generates (``html_additional_pages``, the
-indices, ``html_extra_path``), to a page of the site by its dirhtml URL, and with a
-``:doc:`` whose ``../`` Sphinx stops at the source folder.
+indices, ``html_extra_path``), to a page of the site by its dirhtml URL, with a
+``:doc:`` whose ``../`` Sphinx stops at the source folder, and to the built site
+(a page's dirhtml URL, a file under ``_images/``).
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ from builds import build, build_reading
 from sphinx.testing.util import SphinxTestApp
 
 ROOTS = Path(__file__).parent / "roots"
+#: the bytes of a PNG file, as far as anything here reads them
+PNG = b"\x89PNG\r\n\x1a\n" + b"png" * 16
 REORG = ROOTS / "test-reorg"
 
 
@@ -225,6 +227,31 @@ def test_files_outside_the_docs_without_a_repository(tmp_path: Path, git: str | 
     else:  # the download and the link, each
         assert warnings.count("repo file '../tools/script.py' does not land: "
                               "'../tools/script.py' is outside the repository") == 2, warnings
+
+
+def test_files_the_build_wrote_beside_its_output(tmp_path: Path) -> None:
+    """MyST-NB writes an executed notebook's outputs to ``jupyter_execute/`` beside the
+    output folder, which may be outside the repository (``sphinx-build docs /tmp/out``);
+    its pages name them, and Sphinx copies them: they land.  Another file outside the
+    repository is still reported."""
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    docs = tmp_path / "repo" / "docs"
+    docs.mkdir()
+    made = tmp_path / "build" / "jupyter_execute"
+    made.mkdir(parents=True)
+    (made / "out.png").write_bytes(PNG)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "x.png").write_bytes(PNG)
+    (docs / "conf.py").write_text('extensions = ["myst_parser", "sphinx_relocate"]\n')
+    (docs / "index.md").write_text(
+        "# Home\n\n![output](../../build/jupyter_execute/out.png)\n\n"
+        "![other](../../elsewhere/x.png)\n"
+    )
+    built = build(docs, builddir=tmp_path / "build")
+    assert "out.png" not in built.warnings
+    assert (built.outdir / "_images" / "out.png").is_file()
+    assert built.warnings.count("WARNING") == 1, built.warnings
+    assert "'../../elsewhere/x.png' is outside the repository" in built.warnings
 
 
 def _free_port() -> int:

@@ -350,6 +350,9 @@ class Checker:
         self.settings = settings
         self.table = table
         self.srcdir = srcdir
+        #: the build folder, where extensions write files that pages name (MyST-NB's
+        #: ``jupyter_execute/`` beside the output folder)
+        self.build_root = Path(app_of(env).outdir).parent
         self.suffixes = tuple(source_suffixes)
         self.docs: set[str] = set(env.found_docs)
         self.anchors = anchors_of(env)
@@ -485,6 +488,9 @@ class Checker:
         full = Path(os.path.normpath(self.srcdir / path))
         settings = self.settings
         if not _inside(full, settings.repo_root):
+            if (not kind.copied_by_extension and len(self.build_root.parts) > 1
+                    and _inside(full, self.build_root) and self.file_exists(path)):
+                return None  # written by the build (an executed notebook's outputs)
             if settings.repository_found or kind.copied_by_extension:
                 reason = f"{path!r} is outside the repository ({settings.repo_root})"
                 return Finding(ref, subtype, self._message(label, reason, ""))
@@ -722,7 +728,7 @@ class Locator:
 
     def line(self, ref: Reference) -> int:
         """The line of ``ref`` in its source, else the line it was recorded with."""
-        if not ref.line or not ref.written:
+        if not ref.line or not ref.written or ref.source:  # an included file: as given
             return ref.line
         found = self._text(ref.docname)
         if found is None:

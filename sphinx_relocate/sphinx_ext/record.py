@@ -60,6 +60,9 @@ class Reference(NamedTuple):
     #: a MyST link that MyST may also resolve as a name (a label, an object, an
     #: intersphinx entry): it dangles only when no such name claims it (``check.py``)
     by_name: bool = False
+    #: the file it is written in, when another than the document's own source (a file
+    #: the document includes): where its warning points
+    source: str = ""
 
 
 class PerDocument(Generic[T]):

@@ -155,6 +155,7 @@ class Resolver:
         self.project = self.state.project_of(self.env, self.suffixes, self.note_lookup)
         self.site = self.state.site(self.env, docname, self.project)
         self._spellings: dict[tuple[str, str], list[tuple[int, str]]] | None = None
+        self._own_source: str | None = None
 
     def note_lookup(self, lookup: Lookup) -> None:
         """Note a name the document looked up (its tuple shared: ``shared_lookups``)."""
@@ -188,6 +189,15 @@ class Resolver:
             return None
         after = [item for item in found if item[0] >= line] or found
         return min(after)[1]
+
+    def included_from(self, node: nodes.Node | None) -> str:
+        """The file ``node`` was read from when the document includes it, else ``""``."""
+        source = getattr(node, "source", None)
+        if not source:
+            return ""
+        if self._own_source is None:
+            self._own_source = os.path.normpath(self.env.doc2path(self.docname))
+        return "" if os.path.normpath(source) == self._own_source else str(source)
 
     @property
     def moved(self) -> bool:
@@ -297,6 +307,7 @@ class Resolver:
                 resolved.rewritten,
                 resolved.alternatives,
                 by_name,
+                self.included_from(node),
             ),
         )
         if resolved.rewritten and self.verbose:
@@ -411,7 +422,8 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
     if resolved is None:
         return
     if not resolved.exists:
-        if is_doc or _looks_like_path(written, resolver):
+        if is_doc or (_looks_like_path(written, resolver)
+                      and not _names_built_url(written, resolver)):
             # MyST found no page: it may still resolve the target as a label, an object
             # or an intersphinx name, which the checker knows once every page is read
             resolver.note(node, line, node["reftarget"], resolved, kind, by_name=not is_doc)
@@ -498,6 +510,36 @@ def _outside_file(resolver: Resolver, docname: str) -> str | None:
     return None
 
 
+#: the folders an HTML builder writes of its own accord, which no source file names
+_BUILT_FOLDERS = frozenset({"_images", "_downloads", "_sources", "_static", "_modules"})
+
+
+def _names_built_url(written: str, resolver: Resolver) -> bool:
+    """Whether a path that lands on no source names what an HTML builder writes: a file
+    of its own folders (``_images/pic.png``) or a page by its ``dirhtml`` URL
+    (``../b/``), read from the page's URL under the html or the dirhtml builder.
+
+    Such a link is written against the built site, not the sources: Sphinx's to write
+    as it is, as without the extension.
+    """
+    path = decode(split_target(written)[0])
+    docname = resolver.docname
+    folders = [folder_of(docname)]  # the html builder's page.html
+    if posixpath.basename(docname) != "index":
+        folders.append(docname)  # dirhtml's page/
+    for folder in folders:
+        joined = posixpath.normpath(posixpath.join(folder, path)) if path else folder or "."
+        if leaves_root(joined):
+            continue
+        if joined.split("/", 1)[0] in _BUILT_FOLDERS:
+            return True
+        if not path or path.endswith("/"):
+            name = "" if joined == "." else joined
+            if name in resolver.docs or posixpath.join(name, "index") in resolver.docs:
+                return True
+    return False
+
+
 def _looks_like_path(written: str, resolver: Resolver) -> bool:
     """Whether an unresolved MyST target is a path (and not a label or an object name)."""
     path = split_target(written)[0]
@@ -561,7 +603,8 @@ def _reference(resolver: Resolver, node: nodes.reference, kind: RelocateWarning)
         return
     resolved = resolver.resolve(written, "any")
     if resolved is None or not resolved.exists:
-        if resolved is not None and _looks_like_path(written, resolver):
+        if (resolved is not None and _looks_like_path(written, resolver)
+                and not _names_built_url(written, resolver)):
             resolver.note(node, line_of(node), written, resolved, kind)
         return
     if resolved.url or (url := resolver.repo_url(resolved)):
@@ -690,7 +733,9 @@ def _raw_html(resolver: Resolver, node: nodes.raw, kind: RelocateWarning) -> Non
             return None
         # its URL is made per builder from the written path, which keeps one meaning
         resolved = resolved._replace(alternatives=())
-        if not resolved.exists and not _looks_like_path(written, resolver):
+        if not resolved.exists and (
+            not _looks_like_path(written, resolver) or _names_built_url(written, resolver)
+        ):
             return None
         outside = _outside_repository(resolver, resolved) if resolved.exists else None
         if outside is not None:  # never copied into the output: warned, left as written

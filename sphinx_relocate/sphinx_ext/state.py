@@ -140,8 +140,12 @@ class Finding:
     message: str
 
     @property
-    def location(self) -> tuple[str, int | None]:
-        return self.reference.docname, self.reference.line or None
+    def location(self) -> tuple[str, int | None] | str:
+        """``(docname, line)``, or ``"file:line"`` for a reference in an included file."""
+        reference = self.reference
+        if reference.source:
+            return f"{reference.source}:{reference.line}" if reference.line else reference.source
+        return reference.docname, reference.line or None
 
 
 @dataclass
