@@ -367,7 +367,7 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
     if node["reftype"] == "doc":  # :doc:
         written = node["reftarget"]
         if (
-            not written.startswith("/")
+            ".." in written and not written.startswith("/")
             and leaves_root(join_relative(folder_of(resolver.docname), written))
             and docname_join(resolver.docname, written) in resolver.docs
         ):
