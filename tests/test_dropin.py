@@ -104,6 +104,11 @@ def test_links_to_built_pages_keep_their_query_under_dirhtml(tmp_path: Path) -> 
     page = (built.outdir / "index.html").read_text("utf-8")
     assert 'href="sub/page/?tab=2#section"' in page
     assert 'href="?tab=1"' in page
+    # LaTeX links a page by its name: no query there
+    latex = builds.build(srcdir, "latex", fresh=True)
+    tex = "".join(path.read_text("utf-8") for path in latex.outdir.glob("*.tex"))
+    assert r"\hyperref[\detokenize{sub/page:section}]" in tex
+    assert "tab=2" not in tex
 
 
 def test_raw_html_links_the_files_sphinx_copies_itself(tmp_path: Path) -> None:

@@ -155,7 +155,8 @@ class Resolver:
         self.project = self.state.project_of(self.env, self.suffixes, self.note_lookup)
         self.site = self.state.site(self.env, docname, self.project)
         self._spellings: dict[tuple[str, str], list[tuple[int, str]]] | None = None
-        self._own_source: str | None = None
+        #: the source path the document's own nodes carry (the doctree's, once known)
+        self.own_source = ""
 
     def note_lookup(self, lookup: Lookup) -> None:
         """Note a name the document looked up (its tuple shared: ``shared_lookups``)."""
@@ -193,11 +194,12 @@ class Resolver:
     def included_from(self, node: nodes.Node | None) -> str:
         """The file ``node`` was read from when the document includes it, else ``""``."""
         source = getattr(node, "source", None)
-        if not source:
+        if not source or source == self.own_source:  # most nodes: the page's own text
             return ""
-        if self._own_source is None:
-            self._own_source = os.path.normpath(self.env.doc2path(self.docname))
-        return "" if os.path.normpath(source) == self._own_source else str(source)
+        if os.path.normpath(source) == os.path.normpath(self.env.doc2path(self.docname)):
+            self.own_source = source  # as the page's nodes spell it
+            return ""
+        return str(source)
 
     @property
     def moved(self) -> bool:
@@ -329,6 +331,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     and note its anchors on the way: one walk of the doctree does both
     (``check.collect_anchors`` adds what other handlers add later)."""
     resolver = Resolver(app, current_docname(app.env))
+    resolver.own_source = doctree.get("source") or ""
     found = []
     anchors: set[str] = set()
     adapters_of = _ADAPTERS_OF_CLASS
@@ -362,19 +365,15 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
 def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateWarning) -> None:
     if label_xref(node) and _label_xref(resolver, node, RelocateWarning.LABEL):
         return  # a MyST link to a renamed label, [](#old-label)
-    if node.get("intersphinx"):
+    if "intersphinx" in node.attributes:  # not node.get: asked of every cross-reference
         return  # :external:doc: and the like: a page of another project
     if node["reftype"] == "doc":  # :doc:
         written = node["reftarget"]
-        if (
-            ".." in written and not written.startswith("/")
-            and leaves_root(join_relative(folder_of(resolver.docname), written))
-            and docname_join(resolver.docname, written) in resolver.docs
-        ):
-            return  # Sphinx stops "../" at the source folder: the page it finds, as it finds it
         resolved = resolver.resolve(written, "page")
         if resolved is None:
             return
+        if not resolved.exists and docname_join(resolver.docname, written) in resolver.docs:
+            return  # Sphinx stops "../" at the source folder: the page it finds, as it finds it
         if resolved.rewritten and resolved.exists and not resolved.url:
             node["reftarget"] = "/" + resolved.path
         elif resolved.url:
@@ -1106,7 +1105,7 @@ def on_missing_reference(
     written = node.get("relocate_reference")
     if written is not None and _names_page(app, refdoc, written["refuri"], target, query, anchor):
         return nodes.reference("", "", *contnode.children, **written)
-    if query:
+    if query and app.builder.format == "html":  # other builders' links take no query
         uri = join_target(app.builder.get_relative_uri(refdoc, target), query, anchor)
         return nodes.reference("", "", contnode, internal=True, refuri=uri)
     return make_refnode(app.builder, refdoc, target, anchor, contnode)
