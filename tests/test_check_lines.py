@@ -38,9 +38,10 @@ EXPECTED = [
     ("page.rst", ":doc:`another <gone/doc2>`", "relocate.link"),
     ("page.rst", ":download:`here <gone/file.zip>`", "relocate.download"),
     ("page.rst", '<a href="gone/raw.html">', "relocate.raw_html"),
-    # in a file that index.md includes: its own file and line, as MyST would say
-    ("fragment.md", "[frag](gone/frag.md)", "relocate.link"),
 ]
+#: a link in a file that index.md includes: warned at its own file, as MyST does (MyST 4
+#: gives included lines one more than MyST 5)
+INCLUDED = ("fragment.md", "[frag](gone/frag.md)", "relocate.link")
 
 
 def line_of(srcdir: Path, file: str, text: str) -> int:
@@ -69,7 +70,12 @@ def test_each_finding_at_its_links_line(make_app: Callable[..., Any], tmp_path: 
     srcdir = tmp_path / "docs"
     shutil.copytree(ROOT, srcdir)
     expected = sorted((file, line_of(srcdir, file, text), kind) for file, text, kind in EXPECTED)
-    assert findings(make_app, srcdir) == expected
+    found = findings(make_app, srcdir)
+    file, text, kind = INCLUDED
+    included = [f for f in found if f[0] == file]
+    assert [(f[0], f[2]) for f in included] == [(file, kind)]
+    assert included[0][1] - line_of(srcdir, file, text) in (0, 1)
+    assert [f for f in found if f[0] != file] == expected
 
 
 def test_rewrites_reported_at_their_links_line(
