@@ -104,6 +104,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", events.forget_document)
     app.connect("env-merge-info", events.merge_parallel_reads)
     app.connect("source-read", events.map_included_files)
+    app.connect("include-read", events.map_files_of_included)
     # below Sphinx's collectors (500), then after every other handler
     app.connect("doctree-read", events.rewrite_references, priority=200)
     app.connect("doctree-read", events.collect_anchors, priority=900)

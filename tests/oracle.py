@@ -171,6 +171,10 @@ def _land(
                 name = target[: -len(suffix)]
     if name in docs:
         return f"page:{name}#{elements.canonical(name, fragment) if fragment else ''}"
+    if target.startswith("_modules/") and target.endswith(".html"):
+        # viewcode's page of a module: made by the build, with links back to the pages
+        # that document it (moved pages' new names), so its bytes differ
+        return f"built:{target}#{fragment}"
     outdir = elements.outdir
     for root in (outdir, srcdir):
         file = root / target if root is not None else None
@@ -245,6 +249,11 @@ def compare(expected: dict[str, list[Link]], actual: dict[str, list[Link]]) -> l
         if got is None:
             misses.append(Miss(docname, 0, "", "a page", "no page"))
             continue
+        if docname == "genindex":  # entries of one term are listed in docname order
+            links, got = (sorted(link.landing for link in found) for found in (links, got))
+            if links != got:
+                misses.append(Miss(docname, 0, "", " ".join(links), " ".join(got)))
+            continue
         if [link.text for link in links] != [link.text for link in got]:
             misses.append(Miss(docname, 0, "", f"{len(links)} links", f"{len(got)} links"))
             continue
@@ -264,10 +273,16 @@ def main(argv: list[str]) -> int:
     repo_url = argv[3] if len(argv) > 3 else ""
     after = landings(moved, moved.parent.parent)
     want = expected(original, original.parent.parent, table_file, set(after), repo_url)
+    links = sum(len(found) for found in want.values())
+    if not want:  # a gate that checked nothing does not pass
+        print(f"{original}: no page body found (the oracle reads alabaster's layout: "
+              "build both sides with -D html_theme=alabaster)")
+        return 2
     misses = compare(want, after)
     for miss in misses:
         print(miss)
-    print(f"{len(misses)} misses, {len(wrong_pages(misses))} on a wrong page")
+    print(f"compared {links} links on {len(want)} pages: "
+          f"{len(misses)} misses, {len(wrong_pages(misses))} on a wrong page")
     return 1 if misses else 0
 
 

@@ -244,6 +244,26 @@ def test_build_output_and_excluded_files_are_never_paired(
     ], warnings
 
 
+def test_excluded_files_with_commits_since(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--since`` an older commit, with files that ``exclude_patterns`` excludes: the
+    commits in between are read without git's ``:(exclude)`` magic where a command
+    refuses it (``ls-tree``; CPython's devguide, conf.py at the repository's top)."""
+    root = tmp_path / "repo"
+    write_tree(root, {"conf.py": 'exclude_patterns = ["_build", ".github"]\n',
+                      "index.rst": "Index\n=====\n", "old.rst": "Old\n===\n",
+                      ".github/CONTRIBUTING.rst": "Contributing\n============\n"}, {})
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "docs")
+    git(root, "mv", "old.rst", "new.rst")
+    git(root, "commit", "-q", "-m", "rename")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "--since", "HEAD~1", "."]) == 0
+    assert capsys.readouterr().out == '[pages]\n"old" = "new"\n'
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab*?[]!^/\\.", max_size=12))
 def test_exclude_patterns_match_as_sphinx_matches_them(pattern: str) -> None:

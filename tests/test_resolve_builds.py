@@ -320,6 +320,69 @@ def test_a_moved_page_includes_inside_a_directive_from_its_old_folder(tmp_path: 
     assert "Snippet text." in (built.outdir / "guides" / "page.html").read_text("utf-8")
 
 
+def _included_page_project(srcdir: Path) -> None:
+    """CPython's devguide after its ``core-developers/`` → ``core-team/`` move: a page
+    that moved (its table's file renamed) is included whole by a page that did not."""
+    for folder in ("team", "contrib"):
+        (srcdir / folder).mkdir(parents=True)
+    (srcdir / "conf.py").write_text('extensions = ["sphinx_relocate"]\n', "utf-8")
+    (srcdir / "relocations.toml").write_text(
+        '[pages]\n"core/committing" = "team/committing"\n\n'
+        '[files]\n"core/people.csv" = "team/members.csv"\n'
+        '"core/chart.html" = "team/chart.html"\n',
+        "utf-8",
+    )
+    (srcdir / "index.rst").write_text(
+        "Home\n====\n\n.. toctree::\n\n   team/committing\n   contrib/committing\n", "utf-8"
+    )
+    (srcdir / "team" / "members.csv").write_text("Name,Role\nAda-marker,core\n", "utf-8")
+    (srcdir / "team" / "chart.html").write_text("<p>chart-marker</p>\n", "utf-8")
+    (srcdir / "team" / "committing.rst").write_text(
+        "Committing\n==========\n\n"
+        ".. csv-table::\n   :header-rows: 1\n   :file: people.csv\n\n"
+        ".. raw:: html\n   :file: chart.html\n",
+        "utf-8",
+    )
+    (srcdir / "contrib" / "committing.rst").write_text(
+        "Contributing\n============\n\n"
+        ".. include:: ../core/committing.rst\n   :start-line: 3\n",
+        "utf-8",
+    )
+
+
+def test_an_included_moved_page_and_the_files_it_reads(tmp_path: Path) -> None:
+    """The include names the page's old file, which its ``[pages]`` entry moved; the
+    page's ``csv-table :file:`` and ``raw :file:``, read by docutils from the included
+    file's folder, are mapped in the included text too (Sphinx's ``include-read``), as
+    on the page itself (docutils stopped both with "file not found" before)."""
+    srcdir = tmp_path / "src"
+    _included_page_project(srcdir)
+    built = build(srcdir)
+    assert built.warnings == ""
+    for page in ("team/committing", "contrib/committing"):
+        html = (built.outdir / f"{page}.html").read_text("utf-8")
+        assert "Ada-marker" in html and "<p>chart-marker</p>" in html, page
+
+
+def test_rewrite_maps_an_include_of_a_moved_page(tmp_path: Path) -> None:
+    """``rewrite`` follows the page's entry for the include, by the same rule; what the
+    included text reads from its own folder is rewritten in the page itself."""
+    from sphinx_relocate.cli.main import main
+
+    srcdir = tmp_path / "src"
+    _included_page_project(srcdir)
+    (srcdir / "conf.py").write_text("", "utf-8")
+    assert main(["rewrite", str(srcdir), "--repo-root", str(srcdir), "--write"]) == 0
+    assert ".. include:: ../team/committing.rst\n" in (
+        srcdir / "contrib" / "committing.rst"
+    ).read_text("utf-8")
+    page = (srcdir / "team" / "committing.rst").read_text("utf-8")
+    assert ":file: members.csv\n" in page and ":file: chart.html\n" in page
+    built = build(srcdir)
+    assert built.warnings == ""
+    assert "Ada-marker" in (built.outdir / "contrib" / "committing.html").read_text("utf-8")
+
+
 def test_sphinx_autobuild_picks_up_a_table_edit(tmp_path: Path) -> None:
     autobuild = shutil.which("sphinx-autobuild", path=str(Path(sys.executable).parent))
     if autobuild is None:

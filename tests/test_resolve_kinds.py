@@ -118,6 +118,8 @@ _PIECES = (
     "```{include} part.md\n```\n",
     ":::{literalinclude} code.py\n:::\n",
     "```{csv-table}\n:file: data.csv\n```\n",
+    ".. raw:: html\n   :file: chart.html\n",
+    "```{raw} html\n:file: chart.html\n```\n",
     "```{eval-rst}\n.. include:: part.rst\n```\n",
     "Read :file:`conf.py` and include it.\n",
     "The ``include`` option includes: everything.\n",
@@ -137,3 +139,15 @@ def test_a_text_without_source_markers_has_no_include_span(
     found = [s for s in find_targets(text, "page" + suffix) if s.syntax in _SOURCE_SPANS]
     if found:
         assert any(marker in text for marker in _SOURCE_MARKERS), text
+
+
+@pytest.mark.parametrize(("text", "suffix"), [
+    (".. raw:: html\n   :file: chart.html\n", ".rst"),
+    (".. raw:: latex\n   :file: chart.tex\n", ".rst"),
+    ("```{raw} html\n:file: chart.html\n```\n", ".md"),
+])
+def test_raw_reads_its_file_option(text: str, suffix: str) -> None:
+    """``raw :file:`` reads a file while the page is parsed, as ``csv-table :file:``."""
+    found = [text[s.start : s.end] for s in find_targets(text, "page" + suffix)
+             if s.syntax in _SOURCE_SPANS]
+    assert found == [text.split(":file: ")[1].split("\n")[0]]

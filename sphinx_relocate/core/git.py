@@ -330,11 +330,9 @@ def _with_history(
         path_now = tail_moves.get(path, path)
         return path_now if path_now is not None and (root / path_now).exists() else None
 
-    at_start = set(
-        os.fsdecode(raw)
-        for raw in git(["ls-tree", "-r", "-z", "--name-only", revision, *spec], root).split(b"\0")
-        if raw
-    )
+    # ls-tree takes no pathspec magic: the excluded paths it lists are in no diff anyway
+    listed = git(["ls-tree", "-r", "-z", "--name-only", revision, "--", folder or "."], root)
+    at_start = {os.fsdecode(raw) for raw in listed.split(b"\0") if raw}
     renames = list(changes.renames)
     deleted: list[str] = []
     landed: set[str] = set()

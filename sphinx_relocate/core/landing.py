@@ -524,8 +524,35 @@ def _at(
                 return Landing("url", moved.url, "", True, folder)
             if project.is_file(project.repo_path(moved.path)):
                 return Landing("file", project.repo_path(moved.path), fragment, True, folder)
+        elif reads_as == "file":
+            source = _moved_source(inside, project)
+            if source is not None:  # a page's source file, read by include and the like
+                return Landing("file", source, fragment, True, folder)
         if project.is_folder(repo_path):
             return Landing("file", repo_path, fragment, False, folder)
+    return None
+
+
+def _moved_source(docs_path: str, project: Project) -> str | None:
+    """The repository path of the source file of the document that the table moved
+    from ``docs_path``, a page's source file (``old/page.rst``), if it exists.
+
+    ``include`` reads a page's file by its path: the page's ``[pages]`` entry moved the
+    file with it (its suffix may have changed too: ``.rst`` first as written).
+    """
+    stem, had_suffix = strip_source_suffix(docs_path, project.suffixes)
+    if not had_suffix:
+        return None
+    if project.on_lookup is not None:  # re-read when the page's entry or target changes
+        project.on_lookup(("page", stem, ""))
+    target = project.locate_reference(stem, "")
+    if target is None or target.url or not project.is_document(target.path):
+        return None
+    written = docs_path[len(stem) :]
+    for suffix in (written, *(s for s in project.suffixes if s != written)):
+        source = project.repo_path(target.path + suffix)
+        if project.is_file(source):
+            return source
     return None
 
 

@@ -237,7 +237,7 @@ def _myst_blocks(
         name = directive[1:-1] if directive else ""
         if name == "toctree":
             spans.extend(_toctree_entries(_lines(text[body_start:end], body_start), True))
-        elif name == "csv-table":
+        elif name in ("csv-table", "raw"):
             spans.extend(_file_options(_lines(text[body_start:end], body_start)))
         elif name == "eval-rst":  # reST inside Markdown
             rest_code: list[tuple[int, int]] = []
@@ -258,7 +258,9 @@ def _myst_blocks(
             code.append((body_start, end))
         elif name in _OPAQUE_FENCES:
             opaque.append((body_start, end))
-        elif name != "csv-table" and any(f in text[body_start:end] for f in _FENCE_MARKS):
+        elif name not in ("csv-table", "raw") and any(
+            f in text[body_start:end] for f in _FENCE_MARKS
+        ):
             # a body of Markdown (a note, a div) may hold directives of its own
             spans.extend(_nested_blocks(text, body_start, end, code, opaque, fences, labels))
     return spans
@@ -594,13 +596,13 @@ def _rest_directives(text: str, labels: bool = False) -> list[Span]:
             body = _directive_body(text, match.end(), len(indent_text.expandtabs()))
             if name == "toctree":
                 spans.extend(_toctree_entries(body, markdown=False))
-            elif name == "raw" and "html" in argument.split() and body:
-                offset = body[0][0]
-                html = text[offset : body[-1][0] + len(body[-1][1])]
-                spans.extend(s._replace(start=s.start + offset, end=s.end + offset)
-                             for s in _html_targets(html))
             else:
                 spans.extend(_file_options(body))
+                if name == "raw" and "html" in argument.split() and body:
+                    offset = body[0][0]
+                    html = text[offset : body[-1][0] + len(body[-1][1])]
+                    spans.extend(s._replace(start=s.start + offset, end=s.end + offset)
+                                 for s in _html_targets(html))
     return spans
 
 
@@ -661,7 +663,7 @@ def _design_links(
 
 
 def _file_options(body: list[tuple[int, str]]) -> list[Span]:
-    """The ``:file:`` option of a ``csv-table`` directive."""
+    """The ``:file:`` option of a ``csv-table`` or ``raw`` directive."""
     for offset, line in body:
         match = _FILE_OPTION.match(line)
         if match:

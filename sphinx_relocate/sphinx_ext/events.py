@@ -26,6 +26,7 @@ from sphinx_relocate.sphinx_ext import (
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from pathlib import Path
 
     from docutils import nodes
     from sphinx import addnodes
@@ -79,6 +80,11 @@ def note_documents_to_read(app: Sphinx, env: BuildEnvironment, docnames: list[st
 def map_included_files(app: Sphinx, docname: str, source: list[str]) -> None:
     """Keep the source text (a moved page's frame) and map the files it includes."""
     resolve.on_source_read(app, docname, source)
+
+
+def map_files_of_included(app: Sphinx, path: Path, docname: str, content: list[str]) -> None:
+    """The same for a file that a document includes, as it is read."""
+    resolve.on_include_read(app, path, docname, content)
 
 
 def rewrite_references(app: Sphinx, doctree: nodes.document) -> None:

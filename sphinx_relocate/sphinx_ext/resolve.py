@@ -53,9 +53,11 @@ from sphinx_relocate.core.landing import (
     Site,
     current_ref_pattern,
     existing_page,
+    framed,
     land,
     repo_base,
     repository_path,
+    site_of,
     span_reads_as,
 )
 from sphinx_relocate.core.paths import (
@@ -206,13 +208,13 @@ class Resolver:
         """Whether the document stood in another folder before (it has old folders)."""
         return len(self.site.folders) > 1
 
-    def resolve(self, written: str, reads_as: ReadAs) -> Resolved | None:
+    def resolve(self, written: str, reads_as: ReadAs, site: Site | None = None) -> Resolved | None:
         """Where ``written`` lands, read as a "page", a "file" or "any"; ``None`` if not
-        local."""
-        landing = land(written, reads_as, self.site, self.project)
+        local.  ``site``: read from another file's folders (one the document includes)."""
+        landing = land(written, reads_as, site or self.site, self.project)
         if landing is None:
             return None
-        if landing.others and self.site.frame is UNDECIDED:
+        if landing.others and site is None and self.site.frame is UNDECIDED:
             self.site = self.state.framed_site(self.env, self.docname, self.project)
             landing = land(written, reads_as, self.site, self.project)
             if landing is None:
@@ -934,8 +936,9 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
         "a link, download or raw HTML URL that lands on a file outside the source folder",
     ),
     ReferenceKind(
-        None, "include", "source-read: the files of ``include``, ``literalinclude`` and "
-        "``csv-table :file:``, mapped in the source text (:func:`on_source_read`)",
+        None, "include", "source-read: the files of ``include``, ``literalinclude``, "
+        "``csv-table :file:`` and ``raw :file:``, mapped in the source text "
+        "(:func:`on_source_read`), and in an included file's (:func:`on_include_read`)",
         source_spans=frozenset({"include"}),
         # ``.. include::``, ``{literalinclude}``, csv-table's ``:file: x``: not the word
         # "include" or the ``:file:`` role, which most prose that has either means
@@ -1059,25 +1062,61 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     state = state_of(app)
     # kept until the document is read: a moved page's frame and spellings come from it
     state.texts[docname] = text
-    if not any(marker in text for marker in _SOURCE_MARKERS):
-        return
+    if any(marker in text for marker in _SOURCE_MARKERS):
+        resolver = Resolver(app, docname)
+        source[0] = _map_read_files(resolver, text, state.source_path(app.env, docname))
+
+
+def on_include_read(app: Sphinx, path: Path, _parent: str, content: list[str]) -> None:
+    """Map the files that the directives of an included file read (``include-read``).
+
+    Sphinx reads an ``include`` or ``literalinclude`` written there from the including
+    document's folder (MyST's ``{include}`` too), docutils a ``csv-table :file:`` from
+    the included file's own: from its old folders too when the table moved it as a
+    page.  The document is the one being read (MyST gives only its file's stem).
+    """
+    text = content[0]
+    if any(marker in text for marker in _SOURCE_MARKERS):
+        resolver = Resolver(app, current_docname(app.env))
+        content[0] = _map_read_files(resolver, text, path.as_posix(), included=True)
+
+
+def _map_read_files(resolver: Resolver, text: str, path: str, *, included: bool = False) -> str:
+    """``text`` (the source file ``path``, relative to the source folder) with the files
+    its directives read mapped; ``included``: a file the document includes."""
     from sphinx_relocate.core.textedit import apply_edits
 
-    resolver = Resolver(app, docname)
+    own_site = _file_site(resolver, text, path) if included else None
     edits = []
-    for span in find_targets(text, resolver.state.source_path(app.env, docname)):
+    for span in find_targets(text, path):
         if span.syntax not in _SOURCE_SPANS:
             continue
         written = text[span.start : span.end]
-        resolved = resolver.resolve(written, "file")
+        # docutils reads csv-table's :file: from the file it is written in
+        line = text[text.rfind("\n", 0, span.start) + 1 : span.start]
+        site = own_site if own_site is not None and line.lstrip().startswith(":file:") else None
+        resolved = resolver.resolve(written, "file", site)
         if resolved is None or not resolved.exists or not resolved.rewritten or resolved.url:
             continue
-        new = resolver.relative(resolved, keep_fragment=False)
+        if site is None:
+            new = resolver.relative(resolved, keep_fragment=False)
+        else:
+            new = relative_path(folder_of(path), resolver.source_path(resolved))
         edits.append((span.start, span.end, new))
         if resolver.verbose:
-            logger.verbose("relocated file %r → %r", written, new, location=docname)
-    if edits:
-        source[0] = apply_edits(text, edits)
+            logger.verbose("relocated file %r → %r", written, new, location=resolver.docname)
+    return apply_edits(text, edits) if edits else text
+
+
+def _file_site(resolver: Resolver, text: str, path: str) -> Site:
+    """The site of an included file: a page's (its old folders too), else its folder."""
+    project = resolver.project
+    stem, is_source = strip_source_suffix(path, resolver.suffixes)
+    if is_source and stem in resolver.docs:
+        site = site_of(stem, project)
+    else:
+        site = Site((project.repo_folder(folder_of(path)),), project.repo_folder(""))
+    return framed(site, text, project.repo_path(path), project)
 
 
 # -- late resolution -----------------------------------------------------------
