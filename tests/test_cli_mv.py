@@ -217,6 +217,30 @@ def test_refusals_change_nothing(
     assert tree_hash(repo) == before
 
 
+def test_a_move_that_conf_py_would_contradict_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An entry of the table that conf.py also has (redirects imported and left there)
+    is retargeted by the move in the table only: the build would refuse the two
+    targets, so the move is refused first (CPython's devguide, rediraffe's dict kept)."""
+    repo = make_repo(tmp_path, in_git=True)
+    docs = repo / "docs"
+    with (docs / "relocations.toml").open("a", encoding="utf-8") as table:
+        table.write('"old/install" = "guide/install"\n')
+    with (docs / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write('relocate_map = {"old/install": "guide/install"}\n')
+    monkeypatch.chdir(repo)
+    before = tree_hash(repo)
+    capsys.readouterr()
+    assert main(["mv", "docs", "guide/install", "manual/install"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("sphinx-relocate: error: docs/conf.py:"), err
+    assert "'old/install'" in err[-1] and err[-1].endswith(
+        "(after the move: nothing was changed)"
+    ), err
+    assert tree_hash(repo) == before
+
+
 def test_every_problem_is_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

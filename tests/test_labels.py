@@ -391,3 +391,99 @@ def test_parallel_build_is_the_same(project: Path, tmp_path: Path) -> None:
         assert (project / "_build" / "html" / page).read_bytes() == (
             serial / "_build" / "html" / page
         ).read_bytes(), page
+
+
+# -- section labels named by their page (autosectionlabel_prefix_document) -------------
+
+
+def _section_label_project(srcdir: Path) -> None:
+    """A page moved by ``[pages]``; references to its sections by their old page name,
+    as ``sphinx.ext.autosectionlabel`` names them with ``autosectionlabel_prefix_document``."""
+    (srcdir / "new").mkdir(parents=True)
+    (srcdir / "conf.py").write_text(
+        'extensions = ["myst_parser", "sphinx.ext.autosectionlabel", "sphinx_relocate"]\n'
+        "autosectionlabel_prefix_document = True\n"
+        'relocate_map = {"old/page": "new/page"}\n',
+        "utf-8",
+    )
+    (srcdir / "index.rst").write_text(
+        "Home\n====\n\n.. toctree::\n\n   new/page\n   guide\n\n"
+        "See :ref:`old/page:Intro`, :ref:`the title <old/page:Page>` and "
+        ":ref:`old/page:No such section`.\n",
+        "utf-8",
+    )
+    (srcdir / "guide.md").write_text(
+        "# Guide\n\nSee {ref}`old/page:Intro` and [the intro](#old/page:intro).\n", "utf-8"
+    )
+    (srcdir / "new" / "page.rst").write_text("Page\n====\n\nIntro\n-----\n\ntext\n", "utf-8")
+
+
+def test_section_labels_of_a_moved_page_follow_it(tmp_path: Path) -> None:
+    """The label is a path: ``old/page:intro`` lands on ``new/page:intro``; a section the
+    page does not have is left to Sphinx, which warns (it lands nowhere either way)."""
+    from builds import build
+
+    srcdir = tmp_path / "src"
+    _section_label_project(srcdir)
+    built = build(srcdir)
+    assert built.warnings.count("WARNING") == 1, built.warnings
+    assert "undefined label: 'old/page:no such section'" in built.warnings
+    index = (built.outdir / "index.html").read_text("utf-8")
+    assert _section_refs(index) == ["new/page.html#intro", "new/page.html#page"]
+    guide = (built.outdir / "guide.html").read_text("utf-8")
+    assert _section_refs(guide) == ["new/page.html#intro"] * 2, guide
+    # without the setting, a label is a name: the table's pages do not move it
+    conf = srcdir / "conf.py"
+    conf.write_text(conf.read_text("utf-8").replace("= True", "= False"), "utf-8")
+    built = build(srcdir, fresh=True)
+    assert _section_refs((built.outdir / "index.html").read_text("utf-8")) == []
+
+
+def _section_refs(html: str) -> list[str]:
+    """The hrefs of a page's references to labels (not its toctree's)."""
+    return re.findall(r'<a class="reference internal" href="([^"]*)"><span class="std std-ref">',
+                      html)
+
+
+def test_rewrite_moves_section_labels_with_their_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rewrite`` writes the page's new name and keeps the section as written."""
+    from builds import build
+
+    from sphinx_relocate.cli.main import main
+
+    srcdir = tmp_path / "src"
+    _section_label_project(srcdir)
+    assert main(["rewrite", str(srcdir), "--repo-root", str(srcdir), "--write"]) == 0
+    index = (srcdir / "index.rst").read_text("utf-8")
+    assert ":ref:`new/page:Intro`, :ref:`the title <new/page:Page>`" in index
+    assert ":ref:`new/page:No such section`" in index  # the page moved: so did its label
+    assert "{ref}`new/page:Intro` and [the intro](#new/page:intro)" in (
+        srcdir / "guide.md"
+    ).read_text("utf-8")
+    conf = srcdir / "conf.py"
+    conf.write_text(conf.read_text("utf-8").replace(', "sphinx_relocate"', ""), "utf-8")
+    built = build(srcdir, fresh=True)
+    assert "undefined label: 'new/page:no such section'" in built.warnings
+    assert built.warnings.count("WARNING") == 1, built.warnings
+
+
+def test_document_label() -> None:
+    """``page:section`` of a page the table moved names the section on the new page."""
+    from sphinx_relocate.core.landing import document_label
+
+    table, problems = load_text('[pages]\n"old/page" = "new/page"\n"gone" = "https://x.org/"\n')
+    assert not problems
+    labels = {"new/page:intro", "kept:intro"}.__contains__
+    assert document_label(table, "old/page:Intro", labels) == "new/page:intro"
+    assert document_label(table, "old/page", labels) is None  # no section: a plain label
+    assert document_label(table, ":intro", labels) is None
+    assert document_label(table, "kept:intro", labels) is None  # exists as written
+    assert document_label(table, "gone:intro", labels) is None  # a URL has no labels
+    assert document_label(table, "other:intro", labels) is None  # a page that did not move
+    assert land_label(table, "old/page:Intro", labels, False) is None  # not by document
+    assert land_label(table, "old/page:Intro", labels, False, True) == LabelLanding(
+        "new/page:intro"
+    )
+    assert land_label(table, "old/page:nothing", labels, False, True) is None

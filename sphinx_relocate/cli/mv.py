@@ -185,6 +185,12 @@ def _plan(
         raise UsageError(
             f"{display_path(table_file)}: cannot merge the entries: {err}"
         ) from None
+    # the table the build will read after the move: its other sources (relocate_map,
+    # imported redirects left in conf.py) must still agree with the retargeted entries
+    _, problems = project.load_table(table_file, table_text=after)
+    fatal = [problem for problem in problems if problem.fatal]
+    if fatal:
+        raise UsageError(f"{fatal[0]} (after the move: nothing was changed)")
     own = _table_of(derived, retargeted, project.source_suffixes)
     changes: list[FileChange] = []
     paths: list[str] = []

@@ -133,14 +133,16 @@ class DocsProject:
         return sources
 
     def load_table(
-        self, table_option: Path | None, *, peers: Converted | None = None
+        self, table_option: Path | None, *, peers: Converted | None = None,
+        table_text: str | None = None,
     ) -> tuple[RelocationTable, list[Problem]]:
         """The table as the extension would read it (``--table`` overrides conf.py).
 
-        ``peers`` replaces the peers' rows it would read (:meth:`peers`).
+        ``peers`` replaces the peers' rows it would read (:meth:`peers`); ``table_text``
+        the table file's text (what a command is about to write there).
         """
         if table_option is not None:
-            if not table_option.is_file():
+            if table_text is None and not table_option.is_file():
                 raise UsageError(f"{table_option}: no such table file")
             path: Path | None = table_option
         else:
@@ -168,6 +170,7 @@ class DocsProject:
             display_name=display_path(path) if path else None,
             peer_rows=[*converted.rows, *declared.rows],
             peer_problems=[*converted.problems, *declared.problems],
+            table_bytes=None if table_text is None else table_text.encode("utf-8"),
         )
 
 

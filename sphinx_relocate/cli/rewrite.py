@@ -108,6 +108,7 @@ def make_rewriter(
         heading_anchors=int(project.settings.get("myst_heading_anchors") or 0),
         root=root,
         moved=moved,
+        labels_by_document=project.settings.labels_by_document,
     )
 
 

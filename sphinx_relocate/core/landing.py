@@ -43,7 +43,7 @@ from sphinx_relocate.core.paths import (
     split_target,
     strip_source_suffix,
 )
-from sphinx_relocate.core.table import RelocationTable, Target
+from sphinx_relocate.core.table import RelocationTable, Target, normalize_label
 
 if TYPE_CHECKING:
     from sphinx_relocate.core.spans import Span
@@ -596,7 +596,8 @@ class LabelLanding(NamedTuple):
 
 
 def land_label(
-    table: RelocationTable, written: str, is_label: Callable[[str], bool], other_meaning: bool
+    table: RelocationTable, written: str, is_label: Callable[[str], bool], other_meaning: bool,
+    by_document: bool = False,
 ) -> LabelLanding | None:
     """Where a reference to the label ``written`` lands now; ``None`` when the table
     does not send it to another label.
@@ -607,9 +608,31 @@ def land_label(
     for the entry).  ``other_meaning`` says that the name names something else as well:
     ``:any:`` and a MyST link such as ``[](#name)`` may also name a document (``name``
     next to the page) or an anchor of the page itself, which Sphinx and MyST try too.
-    Such a reference is ambiguous: reported, never guessed.
+    Such a reference is ambiguous: reported, never guessed.  ``by_document``: labels
+    carry their page's name (:func:`document_label`).
     """
     new = table.locate_label(written, is_label)
+    if new is None and by_document:
+        new = document_label(table, written, is_label)
     if new is None or not is_label(new):
         return None
     return LabelLanding(new, other_meaning)
+
+
+def document_label(
+    table: RelocationTable, written: str, is_label: Callable[[str], bool]
+) -> str | None:
+    """The label ``new/page:section`` of a reference to ``old/page:section`` whose page
+    the table moved; ``None`` when it names no such page, or exists as it is.
+
+    ``sphinx.ext.autosectionlabel`` with ``autosectionlabel_prefix_document`` names each
+    section by its page: the label is a path, and it moves with the page.
+    """
+    label = normalize_label(written)
+    docname, colon, section = label.partition(":")
+    if not colon or not docname or is_label(label):
+        return None
+    target = table.locate_page(docname)
+    if target is None or target.url:
+        return None
+    return f"{target.path}:{section}"

@@ -54,6 +54,7 @@ from sphinx_relocate.core.landing import (
     Site,
     Undecided,
     current_ref_pattern,
+    document_label,
     framed,
     land,
     land_label,
@@ -169,6 +170,7 @@ class Rewriter:
         root: Path | None = None,
         labels: set[str] | None = None,
         moved: dict[str, str] | None = None,
+        labels_by_document: bool = False,
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -200,6 +202,10 @@ class Rewriter:
             )
         #: every label, read once a MyST link needs them (:meth:`names_label`)
         self._every_label: set[str] | None = self.labels if table.labels else None
+        #: section labels are ``page:section`` (``Settings.labels_by_document``)
+        self.labels_by_document = labels_by_document
+        #: references to labels may need a rewrite: renamed ones, or ones of moved pages
+        self._label_references = bool(table.labels) or labels_by_document
         self.project = Project(
             table,
             self.suffixes,
@@ -305,7 +311,10 @@ class Rewriter:
         document too (``:any:``, MyST links), as the build warns."""
         link = syntax not in ("ref", "any")
         name = decode(written[1:] if link and written.startswith("#") else written)
-        if normalize_label(name) not in self.table.labels or not path.startswith(self.docs_prefix):
+        renamed = normalize_label(name) in self.table.labels
+        if not path.startswith(self.docs_prefix) or not (renamed or (
+            self.labels_by_document and document_label(self.table, name, self._is_label)
+        )):
             return None
         page, _ = strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)
         if link and not written.startswith("#") and join_relative(
@@ -317,17 +326,27 @@ class Rewriter:
             if link and name in anchors_in_source(text, path, self.heading_anchors):
                 return None  # an anchor of the page itself: MyST links there
             other = join_relative(posixpath.dirname(page), name) in self.documents
-        landing = land_label(self.table, name, self.labels.__contains__, other)
+        landing = land_label(self.table, name, self._is_label, other, self.labels_by_document)
         if landing is None:
             return None
         if landing.ambiguous:
             return _AMBIGUOUS_LABEL
         new = landing.label
+        if not renamed:  # the page's new name, the section as the author wrote it
+            new = new.partition(":")[0] + name[name.index(":") :]
         if link:
             new = "#" + new if written.startswith("#") else new
             if any(c.isspace() for c in new) and not bracketed:
                 new = f"<{new}>"
         return None if new == written else new
+
+    def _is_label(self, name: str) -> bool:
+        """Whether ``name`` is a label of the project: written in the sources, or a
+        section's ``page:section`` of a page that exists (``labels_by_document``)."""
+        if name in self.labels:
+            return True
+        docname, colon, _ = name.partition(":")
+        return self.labels_by_document and bool(colon) and docname in self.documents
 
     def _page_suffix(self, docname: str, written_path: str) -> str:
         """The suffix to write for a page: the author's kind of suffix, the new file's."""
@@ -417,7 +436,7 @@ class Rewriter:
     def rewrite_text(self, path: str, text: str) -> Rewritten:
         """The new text of the repository file ``path``, what was rewritten and left."""
         spans = find_targets(
-            text, path, self._url_re, self._mention_re, labels=bool(self.table.labels)
+            text, path, self._url_re, self._mention_re, labels=self._label_references
         )
         syntaxes: Counter[str] = Counter()
         if not spans:
@@ -432,7 +451,7 @@ class Rewriter:
         site = self.site_of(path)
         # a MyST link may name a label: [](#old-label)
         markdown = posixpath.splitext(path)[1].lower() in MARKDOWN_SUFFIXES
-        links = bool(self.table.labels) and markdown
+        links = self._label_references and markdown
         for span in spans:
             written = text[span.start : span.end]
             new: str | Undecided | None = None

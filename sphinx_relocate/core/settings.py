@@ -474,6 +474,9 @@ class Settings:
     exports: tuple[str, ...] = ()
     #: the source suffixes in the order Sphinx reads them (:func:`source_suffixes`)
     source_suffixes: tuple[str, ...] = (".rst",)
+    #: section labels carry their page's name, ``page:section``, so they move with it
+    #: (``sphinx.ext.autosectionlabel`` with ``autosectionlabel_prefix_document``)
+    labels_by_document: bool = False
     #: the source folder as the rule's paths name it: from ``files_root``, ending in ``/``
     docs_prefix: str = ""
     #: the folder the rule's paths start from (the file system's root)
@@ -530,6 +533,10 @@ def build_settings(
         stub_template=confdir / template if template else None,
         exports=tuple(given.get("relocate_redirect_exports") or ()),
         source_suffixes=suffixes,
+        labels_by_document=(
+            "sphinx.ext.autosectionlabel" in (given.get("extensions") or ())
+            and bool(given.get("autosectionlabel_prefix_document"))
+        ),
         # the rule's paths are the file system's, from its root: a link that leaves the
         # source folder and comes back in is the same path as one that never left
         docs_prefix=source.relative_to(source.anchor).as_posix() + "/",

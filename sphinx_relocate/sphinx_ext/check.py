@@ -401,7 +401,7 @@ class Checker:
     def land_label(self, ref: Reference) -> LabelLanding | None:
         """Where a reference to a renamed label lands (``_landing.land_label``)."""
         return land_label(self.table, ref.target, self.labels.__contains__,
-                          bool(self._other_meanings(ref)))
+                          bool(self._other_meanings(ref)), self.settings.labels_by_document)
 
     def _other_meanings(self, ref: Reference) -> list[str]:
         """What else a ``:any:`` or MyST reference to a renamed label names."""
@@ -912,7 +912,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
                 report.anchors.add((ref.docname, ref.target, decode(ref.anchor)))
     checks_of.set(env, (made_under, checks))
     state.changed_documents = None  # known again once the next build finds its changes
-    if checker.table.labels:
+    if checker.table.labels or checker.settings.labels_by_document:
         report.labels = label_landings(checker, references, env.all_docs)
     state.report = report
 

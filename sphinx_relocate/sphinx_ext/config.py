@@ -166,7 +166,7 @@ def check_config(app: Sphinx, config: Config) -> None:
 #: Settings of Sphinx the settings and the table are read with (Sphinx checks them).
 _SPHINX_READS = (
     "source_suffix", "extensions", "exclude_patterns", "html_file_suffix", "templates_path",
-    "include_patterns",
+    "include_patterns", "autosectionlabel_prefix_document",
 )
 
 

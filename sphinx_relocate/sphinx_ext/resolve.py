@@ -489,7 +489,7 @@ def _label_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateW
     written = node["reftarget"]
     label = normalize_label(written)
     resolver.note_lookup(("label", label, ""))
-    if label not in resolver.table.labels:
+    if label not in resolver.table.labels and not _names_moved_page(resolver, label):
         return False
     others: tuple[tuple[str, str, str], ...] = ()
     if label_xref(node) == "any":
@@ -500,6 +500,18 @@ def _label_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateW
         resolver.docname, line_of(node), kind, written, label, False, "", False, others
     ))
     return True
+
+
+def _names_moved_page(resolver: Resolver, label: str) -> bool:
+    """Whether ``label`` is ``page:section`` of a page the table moved, where section
+    labels carry their page's name (``Settings.labels_by_document``)."""
+    if not resolver.state.settings.labels_by_document:
+        return False
+    docname, colon, _ = label.partition(":")
+    if not colon or not docname:
+        return False
+    resolver.note_lookup(("page", docname, ""))
+    return resolver.table.locate_page(docname) is not None
 
 
 def _outside_file(resolver: Resolver, docname: str) -> str | None:

@@ -26,6 +26,7 @@ def load_table(
     display_name: str | None = None,
     peer_rows: Iterable[Row] = (),
     peer_problems: Iterable[Problem] = (),
+    table_bytes: bytes | None = None,
 ) -> tuple[RelocationTable, list[Problem]]:
     """Read a TOML table and/or a ``relocate_map`` dict into one validated table.
 
@@ -35,12 +36,13 @@ def load_table(
     ``peer_rows`` are entries converted from another extension's config
     (:mod:`sphinx_relocate.core.peers`), validated like the rest; ``peer_problems`` are what
     went wrong reading them.  Notes go to ``table.notes``, not to the problems; the
-    problems that are not fatal are also the table's ``warnings``.
+    problems that are not fatal are also the table's ``warnings``.  ``table_bytes``: the
+    table file as a command would write it, read instead of the file.
     """
     with collection_paused():
         return _load_table(
             table_file, mapping, mapping_file, mapping_text, source_suffixes, display_name,
-            peer_rows, peer_problems,
+            peer_rows, peer_problems, table_bytes,
         )
 
 
@@ -68,6 +70,7 @@ def _load_table(
     display_name: str | None,
     peer_rows: Iterable[Row],
     peer_problems: Iterable[Problem],
+    table_bytes: bytes | None = None,
 ) -> tuple[RelocationTable, list[Problem]]:
     suffixes = tuple(source_suffixes) or DEFAULT_SOURCE_SUFFIXES
     problems: list[Problem] = list(peer_problems)
@@ -75,7 +78,7 @@ def _load_table(
 
     if table_file is not None:
         name = display_name or str(table_file)
-        raw.extend(read_toml(table_file, name, SECTIONS, problems))
+        raw.extend(read_toml(table_file, name, SECTIONS, problems, table_bytes))
     if mapping:
         lines = mapping_lines(mapping_text or "")
         for key, value in mapping.items():

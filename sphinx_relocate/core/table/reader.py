@@ -171,16 +171,21 @@ def _decode_key(text: str) -> str | None:
 
 
 def read_toml(
-    path: Path, name: str, sections: Collection[str], problems: list[Problem]
+    path: Path, name: str, sections: Collection[str], problems: list[Problem],
+    data: bytes | None = None,
 ) -> list[Row]:
     """The rows of the table file ``path`` (``name`` in messages), of the known
-    ``sections``; what cannot be read becomes a problem."""
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        reason = err.strerror or err
-        problems.append(Problem(Location(name), f"cannot read the relocation table: {reason}"))
-        return []
+    ``sections``; what cannot be read becomes a problem.  ``data``: the file's bytes as
+    a command is about to write them, read instead of the file."""
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            reason = err.strerror or err
+            problems.append(
+                Problem(Location(name), f"cannot read the relocation table: {reason}")
+            )
+            return []
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
