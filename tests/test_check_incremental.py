@@ -111,6 +111,26 @@ def test_a_removed_page_makes_the_pages_that_link_to_it_warn(project: Path) -> N
             if "a.md:3" in line or "e.rst:4" in line] == warned
 
 
+def test_a_removed_table_target_makes_the_pages_that_link_to_it_warn(project: Path) -> None:
+    """The page a table entry sends old links and toctree entries to goes: the pages
+    that link through the entry are read again, and they warn on every build (a toctree
+    entry is Sphinx's warning: it reads such a page again on every build itself)."""
+    (project / "conf.py").write_text(
+        CONF + 'relocate_map = {"old-b": "b"}\n', encoding="utf-8"
+    )
+    (project / "a.md").write_text("# A\n\nSee [b](old-b.md).\n", encoding="utf-8")
+    (project / "index.md").write_text(PAGES["index.md"].replace("b\n", "old-b\n"),
+                                      encoding="utf-8")
+    assert _dangling(build(project, fresh=True)) == [
+        line for line in _dangling(build(project)) if "c.md" in line
+    ]
+    (project / "b.md").unlink()
+    for _ in range(2):
+        built = build(project)
+        assert any("a.md:3" in line and "old-b.md" in line for line in _dangling(built))
+        assert "toctree contains reference to nonexisting document 'old-b'" in built.warnings
+
+
 def test_a_removed_image_warns_on_every_build(project: Path) -> None:
     build(project, fresh=True)
     (project / "pic.png").unlink()

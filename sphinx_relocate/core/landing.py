@@ -511,6 +511,10 @@ def _at(
         return Landing("file", repo_path, fragment, False, folder)
     if name is not None:
         target = project.locate_reference(name, fragment)
+        if note is not None and target is not None and not target.url:
+            # the page the table sends it to: when that page goes (or comes), the
+            # document is read again and its link lands nowhere (or there)
+            note(("page", target.path, ""))
         if target is not None and (target.url or documents(target.path)):
             if fragment and table.anchors and not target.url and target.anchor == fragment:
                 # the written fragment, kept: an entry keyed by another name of the page
