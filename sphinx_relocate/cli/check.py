@@ -88,7 +88,8 @@ def _published_problems(
     found = [
         finding
         for published in history.inventories
-        for finding in unredirected(published, documents, labels, table, ids)
+        for finding in unredirected(published, documents, labels, table, ids,
+                                    labels_from_sources=True)
     ]
     if history.urls:
         settings = project.settings

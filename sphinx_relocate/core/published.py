@@ -130,14 +130,17 @@ def unredirected(
     labels: set[str] | None,
     table: RelocationTable,
     ids_of: Callable[[str], set[str]] | None = None,
+    *,
+    labels_from_sources: bool = False,
 ) -> list[Unredirected]:
     """The published pages that are no longer documents and that the table does not move
     to a page or URL, then the labels (``None``: not checked) that are gone unmoved, then
     (with ``ids_of``, a page's section ids now) the sections of moved pages that land on
-    no section."""
+    no section.  ``labels_from_sources``: ``labels`` are those written in the sources
+    (the command line), not a build's."""
     found = unredirected_pages(published, documents, table)
     if labels is not None:
-        found += unredirected_labels(published, labels, table)
+        found += unredirected_labels(published, labels, table, labels_from_sources)
     if labels is not None and ids_of is not None:
         found += unredirected_sections(published, documents, labels, table, ids_of)
     return found
@@ -201,7 +204,8 @@ def unredirected_pages(
 
 
 def unredirected_labels(
-    published: Published, labels: set[str], table: RelocationTable
+    published: Published, labels: set[str], table: RelocationTable,
+    from_sources: bool = False,
 ) -> list[Unredirected]:
     found: list[Unredirected] = []
     for name, entry in sorted(published.inventory.of_role("std:label").items()):
@@ -209,6 +213,9 @@ def unredirected_labels(
             continue
         url = published.url(entry)
         message = (
+            f"label {name} was published at {url} and is written in no source now; it has "
+            "no entry (a label that an extension makes is seen by the build's check only)"
+            if from_sources else
             f"label {name} was published at {url} and is no longer a label; it has no entry"
         )
         found.append(Unredirected(name, url, message, "labels"))
