@@ -84,9 +84,23 @@ def test_get_gives_the_value_else_the_declared_default_else_none(tmp_path: Path)
     ({".rst": "restructuredtext"}, ["myst_parser"], (".rst", ".md")),
     (None, ["myst_parser"], (".rst", ".md")),
     ({".md": "markdown"}, ["myst_parser"], (".md",)),
+    (None, ["myst_nb"], (".rst", ".md", ".ipynb")),
+    (None, ["nbsphinx"], (".rst", ".ipynb")),
 ])
 def test_source_suffixes_are_read_one_way(source_suffix, extensions, expected) -> None:
     assert source_suffixes(source_suffix, extensions_suffixes(extensions)) == expected
+
+
+def test_myst_nb_custom_formats_are_sources(tmp_path: Path) -> None:
+    """The command line knows a notebook is a page as the build does (MyST-NB's own
+    suffixes and ``nb_custom_formats``): ``mv`` records it under ``[pages]``."""
+    from sphinx_relocate.core.settings import build_settings
+
+    settings = build_settings(
+        {"extensions": ["myst_nb"], "nb_custom_formats": {".Rmd": ["jupytext.reads", {}]}},
+        confdir=tmp_path,
+    )
+    assert settings.source_suffixes == (".rst", ".md", ".ipynb", ".Rmd")
 
 
 def test_every_problem_is_named_at_its_line(tmp_path: Path) -> None:

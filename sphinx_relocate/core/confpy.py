@@ -18,7 +18,11 @@ from sphinx_relocate.core.settings import DECLARED
 
 #: Settings the commands read besides the ``relocate_*`` and ``rediraffe_*`` ones: the
 #: declared ones, and a few of Sphinx's they read unchecked.
-NEEDED = frozenset(DECLARED) | {"language", "html_file_suffix", "root_doc", "master_doc"}
+NEEDED = frozenset(DECLARED) | {
+    "language", "html_file_suffix", "root_doc", "master_doc",
+    # section labels named by their page; MyST-NB's source suffixes
+    "autosectionlabel_prefix_document", "nb_custom_formats",
+}
 
 
 def needed(name: str) -> bool:

@@ -410,10 +410,25 @@ def source_suffixes(
     return tuple(dict.fromkeys((*suffixes, *added)))
 
 
-def extensions_suffixes(extensions: Iterable[str]) -> tuple[str, ...]:
-    """The suffixes the ``extensions`` add, as far as known without loading them: myst-parser
-    adds ``.md`` (a build asks Sphinx's registry instead)."""
-    return (".md",) if "myst_parser" in extensions else ()
+#: the source suffixes an extension adds, for the extensions known to add any
+_EXTENSION_SUFFIXES: dict[str, tuple[str, ...]] = {
+    "myst_parser": (".md",),
+    "myst_nb": (".md", ".ipynb"),
+    "nbsphinx": (".ipynb",),
+}
+
+
+def extensions_suffixes(
+    extensions: Iterable[str], nb_custom_formats: Iterable[str] = ()
+) -> tuple[str, ...]:
+    """The suffixes the ``extensions`` add, as far as known without loading them
+    (a build asks Sphinx's registry instead): myst-parser adds ``.md``, MyST-NB ``.md``,
+    ``.ipynb`` and those of its ``nb_custom_formats``, nbsphinx ``.ipynb``."""
+    loaded = list(extensions)
+    added = [suffix for name in loaded for suffix in _EXTENSION_SUFFIXES.get(name, ())]
+    if "myst_nb" in loaded:
+        added += [suffix for suffix in nb_custom_formats if isinstance(suffix, str)]
+    return tuple(dict.fromkeys(added))
 
 
 def table_file(confdir: Path, setting: str | None) -> Path | None:
@@ -517,7 +532,9 @@ def build_settings(
     frozen = MappingProxyType(dict(values))
     given = Settings(values=frozen)
     if added_suffixes is None:
-        added_suffixes = extensions_suffixes(given.get("extensions") or ())
+        added_suffixes = extensions_suffixes(
+            given.get("extensions") or (), given.get("nb_custom_formats") or ()
+        )
     suffixes = source_suffixes(given.get("source_suffix"), added_suffixes)
     source = Path(os.path.abspath(srcdir or confdir))
     template = given.get("relocate_stub_template")
