@@ -33,6 +33,7 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import difflib
+import json
 import os
 import posixpath
 import re
@@ -72,6 +73,7 @@ from sphinx_relocate.core.paths import (
 )
 from sphinx_relocate.core.spans import (
     MARKDOWN_SUFFIXES,
+    NOTEBOOK_SUFFIX,
     REST_SUFFIXES,
     SPHINX_LABELS,
     anchors_in_source,
@@ -450,7 +452,9 @@ class Rewriter:
         markup = False
         site = self.site_of(path)
         # a MyST link may name a label: [](#old-label)
-        markdown = posixpath.splitext(path)[1].lower() in MARKDOWN_SUFFIXES
+        suffix = posixpath.splitext(path)[1].lower()
+        notebook = suffix == NOTEBOOK_SUFFIX  # spans in its Markdown cells' JSON strings
+        markdown = suffix in MARKDOWN_SUFFIXES or notebook
         links = self._label_references and markdown
         for span in spans:
             written = text[span.start : span.end]
@@ -509,7 +513,10 @@ class Rewriter:
                     edits.append((span.start, span.end, new))
                 syntaxes[span.syntax] += 1
                 markup = markup or bool(_MARKUP.search(new))
-        rest = posixpath.splitext(path)[1].lower() in (*REST_SUFFIXES, ".txt")
+        rest = suffix in (*REST_SUFFIXES, ".txt")
+        if notebook:  # each new target written as the inside of a JSON string
+            edits = [(start, end, json.dumps(new, ensure_ascii=False)[1:-1])
+                     for start, end, new in edits]
         new_text, unpadded = apply_edits_checked(
             text, edits, read_table=self.parser.read_table if rest else None
         )

@@ -9,9 +9,11 @@ imports Sphinx.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -19,6 +21,8 @@ from sphinx_relocate.core.ids import make_id
 
 #: Files read as Markdown and as reStructuredText anywhere in the repository.
 MARKDOWN_SUFFIXES = (".md", ".markdown")
+#: a Jupyter notebook (MyST-NB, nbsphinx): its Markdown cells are read as MyST
+NOTEBOOK_SUFFIX = ".ipynb"
 REST_SUFFIXES = (".rst", ".rest")
 
 _SCHEME_AT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")  # for match(text, pos)
@@ -99,6 +103,8 @@ def find_targets(
     code: list[tuple[int, int]] = []
     if suffix in MARKDOWN_SUFFIXES:
         spans.extend(_markdown_targets(text, labels, code))
+    elif suffix == NOTEBOOK_SUFFIX:
+        spans.extend(_notebook_targets(text, labels, code))
     elif suffix in REST_SUFFIXES or suffix == ".txt":
         spans.extend(_rest_targets(text, labels, code))
     if url_re is not None and "://" in text:
@@ -190,6 +196,86 @@ def _markdown_targets(
         spans.extend(_label_role_targets(text, markdown=True))
     # nothing inside a code block, a code span or a comment is a link
     return _outside(spans, [*code, *opaque]) + _outside(directives, inline)
+
+
+#: a string of JSON text (its quotes, and every escape inside)
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _notebook_targets(
+    text: str, labels: bool = False, code: list[tuple[int, int]] | None = None
+) -> list[Span]:
+    """The link targets of a notebook's Markdown cells, at their offsets in its JSON text.
+
+    Each cell's source lines are JSON strings: the cell is read as Markdown, and a
+    target is kept only where the JSON text spells it as the cell does (no escape in
+    it), so an edit of that span is an edit of the cell.  A text that is not a notebook
+    has none; ``code`` gets every other JSON string (code cells, outputs, metadata).
+    """
+    try:
+        notebook = json.loads(text)
+    except ValueError:
+        return []
+    tokens = [(match.start(), match.end()) for match in _JSON_STRING.finditer(text)]
+    strings = list(_json_strings(notebook, ()))
+    if len(tokens) != len(strings) or not isinstance(notebook, dict):
+        return []
+    cells = notebook.get("cells")
+    cells = cells if isinstance(cells, list) else []
+    markdown = {
+        index for index, cell in enumerate(cells)
+        if isinstance(cell, dict) and cell.get("cell_type") == "markdown"
+    }
+    # cell -> (line, its token's start, how its JSON escapes: ASCII only, or None when
+    # neither way of json.dumps spells it as the text does)
+    lines_of: dict[int, list[tuple[str, int, bool | None]]] = {}
+    for (value, path), (start, end) in zip(strings, tokens, strict=True):
+        if len(path) >= 3 and path[:1] == ("cells",) and path[1] in markdown \
+                and path[2] == "source":
+            raw = text[start:end]
+            spelled = next((ascii_only for ascii_only in (False, True)
+                            if json.dumps(value, ensure_ascii=ascii_only) == raw), None)
+            lines_of.setdefault(int(path[1]), []).append((value, start, spelled))
+        elif code is not None:
+            code.append((start, end))
+    spans: list[Span] = []
+    for lines in lines_of.values():
+        starts, at = [], 0  # each line's offset in the cell's text
+        for line, _, _ in lines:
+            starts.append(at)
+            at += len(line)
+        cell_text = "".join(line for line, _, _ in lines)
+        for span in _markdown_targets(cell_text, labels):
+            index = bisect_right(starts, span.start) - 1
+            (line, token, ascii_only), first = lines[index], starts[index]
+            if ascii_only is None or span.end > first + len(line):
+                continue  # a line JSON spells otherwise, or a span across lines
+            before = line[: span.start - first]
+            start = token + len(json.dumps(before, ensure_ascii=ascii_only)) - 1
+            end = start + span.end - span.start
+            if text[start:end] == cell_text[span.start : span.end]:  # no escape inside
+                spans.append(span._replace(start=start, end=end))
+    return spans
+
+
+def _json_strings(
+    value: object, path: tuple[str | int, ...]
+) -> Iterator[tuple[str, tuple[str | int, ...]]]:
+    """Every string of a JSON value, keys included, with where it is, in the order its
+    text writes them (``json`` keeps the order of an object's keys)."""
+    if isinstance(value, str):
+        yield value, path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key, (*path, _KEY)
+            yield from _json_strings(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _json_strings(item, (*path, index))
+
+
+#: where a key of a JSON object stands (no value's path ends with it)
+_KEY = "\0key"
 
 
 #: what a text that holds a fence of MyST holds
@@ -628,7 +714,7 @@ _DESIGN_LINKS = {
     "button-ref": "ref-type", "card": "link-type", "grid-item-card": "link-type",
 }
 #: a directive option, ``:name: value`` (reST and MyST) or ``name: value`` (MyST's YAML)
-_OPTION = re.compile(r"^[ \t]*(:?)([\w-]+)(?(1):|:)(?:[ \t]+(\S(?:[^\n\r]*\S)?))?[ \t]*\r?$")
+_OPTION = re.compile(r"^[ \t]*(:?)([\w-]+):(?:[ \t]+(\S(?:[^\n\r]*\S)?))?[ \t]*\r?$")
 
 
 def _design_links(
