@@ -399,23 +399,18 @@ def test_parallel_build_is_the_same(project: Path, tmp_path: Path) -> None:
 def _section_label_project(srcdir: Path) -> None:
     """A page moved by ``[pages]``; references to its sections by their old page name,
     as ``sphinx.ext.autosectionlabel`` names them with ``autosectionlabel_prefix_document``."""
-    (srcdir / "new").mkdir(parents=True)
-    (srcdir / "conf.py").write_text(
-        'extensions = ["myst_parser", "sphinx.ext.autosectionlabel", "sphinx_relocate"]\n'
-        "autosectionlabel_prefix_document = True\n"
-        'relocate_map = {"old/page": "new/page"}\n',
-        "utf-8",
-    )
-    (srcdir / "index.rst").write_text(
-        "Home\n====\n\n.. toctree::\n\n   new/page\n   guide\n\n"
-        "See :ref:`old/page:Intro`, :ref:`the title <old/page:Page>` and "
-        ":ref:`old/page:No such section`.\n",
-        "utf-8",
-    )
-    (srcdir / "guide.md").write_text(
-        "# Guide\n\nSee {ref}`old/page:Intro` and [the intro](#old/page:intro).\n", "utf-8"
-    )
-    (srcdir / "new" / "page.rst").write_text("Page\n====\n\nIntro\n-----\n\ntext\n", "utf-8")
+    from reorg_fixture import write_tree
+
+    write_tree(srcdir, {
+        "conf.py": 'extensions = ["myst_parser", "sphinx.ext.autosectionlabel", '
+                   '"sphinx_relocate"]\nautosectionlabel_prefix_document = True\n'
+                   'relocate_map = {"old/page": "new/page"}\n',
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   new/page\n   guide\n\n"
+                     "See :ref:`old/page:Intro`, :ref:`the title <old/page:Page>` and "
+                     ":ref:`old/page:No such section`.\n",
+        "guide.md": "# Guide\n\nSee {ref}`old/page:Intro` and [the intro](#old/page:intro).\n",
+        "new/page.rst": "Page\n====\n\nIntro\n-----\n\ntext\n",
+    }, {})
 
 
 def test_section_labels_of_a_moved_page_follow_it(tmp_path: Path) -> None:

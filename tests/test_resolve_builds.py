@@ -323,31 +323,23 @@ def test_a_moved_page_includes_inside_a_directive_from_its_old_folder(tmp_path: 
 def _included_page_project(srcdir: Path) -> None:
     """CPython's devguide after its ``core-developers/`` → ``core-team/`` move: a page
     that moved (its table's file renamed) is included whole by a page that did not."""
-    for folder in ("team", "contrib"):
-        (srcdir / folder).mkdir(parents=True)
-    (srcdir / "conf.py").write_text('extensions = ["sphinx_relocate"]\n', "utf-8")
-    (srcdir / "relocations.toml").write_text(
-        '[pages]\n"core/committing" = "team/committing"\n\n'
-        '[files]\n"core/people.csv" = "team/members.csv"\n'
-        '"core/chart.html" = "team/chart.html"\n',
-        "utf-8",
-    )
-    (srcdir / "index.rst").write_text(
-        "Home\n====\n\n.. toctree::\n\n   team/committing\n   contrib/committing\n", "utf-8"
-    )
-    (srcdir / "team" / "members.csv").write_text("Name,Role\nAda-marker,core\n", "utf-8")
-    (srcdir / "team" / "chart.html").write_text("<p>chart-marker</p>\n", "utf-8")
-    (srcdir / "team" / "committing.rst").write_text(
-        "Committing\n==========\n\n"
-        ".. csv-table::\n   :header-rows: 1\n   :file: people.csv\n\n"
-        ".. raw:: html\n   :file: chart.html\n",
-        "utf-8",
-    )
-    (srcdir / "contrib" / "committing.rst").write_text(
-        "Contributing\n============\n\n"
-        ".. include:: ../core/committing.rst\n   :start-line: 3\n",
-        "utf-8",
-    )
+    from reorg_fixture import write_tree
+
+    write_tree(srcdir, {
+        "conf.py": 'extensions = ["sphinx_relocate"]\n',
+        "relocations.toml": '[pages]\n"core/committing" = "team/committing"\n\n'
+                            '[files]\n"core/people.csv" = "team/members.csv"\n'
+                            '"core/chart.html" = "team/chart.html"\n',
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   team/committing\n"
+                     "   contrib/committing\n",
+        "team/members.csv": "Name,Role\nAda-marker,core\n",
+        "team/chart.html": "<p>chart-marker</p>\n",
+        "team/committing.rst": "Committing\n==========\n\n"
+                               ".. csv-table::\n   :header-rows: 1\n   :file: people.csv\n\n"
+                               ".. raw:: html\n   :file: chart.html\n",
+        "contrib/committing.rst": "Contributing\n============\n\n"
+                                  ".. include:: ../core/committing.rst\n   :start-line: 3\n",
+    }, {})
 
 
 def test_an_included_moved_page_and_the_files_it_reads(tmp_path: Path) -> None:
