@@ -356,6 +356,25 @@ def test_an_included_moved_page_and_the_files_it_reads(tmp_path: Path) -> None:
         assert "Ada-marker" in html and "<p>chart-marker</p>" in html, page
 
 
+def test_an_include_of_a_moved_page_that_became_markdown_is_not_guessed(
+    tmp_path: Path,
+) -> None:
+    """``.. include:: ../core/committing.rst`` of a page now ``team/committing.md``:
+    that is another file (reST would read its Markdown), so the path is left and lands
+    nowhere, as docutils says."""
+    srcdir = tmp_path / "src"
+    _included_page_project(srcdir)
+    (srcdir / "conf.py").write_text('extensions = ["myst_parser", "sphinx_relocate"]\n',
+                                    "utf-8")
+    (srcdir / "team" / "committing.rst").unlink()
+    (srcdir / "team" / "committing.md").write_text("# Committing\n\nMarkdown-marker\n",
+                                                  "utf-8")
+    built = build(srcdir)
+    assert "core/committing.rst'. [docutils]" in built.warnings  # no such file
+    html = (built.outdir / "contrib" / "committing.html").read_text("utf-8")
+    assert "Markdown-marker" not in html
+
+
 def test_rewrite_maps_an_include_of_a_moved_page(tmp_path: Path) -> None:
     """``rewrite`` follows the page's entry for the include, by the same rule; what the
     included text reads from its own folder is rewritten in the page itself."""

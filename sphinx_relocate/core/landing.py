@@ -542,7 +542,9 @@ def _moved_source(docs_path: str, project: Project) -> str | None:
     from ``docs_path``, a page's source file (``old/page.rst``), if it exists.
 
     ``include`` reads a page's file by its path: the page's ``[pages]`` entry moved the
-    file with it (its suffix may have changed too: ``.rst`` first as written).
+    file with it.  Only a file with the suffix written counts: a page that became
+    Markdown is another file to an ``include`` of its reST source (read as reST), so
+    such a path lands nowhere and is warned.
     """
     stem, had_suffix = strip_source_suffix(docs_path, project.suffixes)
     if not had_suffix:
@@ -552,12 +554,8 @@ def _moved_source(docs_path: str, project: Project) -> str | None:
     target = project.locate_reference(stem, "")
     if target is None or target.url or not project.is_document(target.path):
         return None
-    written = docs_path[len(stem) :]
-    for suffix in (written, *(s for s in project.suffixes if s != written)):
-        source = project.repo_path(target.path + suffix)
-        if project.is_file(source):
-            return source
-    return None
+    source = project.repo_path(target.path + docs_path[len(stem) :])
+    return source if project.is_file(source) else None
 
 
 def _moved_anchor(docname: str, fragment: str, project: Project) -> Target | None:
