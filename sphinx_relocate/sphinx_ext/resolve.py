@@ -1083,9 +1083,10 @@ def on_include_read(app: Sphinx, path: Path, _parent: str, content: list[str]) -
     """Map the files that the directives of an included file read (``include-read``).
 
     Sphinx reads an ``include`` or ``literalinclude`` written there from the including
-    document's folder (MyST's ``{include}`` too), docutils a ``csv-table :file:`` from
-    the included file's own: from its old folders too when the table moved it as a
-    page.  The document is the one being read (MyST gives only its file's stem).
+    document's folder (MyST's ``{include}`` too), docutils a ``csv-table :file:`` or a
+    ``raw :file:`` from the included file's own: from its old folders too when the table
+    moved it as a page.  The document is the one being read (MyST gives only its file's
+    stem).
     """
     text = content[0]
     if any(marker in text for marker in _SOURCE_MARKERS):
@@ -1104,7 +1105,7 @@ def _map_read_files(resolver: Resolver, text: str, path: str, *, included: bool 
         if span.syntax not in _SOURCE_SPANS:
             continue
         written = text[span.start : span.end]
-        # docutils reads csv-table's :file: from the file it is written in
+        # docutils reads the :file: of csv-table and raw from the file it is written in
         line = text[text.rfind("\n", 0, span.start) + 1 : span.start]
         site = own_site if own_site is not None and line.lstrip().startswith(":file:") else None
         resolved = resolver.resolve(written, "file", site)
