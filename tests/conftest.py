@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -12,6 +14,18 @@ import pytest
 pytest_plugins = ("sphinx.testing.fixtures",)
 
 ROOTS = Path(__file__).parent.resolve() / "roots"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _scratch_in_basetemp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Temporary files of the run (Sphinx's crash reports of the builds the tests stop on
+    purpose, Chromium's sockets), in-process and in subprocesses, under pytest's own
+    folder rather than the machine's ``/tmp``."""
+    scratch = tmp_path_factory.mktemp("tmp", numbered=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", str(scratch))
+        patch.setattr(tempfile, "tempdir", str(scratch))
+        yield
 
 
 @pytest.fixture(scope="session")

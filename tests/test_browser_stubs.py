@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -77,8 +78,12 @@ class Browser:
             os.dup2(a, 3)
             os.dup2(b, 4)
 
+        # its singleton socket goes to $TMPDIR and outlives the kill below: give it a
+        # folder of its own, removed on close (short: a socket path has 107 bytes at most)
+        self._scratch = tempfile.mkdtemp(prefix="relocate-chromium-")
         self.proc = subprocess.Popen(
             [CHROMIUM or "chromium", *FLAGS, f"--user-data-dir={profile}", *flags, "about:blank"],
+            env={**os.environ, "TMPDIR": self._scratch},
             preexec_fn=wire,
             close_fds=False,
             stdin=subprocess.DEVNULL,
@@ -120,6 +125,7 @@ class Browser:
         self.proc.wait()
         os.close(self._write)
         os.close(self._read)
+        shutil.rmtree(self._scratch, ignore_errors=True)
 
 
 def settle(opened: list[tuple[Browser, str, str]], timeout: float = 20.0) -> list[str]:

@@ -242,3 +242,30 @@ def test_docs_list_every_config_value() -> None:
     if "{relocate-config}" in text:
         return  # the page is generated from CONFIG_VALUES by the docs' own directive
     assert [v.name for v in CONFIG_VALUES if v.name not in text] == []
+
+
+def test_a_section_title_is_no_anchor_a_label_is(tmp_path: Path) -> None:
+    """A fragment that spells a section's title (a name docutils gives the section, not
+    an id of the page) lands nowhere: MyST warns once and a reader lands at the top, and
+    an incremental build that does not write the page again warns nothing. The check
+    reports it on every build, naming the section's id; a label's name, which MyST
+    reads as the label's anchor, still lands."""
+    srcdir = tmp_path / "docs"
+    srcdir.mkdir()
+    (srcdir / "conf.py").write_text('extensions = ["myst_parser", "sphinx_relocate"]\n')
+    (srcdir / "index.md").write_text(
+        "# Home\n\n```{toctree}\nb\n```\n\n"
+        "[dead](b.md#数据处理器（datapreprocessor）)\n\n"
+        "[label](b.md#the-label)\n",
+        "utf-8",
+    )
+    (srcdir / "b.md").write_text(
+        "# B\n\n(the-label)=\n## 数据处理器（DataPreprocessor）\n\ntext\n", "utf-8"
+    )
+    for _ in range(2):  # the second build reads and writes nothing: the check still warns
+        _, warnings = build(srcdir)
+        findings = [w for w in warnings if w[2] == "relocate.anchor"]
+        assert [(f, n) for f, n, _, _ in findings] == [("index.md", 7)], warnings
+        assert "no anchor '数据处理器（datapreprocessor）' on 'b'" in findings[0][3]
+        assert "closest match: `datapreprocessor`" in findings[0][3]
+        assert not [w for w in warnings if "the-label" in w[3]], warnings

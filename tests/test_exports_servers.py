@@ -182,8 +182,9 @@ def build_root(
 @contextlib.contextmanager
 def served_folder(outputs: dict[str, Path]) -> Iterator[Path]:
     """A web server's root holding each output folder under its name, readable by the
-    server's worker user (``tmp_path`` is not), removed afterwards."""
-    docroot = Path(tempfile.mkdtemp(prefix="relocate-docroot-"))
+    server's worker user (``tmp_path`` is not, nor the run's temporary folder inside it:
+    ``conftest``), removed afterwards."""
+    docroot = Path(tempfile.mkdtemp(prefix="relocate-docroot-", dir="/tmp"))
     try:
         for name, outdir in outputs.items():
             shutil.copytree(outdir, docroot / name)

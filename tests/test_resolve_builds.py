@@ -233,7 +233,8 @@ def test_files_the_build_wrote_beside_its_output(tmp_path: Path) -> None:
     """MyST-NB writes an executed notebook's outputs to ``jupyter_execute/`` beside the
     output folder, which may be outside the repository (``sphinx-build docs /tmp/out``);
     its pages name them, and Sphinx copies them: they land.  Another file outside the
-    repository is still reported."""
+    repository is still reported, and one the build did not write is missing, not
+    outside."""
     (tmp_path / "repo" / ".git").mkdir(parents=True)
     docs = tmp_path / "repo" / "docs"
     docs.mkdir()
@@ -245,13 +246,19 @@ def test_files_the_build_wrote_beside_its_output(tmp_path: Path) -> None:
     (docs / "conf.py").write_text('extensions = ["myst_parser", "sphinx_relocate"]\n')
     (docs / "index.md").write_text(
         "# Home\n\n![output](../../build/jupyter_execute/out.png)\n\n"
-        "![other](../../elsewhere/x.png)\n"
+        "![other](../../elsewhere/x.png)\n\n"
+        "![renamed](../../build/jupyter_execute/old-name.png)\n"
     )
     built = build(docs, builddir=tmp_path / "build")
     assert "out.png" not in built.warnings
     assert (built.outdir / "_images" / "out.png").is_file()
-    assert built.warnings.count("WARNING") == 1, built.warnings
+    assert built.warnings.count("WARNING") == 2, built.warnings
     assert "'../../elsewhere/x.png' is outside the repository" in built.warnings
+    assert (
+        "index.md:7: WARNING: image '../../build/jupyter_execute/old-name.png' does not "
+        "land: the build wrote no file '../../build/jupyter_execute/old-name.png' (in "
+        f"{tmp_path / 'build'})"
+    ) in built.warnings
 
 
 def _free_port() -> int:

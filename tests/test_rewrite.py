@@ -20,6 +20,7 @@ from sphinx_relocate.core.rewrite import (
     walk_repository,
     write_source,
 )
+from sphinx_relocate.core.spans import anchors_in_source
 from sphinx_relocate.core.table import load_table
 
 SUFFIXES = (".md", ".rst")
@@ -477,3 +478,14 @@ def test_title_in(path: str, text: str, title: str | None) -> None:
     from sphinx_relocate.core.spans import title_in
 
     assert title_in(text, path) == title
+
+
+def test_a_section_title_is_read_as_its_id_only() -> None:
+    """The rewriter's anchors are the build's: a section's id (and a label's name), never
+    its title, the name docutils gives it that no URL fragment finds."""
+    rst = "Some Title\n==========\n\n.. _My Label:\n\nOther\n-----\n"
+    found = anchors_in_source(rst, "page.rst")
+    assert {"some-title", "other", "my label", "my-label"} <= found
+    assert "some title" not in found
+    md = "# 数据处理器（DataPreprocessor）\n"
+    assert anchors_in_source(md, "page.md") == {"datapreprocessor"}

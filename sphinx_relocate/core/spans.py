@@ -825,8 +825,9 @@ def anchors_in_source(text: str, path: str, heading_anchors: int = 0) -> frozens
     """The fragments a link may name on a page, read from its source text.
 
     The build knows a page's anchors from its doctree; the rewriter, which parses
-    nothing, reads the ones that decide a link in practice: section titles (as ids),
-    labels, MyST heading slugs up to ``myst_heading_anchors`` and HTML ``id``/``name``.
+    nothing, reads the ones that decide a link in practice: section titles (as ids,
+    never as the names docutils also gives them, which no URL fragment finds), labels,
+    MyST heading slugs up to ``myst_heading_anchors`` and HTML ``id``/``name``.
     """
     found: set[str] = set()
     suffix = posixpath.splitext(path)[1].lower()
@@ -847,7 +848,7 @@ def anchors_in_source(text: str, path: str, heading_anchors: int = 0) -> frozens
         for number in range(1, len(lines)):
             title, rule = lines[number - 1].strip(), lines[number].rstrip()
             if title and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(title):
-                found.update((make_id(title), " ".join(title.lower().split())))
+                found.add(make_id(title))  # its name (the title) is no fragment
     for match in _HTML_ID.finditer(text):
         found.add(match.group(1) if match.group(1) is not None else match.group(2))
     return frozenset(found)

@@ -152,7 +152,9 @@ def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
     docname = current_docname(env)
     found = anchors_of(env).setdefault(docname, set())
     found.update(doctree.ids)
-    found.update(doctree.nameids)
+    # the names of explicit targets (labels, which MyST reads a fragment as); a
+    # section's own title is a name but no fragment of the page's URL
+    found.update(name for name, explicit in doctree.nametypes.items() if explicit)
     slugs = getattr(doctree, "myst_slugs", None) or env.metadata[docname].get("myst_slugs", {})
     found.update(slugs)
 
@@ -489,8 +491,13 @@ class Checker:
         settings = self.settings
         if not _inside(full, settings.repo_root):
             if (not kind.copied_by_extension and len(self.build_root.parts) > 1
-                    and _inside(full, self.build_root) and self.file_exists(path)):
-                return None  # written by the build (an executed notebook's outputs)
+                    and _inside(full, self.build_root)):
+                if self.file_exists(path):
+                    return None  # written by the build (an executed notebook's outputs)
+                # MyST-NB's {nb-download} of a page renamed since: a missing file, not
+                # one the repository must hold
+                reason = f"the build wrote no file {path!r} (in {self.build_root})"
+                return Finding(ref, subtype, self._message(label, reason, ""))
             if settings.repository_found or kind.copied_by_extension:
                 reason = f"{path!r} is outside the repository ({settings.repo_root})"
                 return Finding(ref, subtype, self._message(label, reason, ""))

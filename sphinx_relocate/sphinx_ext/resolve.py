@@ -341,8 +341,6 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         attributes = node.attributes
         if attributes["ids"]:
             anchors.update(attributes["ids"])
-        if attributes["names"]:
-            anchors.update(attributes["names"])
         adapters = adapters_of.get(node.__class__)
         if adapters is None:  # once per node class: which kinds it may be, in their order
             adapters = adapters_of[node.__class__] = tuple(
