@@ -269,3 +269,37 @@ def test_a_section_title_is_no_anchor_a_label_is(tmp_path: Path) -> None:
         assert "no anchor '数据处理器（datapreprocessor）' on 'b'" in findings[0][3]
         assert "closest match: `datapreprocessor`" in findings[0][3]
         assert not [w for w in warnings if "the-label" in w[3]], warnings
+
+
+def test_the_ids_of_a_target_that_points_elsewhere_are_no_anchors(tmp_path: Path) -> None:
+    """docutils gives `` `CSS variables <https://…>`_ `` and ``.. _name: https://…`` ids,
+    but HTML writers write nothing for such a target: a link to one of them lands at the
+    top of the page (reported), and an old id a table entry carries onto a section is
+    carried there, not refused as "another element has it" (pydata-sphinx-theme's
+    ``customizing#css-variables`` after its split)."""
+    srcdir = tmp_path / "docs"
+    srcdir.mkdir()
+    (srcdir / "conf.py").write_text('extensions = ["myst_parser", "sphinx_relocate"]\n')
+    (srcdir / "relocations.toml").write_text(
+        '[pages]\n"customizing" = "styling"\n\n'
+        '[anchors]\n"customizing#css-variables" = "styling#css-theme-variables"\n'
+    )
+    (srcdir / "index.md").write_text(
+        "# Home\n\n```{toctree}\nstyling\n```\n\n"
+        "[dead](styling.rst#mdn)\n\n[moved](customizing.rst#css-variables)\n",
+        "utf-8",
+    )
+    (srcdir / "styling.rst").write_text(
+        "Styling\n=======\n\nCSS theme variables\n-------------------\n\n"
+        "Several `CSS variables <https://example.org/css>`_ control it.\n\n"
+        ".. _mdn: https://example.org/mdn\n",
+        "utf-8",
+    )
+    app, warnings = build(srcdir)
+    findings = [(f, n, k) for f, n, k, _ in warnings if k.startswith("relocate.")]
+    assert findings == [("index.md", 7, "relocate.anchor")], warnings
+    styling = (app.outdir / "styling.html").read_text("utf-8")
+    assert '<section id="css-theme-variables">' in styling
+    assert styling.count('id="css-variables"') == 1  # carried onto the section
+    index = (app.outdir / "index.html").read_text("utf-8")
+    assert 'href="styling.html#css-theme-variables"' in index

@@ -580,3 +580,63 @@ def test_renamed_heading_at_the_same_place_or_by_its_text() -> None:
     labelled = sections_in("# T\n\n(x)=\n## Old\n\nold text\n", "p.md", 2)
     moved = sections_in("# T\n\n## Other\n\nold text\n\n(x)=\n## New\n\nnew\n", "p.md", 2)
     assert compare_sections(labelled, moved) == [("old", "new")]
+
+
+def test_a_page_that_changed_suffix_is_the_same_page_and_a_retitled_page_keeps_its_top(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``guide/index.rst`` rewritten as ``guide/index.md`` (too unlike for git to pair)
+    is the same page, changed: not "deleted without a rename", in ``from-git`` or its
+    ``--check`` (nor ``relocate_since``), and the sections it lost are found where they
+    went. The title of a page renamed and retitled (and the label over it) goes to the
+    new page's title: a link to it meant the top of the page (pydata-sphinx-theme's
+    user guide, split in 2022)."""
+    root = tmp_path / "repo"
+    body = "".join(f"Sentence {n} about configuring the theme, kept.\n" for n in range(12))
+    write_tree(root, {
+        "docs/conf.py": HISTORY_CONF,
+        "docs/index.md": "# Home\n\n```{toctree}\nguide/index\ncustomizing\nabout\n```\n",
+        "docs/guide/index.rst": (
+            "User Guide\n==========\n\nIntro.\n\n"
+            f"Configure the theme\n-------------------\n\n{body}"
+        ),
+        "docs/customizing.rst": (
+            f".. _customizing:\n\nCustomizing the theme\n=====================\n\n{FILLER}"
+        ),
+        "docs/about.rst": "About\n=====\n\nWho wrote this theme.\n",
+    }, {})
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    base = git(root, "rev-parse", "HEAD").strip()
+    git(root, "rm", "-q", "docs/guide/index.rst", "docs/about.rst")
+    write_tree(root, {
+        "docs/guide/index.md": "# User Guide\n\n```{toctree}\nlayout\n```\n",
+        "docs/guide/layout.rst": (
+            f"Layout\n======\n\nConfigure the theme\n-------------------\n\n{body}"
+        ),
+        "docs/about.md": "# About\n\nThe people behind it, in Markdown now.\n",
+    }, {})
+    git(root, "mv", "docs/customizing.rst", "docs/styling.rst")
+    edit(root, "docs/styling.rst",
+         ".. _customizing:\n\nCustomizing the theme\n=====================",
+         "Theme variables and CSS\n=======================")
+    edit(root, "docs/index.md", "customizing", "styling")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "split the guide")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    out, err = capsys.readouterr()
+    assert "deleted" not in err and "removed" not in err, err
+    assert tomllib.loads(out) == {
+        "pages": {"customizing": "styling"},
+        "anchors": {
+            "customizing#customizing": "styling#theme-variables-and-css",
+            "customizing#customizing-the-theme": "styling#theme-variables-and-css",
+            "guide/index#configure-the-theme": "guide/layout#configure-the-theme",
+        },
+    }
+    assert main(["from-git", "docs", "--since", base, "--write"]) == 0
+    capsys.readouterr()
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 0
+    assert "every page and heading renamed or deleted since" in capsys.readouterr().err

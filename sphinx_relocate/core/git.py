@@ -540,6 +540,8 @@ def compare_sections(
             best = max(scored, default=(0.0, -1))
             if best[0] >= SAME_TEXT:
                 went = fresh[best[1]]
+        if went is None and index == 0 and new and new[0] in fresh:
+            went = new[0]  # the page's title, retitled: a link to it meant the page's top
         if went is not None and went in fresh:
             taken.add(fresh.index(went))
         for position, old_id in enumerate(section.ids):
@@ -888,6 +890,7 @@ def docs_changes(
     prefix = "" if folder == "." else folder + "/"
     changes = changes_since(root, prefix.rstrip("/"), since, similarity, exclude_patterns)
     if suffixes:
+        changes = _same_page_new_suffix(changes, prefix, suffixes)
         try:
             out = git(["rev-parse", "--verify", "--quiet", f"{since or 'HEAD'}^{{commit}}"], root)
         except GitError:
@@ -897,6 +900,52 @@ def docs_changes(
         )
         changes = replace(changes, sections=sections)
     return prefix, changes
+
+
+def _same_page_new_suffix(
+    changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]
+) -> Changes:
+    """A page whose source changed suffix (``index.rst`` gone, ``index.md`` added) is the
+    same page, changed: not a deleted one, nor one renamed to the page that git paired
+    its old text with (the text went there; the page stayed)."""
+    def docname(path: str) -> str | None:
+        if not path.startswith(docs_prefix):
+            return None
+        name, is_page = strip_source_suffix(path[len(docs_prefix) :], suffixes)
+        return name if is_page else None
+
+    added: dict[str, str] = {}
+    for path in changes.added:
+        name = docname(path)
+        if name is not None:
+            added.setdefault(name, path)
+    renames: list[tuple[str, str]] = []
+    now_added: list[str] = []  # the pages git paired an old text with, new pages again
+    for old, new in changes.renames:
+        name = docname(old)
+        same = added.pop(name, None) if name is not None and docname(new) != name else None
+        if same is None:
+            renames.append((old, new))
+        else:
+            renames.append((old, same))
+            now_added.append(new)
+    deleted: list[str] = []
+    for path in changes.deleted:
+        name = docname(path)
+        same = added.pop(name, None) if name is not None else None
+        if same is None:
+            deleted.append(path)
+        else:
+            renames.append((path, same))
+    if renames == changes.renames and deleted == changes.deleted:
+        return changes
+    paired = {new for _, new in renames}
+    return replace(
+        changes,
+        renames=renames,
+        deleted=deleted,
+        added=[*(path for path in changes.added if path not in paired), *now_added],
+    )
 
 
 def unpaired(

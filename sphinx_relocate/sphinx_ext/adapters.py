@@ -61,6 +61,15 @@ def label_xref(node: nodes.Element) -> str:
     return ""
 
 
+def points_elsewhere(node: nodes.Node) -> bool:
+    """Whether ``node`` is a hyperlink target that names another place (``.. _name:
+    https://…``, `` `text <https://…>`_ ``, an alias): HTML writers write nothing for it,
+    so its ids, which docutils keeps, are no anchors of the page."""
+    return isinstance(node, nodes.target) and (
+        "refuri" in node or "refid" in node or "refname" in node
+    )
+
+
 def line_of(node: nodes.Node) -> int:
     line = node.line
     if line is None:

@@ -77,6 +77,7 @@ from sphinx_relocate.sphinx_ext.adapters import (
     current_docname,
     elements,
     label_xref,
+    points_elsewhere,
     source_suffixes,
 )
 from sphinx_relocate.sphinx_ext.queries import labels_of, table_of
@@ -151,10 +152,16 @@ def collect_anchors(app: Sphinx, doctree: nodes.document) -> None:
     env = app.env
     docname = current_docname(env)
     found = anchors_of(env).setdefault(docname, set())
-    found.update(doctree.ids)
+    ids = doctree.ids
+    found.update(id_ for id_, node in ids.items() if not points_elsewhere(node))
     # the names of explicit targets (labels, which MyST reads a fragment as); a
     # section's own title is a name but no fragment of the page's URL
-    found.update(name for name, explicit in doctree.nametypes.items() if explicit)
+    nameids = doctree.nameids
+    found.update(
+        name for name, explicit in doctree.nametypes.items()
+        if explicit and (node := ids.get(nameids.get(name) or "")) is not None
+        and not points_elsewhere(node)
+    )
     slugs = getattr(doctree, "myst_slugs", None) or env.metadata[docname].get("myst_slugs", {})
     found.update(slugs)
 

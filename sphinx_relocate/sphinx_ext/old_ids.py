@@ -34,7 +34,7 @@ from sphinx_relocate.core.html import element_ids
 from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import decode
 from sphinx_relocate.core.table import RelocationTable
-from sphinx_relocate.sphinx_ext.adapters import elements, line_of
+from sphinx_relocate.sphinx_ext.adapters import elements, line_of, points_elsewhere
 from sphinx_relocate.sphinx_ext.queries import label_places, table_of
 from sphinx_relocate.sphinx_ext.record import EnvValue, anchors_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
@@ -276,5 +276,8 @@ def _anchored(
 
 
 def _ids(element: nodes.Element, attribute: str = "ids") -> list[str]:
+    """The ids (or names) the page's HTML has for ``element``."""
+    if points_elsewhere(element):
+        return []
     found: list[str] = element.get(attribute) or []
     return found

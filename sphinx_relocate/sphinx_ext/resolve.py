@@ -80,6 +80,7 @@ from sphinx_relocate.sphinx_ext.adapters import (
     elements,
     label_xref,
     line_of,
+    points_elsewhere,
     source_suffixes,
 )
 from sphinx_relocate.sphinx_ext.record import (
@@ -339,7 +340,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     adapters_of = _ADAPTERS_OF_CLASS
     for node in elements(doctree):
         attributes = node.attributes
-        if attributes["ids"]:
+        if attributes["ids"] and not points_elsewhere(node):
             anchors.update(attributes["ids"])
         adapters = adapters_of.get(node.__class__)
         if adapters is None:  # once per node class: which kinds it may be, in their order
