@@ -303,3 +303,47 @@ def test_the_ids_of_a_target_that_points_elsewhere_are_no_anchors(tmp_path: Path
     assert styling.count('id="css-variables"') == 1  # carried onto the section
     index = (app.outdir / "index.html").read_text("utf-8")
     assert 'href="styling.html#css-theme-variables"' in index
+
+
+MADE_PAGE_CONF = '''\
+extensions = ["myst_parser", "sphinx_relocate"]
+
+
+def _made_page(app):  # as ablog writes its blog's pages: no document of the project
+    yield "made/page", {"title": "Made", "body": "<p>made</p>"}, "page.html"
+
+
+def setup(app):
+    app.connect("html-collect-pages", _made_page)
+'''
+
+
+def test_a_link_to_a_page_the_builder_writes_itself_lands(tmp_path: Path) -> None:
+    """``[blog](made/page.html)`` names a page an extension writes at
+    ``html-collect-pages`` (ablog's blog, in pydata-sphinx-theme's docs), which the
+    check at ``env-updated`` cannot know: such a link is decided once the builder has
+    written its pages, and a link to a page it did not write still dangles, at the
+    end of the build, on every build."""
+    srcdir = tmp_path / "docs"
+    srcdir.mkdir()
+    (srcdir / "conf.py").write_text(MADE_PAGE_CONF)
+    (srcdir / "index.rst").write_text(
+        "Home\n====\n\n.. toctree::\n\n   notes\n\n"
+        "`made <made/page.html>`_ and `not made <made/none.html#top>`_\n\n"
+        '.. raw:: html\n\n   <a href="made/page.html">made</a>\n',
+        "utf-8",
+    )
+    # MyST resolves a link as a cross-reference: no URL, and "#made/page.html" written
+    (srcdir / "notes.md").write_text("# Notes\n\n[made](made/page.html)\n", "utf-8")
+    for _ in range(2):  # a fresh build, then one that reads and writes nothing
+        app, warnings = build(srcdir)
+        findings = [(f, n, k) for f, n, k, _ in warnings if k.startswith("relocate.")
+                    and k != "relocate.summary"]
+        assert sorted(findings) == [
+            ("index.rst", 8, "relocate.link"), ("notes.md", 3, "relocate.link")
+        ], warnings
+        assert "made/none.html#top" in next(m for f, _, _, m in warnings if f == "index.rst")
+        assert (app.outdir / "made" / "page.html").is_file()
+        assert "2 dangling references in 2 documents" in app.status.getvalue()
+        index = (app.outdir / "index.html").read_text("utf-8")
+        assert index.count('href="made/page.html"') == 2

@@ -47,7 +47,7 @@ import difflib
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -902,6 +902,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if known_under != made_under:
         known = {}
     changed = state.changed_documents
+    builds_html = app.builder is not None and app.builder.format == "html"
     checks: dict[str, DocumentCheck] = {}
     for docname in sorted(references):
         if docname not in env.all_docs:
@@ -915,6 +916,9 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         report.alternatives = report.alternatives or check.alternatives
         for finding in check.findings:
             ref = finding.reference
+            if builds_html and _names_output_page(ref, checker.docs):
+                report.unwritten.append(finding)
+                continue
             report.findings.append(finding)
             report.written.add((ref.docname, decode(ref.written)))
             if ref.is_page and ref.target not in checker.docs:
@@ -1037,6 +1041,44 @@ def report_rewrites(
             )
 
 
+#: the suffixes of a URL an HTML builder writes, as a link may name a page by it
+_OUTPUT_SUFFIXES = (".html", ".htm")
+
+
+def _names_output_page(ref: Reference, documents: Container[str]) -> bool:
+    """Whether ``ref`` is a link written as an output URL (``blog/index.html``) to a page
+    that is no document: one the builder may write itself. Not a MyST link, which MyST
+    resolves as a cross-reference (and writes ``#blog/index.html`` when nothing answers)."""
+    if not ref.is_page or ref.by_name or ref.target in documents:
+        return False
+    path = ref.written.partition("#")[0].partition("?")[0]
+    return path.lower().endswith(_OUTPUT_SUFFIXES)
+
+
+def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bool:
+    """Whether the URL ``ref`` names, read from its page's URL, is a page the builder
+    rendered in this build (``made``: output paths); a file an earlier build left there,
+    of a document removed since, is not."""
+    page_uri = app.builder.get_target_uri(ref.docname).partition("#")[0]  # singlehtml's too
+    path = decode(ref.written.partition("#")[0].partition("?")[0])
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(page_uri), path))
+    return target in made or posixpath.join(target, "index.html") in made
+
+
+def _rendered_files(app: Sphinx) -> set[str]:
+    """The output paths of the pages the builder rendered in this process."""
+    builder: Any = app.builder
+    outdir = str(app.outdir)
+    made = set()
+    for pagename in state_of(app).rendered_pages:
+        try:
+            filename = builder.get_outfilename(pagename)
+        except AttributeError:  # not an HTML builder after all
+            return set()
+        made.add(os.path.relpath(filename, outdir).replace(os.sep, "/"))
+    return made
+
+
 def counted(app: Sphinx, report: Report) -> list[Finding]:
     """Findings that count towards the summary: those not silenced by ``suppress_warnings``."""
     suppress = app.config.suppress_warnings
@@ -1053,6 +1095,14 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or report is None:
         return
     suppress = app.config.suppress_warnings
+    # links to output URLs that no document has: dangling unless the builder wrote them
+    made = _rendered_files(app) if report.unwritten else set()
+    for finding in report.unwritten:
+        if not _written_by_builder(app, finding.reference, made):
+            if not kind_of(finding.reference.kind).warned_by_sphinx:
+                warn(finding.subtype, finding.message, location=finding.location)
+            report.findings.append(finding)
+    report.unwritten = []
     findings = counted(app, report)
     # redirect targets count too: missing anchors (ours) and missing pages (the table's check)
     in_table = [] if is_suppressed_warning("relocate", "anchor", suppress) else [

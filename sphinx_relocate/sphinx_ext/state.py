@@ -168,6 +168,10 @@ class Report:
     #: references to renamed labels, by ``check.label_key``: the label each lands on now,
     #: ``""`` for an ambiguous one (for ``check.ReportedReferences``)
     labels: dict[tuple[str, str, bool], str] = field(default_factory=dict)
+    #: links written as an output URL (``blog/index.html``) that name no document: an
+    #: HTML builder may write the page itself (ablog's, viewcode's), so each is decided
+    #: once it has written its pages (``check.on_build_finished``)
+    unwritten: list[Finding] = field(default_factory=list)
 
 
 @dataclass
