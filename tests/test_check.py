@@ -244,6 +244,9 @@ def test_docs_list_every_config_value() -> None:
     assert [v.name for v in CONFIG_VALUES if v.name not in text] == []
 
 
+CONF = 'extensions = ["myst_parser", "sphinx_relocate"]\nshow_warning_types = True\n'
+
+
 def test_a_section_title_is_no_anchor_a_label_is(tmp_path: Path) -> None:
     """A fragment that spells a section's title (a name docutils gives the section, not
     an id of the page) lands nowhere: MyST warns once and a reader lands at the top, and
@@ -252,7 +255,7 @@ def test_a_section_title_is_no_anchor_a_label_is(tmp_path: Path) -> None:
     reads as the label's anchor, still lands."""
     srcdir = tmp_path / "docs"
     srcdir.mkdir()
-    (srcdir / "conf.py").write_text('extensions = ["myst_parser", "sphinx_relocate"]\n')
+    (srcdir / "conf.py").write_text(CONF)
     (srcdir / "index.md").write_text(
         "# Home\n\n```{toctree}\nb\n```\n\n"
         "[dead](b.md#数据处理器（datapreprocessor）)\n\n"
@@ -268,7 +271,10 @@ def test_a_section_title_is_no_anchor_a_label_is(tmp_path: Path) -> None:
         assert [(f, n) for f, n, _, _ in findings] == [("index.md", 7)], warnings
         assert "no anchor '数据处理器（datapreprocessor）' on 'b'" in findings[0][3]
         assert "closest match: `datapreprocessor`" in findings[0][3]
-        assert not [w for w in warnings if "the-label" in w[3]], warnings
+        # (MyST before 5 reads a fragment as a heading slug only, and warns of the
+        # label's name, which the page's HTML has as an id: its warning, not ours)
+        assert not [w for w in warnings if "the-label" in w[3]
+                    and w[2].startswith("relocate.")], warnings
 
 
 def test_the_ids_of_a_target_that_points_elsewhere_are_no_anchors(tmp_path: Path) -> None:
@@ -279,7 +285,7 @@ def test_the_ids_of_a_target_that_points_elsewhere_are_no_anchors(tmp_path: Path
     ``customizing#css-variables`` after its split)."""
     srcdir = tmp_path / "docs"
     srcdir.mkdir()
-    (srcdir / "conf.py").write_text('extensions = ["myst_parser", "sphinx_relocate"]\n')
+    (srcdir / "conf.py").write_text(CONF)
     (srcdir / "relocations.toml").write_text(
         '[pages]\n"customizing" = "styling"\n\n'
         '[anchors]\n"customizing#css-variables" = "styling#css-theme-variables"\n'
@@ -307,6 +313,7 @@ def test_the_ids_of_a_target_that_points_elsewhere_are_no_anchors(tmp_path: Path
 
 MADE_PAGE_CONF = '''\
 extensions = ["myst_parser", "sphinx_relocate"]
+show_warning_types = True  # Sphinx 7.4 does not show them by default
 
 
 def _made_page(app):  # as ablog writes its blog's pages: no document of the project

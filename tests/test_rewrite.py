@@ -106,6 +106,15 @@ def rewriter(tmp_path: Path) -> Rewriter:
          "```{card} T\n---\nlink: guides/install\nlink-type: doc\n---\n```"),
         ("docs/api.rst", ".. grid-item-card:: T\n   :link: pytorch/install\n   :link-type: doc\n",
          ".. grid-item-card:: T\n   :link: guides/install\n   :link-type: doc\n"),
+        # ... and to URLs (a card's default link type), which the build reads as `T <url>`_
+        ("docs/index.md", "```{button-link} pytorch/install.html#source\n```",
+         "```{button-link} guides/install.html#from-source\n```"),
+        ("docs/index.md", ":::{grid-item-card} T\n:link: pytorch/install.html\n:::",
+         ":::{grid-item-card} T\n:link: guides/install.html\n:::"),
+        ("docs/api.rst", ".. card:: T\n   :link: pytorch/install.html\n   :link-type: url\n",
+         ".. card:: T\n   :link: guides/install.html\n   :link-type: url\n"),
+        ("docs/api.rst", ".. button-link:: https://example.org/pytorch/install.html\n",
+         ".. button-link:: https://example.org/pytorch/install.html\n"),
         # MyST autolinks
         ("docs/index.md", "<project:pytorch/install.md#source>",
          "<project:guides/install.md#from-source>"),
@@ -393,8 +402,9 @@ def test_existing_targets_keep_their_spelling(rewriter: Rewriter) -> None:
         ("a.md", "% [a](a.md)\n%[b](b.md)\n[c](c.md) % [d](d.md)", ["c.md", "d.md"]),
         ("a.md", "```{toctree}\na\n```\n`x` {doc}`b`\n", ["a", "b"]),
         ("a.md", "```{eval-rst}\n``:doc:`a``` :doc:`b`\n\n::\n\n   :doc:`c`\n```\n", ["b"]),
-        # a card's :link: is a URL unless its :link-type: says otherwise
-        ("a.md", "```{card} T\n:link: a.md\n```\n```{button-ref} b\n```\n", []),
+        # a card's :link: is a URL unless its :link-type: says otherwise (read as a URL
+        # is, as `T <a.md>`_); a button-ref's target is :any: unless its :ref-type: says
+        ("a.md", "```{card} T\n:link: a.md\n```\n```{button-ref} b\n```\n", ["a.md"]),
         ("a.rst", ".. card:: T\n   :link: a\n   :link-type: doc\n\n   body\n", ["a"]),
         # directives inside a directive whose body is Markdown, not inside code
         ("a.md", ":::{note}\n```{image} a.png\n```\n\n```{code-block}\n![x](b.png)\n```\n"

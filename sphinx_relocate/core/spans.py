@@ -708,10 +708,11 @@ def _directive_body(text: str, end: int, indent: int) -> list[tuple[int, str]]:
 
 _FILE_OPTION = re.compile(r"^[ \t]*:file:[ \t]+(\S(?:[^\n\r]*\S)?)[ \t]*\r?$")
 
-#: sphinx-design's directives that link a page or a label, and the option that says which
-#: (the target is the ``link`` option, or ``button-ref``'s argument)
+#: sphinx-design's directives that link a page, a label or a URL, and the option that
+#: says which (the target is the ``link`` option, or the buttons' argument)
 _DESIGN_LINKS = {
-    "button-ref": "ref-type", "card": "link-type", "grid-item-card": "link-type",
+    "button-ref": "ref-type", "button-link": "", "card": "link-type",
+    "grid-item-card": "link-type",
 }
 #: a directive option, ``:name: value`` (reST and MyST) or ``name: value`` (MyST's YAML)
 _OPTION = re.compile(r"^[ \t]*(:?)([\w-]+):(?:[ \t]+(\S(?:[^\n\r]*\S)?))?[ \t]*\r?$")
@@ -721,10 +722,12 @@ def _design_links(
     name: str, argument: tuple[int, int], body: list[tuple[int, str]], labels: bool
 ) -> list[Span]:
     """The page (or, with ``labels``, label) a sphinx-design directive links: a card's
-    ``:link:`` with ``:link-type: doc``, a ``button-ref`` with ``:ref-type: doc``.
+    ``:link:`` with ``:link-type: doc``, a ``button-ref`` with ``:ref-type: doc``; and
+    the URL of a ``button-link`` or of a card's ``:link:`` (its default type).
 
-    Sphinx resolves them as ``:doc:`` and ``:ref:`` cross-references, so the build sends
-    them on like any other; here they are read the same way for ``rewrite``.
+    Sphinx resolves the first as ``:doc:`` and ``:ref:`` cross-references, and the URLs
+    are plain references (``old.html``), so the build sends them on like any other; here
+    they are read the same way for ``rewrite``.
     """
     options: dict[str, tuple[int, int, str]] = {}
     for offset, line in body:
@@ -737,10 +740,13 @@ def _design_links(
             options[match.group(2)] = (
                 offset + match.start(3), offset + match.end(3), match.group(3)
             )
-    kind = options.get(_DESIGN_LINKS[name], (0, 0, "any"))[2]
-    start, end = argument if name == "button-ref" else options.get("link", (0, 0, ""))[:2]
+    kind = options.get(_DESIGN_LINKS[name], (0, 0, "url"))[2] if _DESIGN_LINKS[name] else "url"
+    by_argument = name.startswith("button-")
+    start, end = argument if by_argument else options.get("link", (0, 0, ""))[:2]
     if end <= start:
         return []
+    if kind == "url" and name != "button-ref":
+        return [Span(start, end, "reference")]
     if kind == "doc":
         return [Span(start, end, "doc", "doc")]
     if kind == "ref" and labels:

@@ -43,7 +43,9 @@ How it works:
 from __future__ import annotations
 
 import bisect
+import contextlib
 import difflib
+import json
 import os
 import posixpath
 import re
@@ -1057,7 +1059,7 @@ def _names_output_page(ref: Reference, documents: Container[str]) -> bool:
 
 def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bool:
     """Whether the URL ``ref`` names, read from its page's URL, is a page the builder
-    rendered in this build (``made``: output paths); a file an earlier build left there,
+    renders itself (``made``: their output paths); a file an earlier build left there,
     of a document removed since, is not."""
     page_uri = app.builder.get_target_uri(ref.docname).partition("#")[0]  # singlehtml's too
     path = decode(ref.written.partition("#")[0].partition("?")[0])
@@ -1066,17 +1068,31 @@ def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bo
 
 
 def _rendered_files(app: Sphinx) -> set[str]:
-    """The output paths of the pages the builder rendered in this process."""
+    """The output paths of the pages the builder renders without a document (ablog's,
+    the indices).
+
+    Sphinx before 9 renders none in a build where no page is out of date: the last
+    build that rendered them, whose list is kept in the doctree folder, tells then.
+    """
     builder: Any = app.builder
-    outdir = str(app.outdir)
-    made = set()
-    for pagename in state_of(app).rendered_pages:
+    kept = Path(app.doctreedir, f"relocate-rendered-{builder.name}.json")
+    pages = state_of(app).rendered_pages - app.env.found_docs
+    if state_of(app).rendered_pages:
+        with contextlib.suppress(OSError):  # else a build that renders nothing finds none
+            kept.write_text(json.dumps(sorted(pages)), "utf-8")
+    else:
         try:
-            filename = builder.get_outfilename(pagename)
-        except AttributeError:  # not an HTML builder after all
-            return set()
-        made.add(os.path.relpath(filename, outdir).replace(os.sep, "/"))
-    return made
+            listed = json.loads(kept.read_text("utf-8"))
+            pages = {page for page in listed if isinstance(page, str)}
+        except (OSError, ValueError, TypeError):
+            pages = set()
+    if not hasattr(builder, "get_outfilename"):
+        return set()
+    outdir = str(app.outdir)
+    return {
+        os.path.relpath(builder.get_outfilename(page), outdir).replace(os.sep, "/")
+        for page in pages
+    }
 
 
 def counted(app: Sphinx, report: Report) -> list[Finding]:
