@@ -247,24 +247,27 @@ def test_docs_list_every_config_value() -> None:
 CONF = 'extensions = ["myst_parser", "sphinx_relocate"]\nshow_warning_types = True\n'
 
 
+def project(tmp_path: Path, conf: str, pages: dict[str, str]) -> Path:
+    """A docs folder of ``pages`` (name → text) under ``tmp_path`` with ``conf``."""
+    srcdir = tmp_path / "docs"
+    srcdir.mkdir()
+    (srcdir / "conf.py").write_text(conf)
+    for name, text in pages.items():
+        (srcdir / name).write_text(text, "utf-8")
+    return srcdir
+
+
 def test_a_section_title_is_no_anchor_a_label_is(tmp_path: Path) -> None:
     """A fragment that spells a section's title (a name docutils gives the section, not
     an id of the page) lands nowhere: MyST warns once and a reader lands at the top, and
     an incremental build that does not write the page again warns nothing. The check
     reports it on every build, naming the section's id; a label's name, which MyST
     reads as the label's anchor, still lands."""
-    srcdir = tmp_path / "docs"
-    srcdir.mkdir()
-    (srcdir / "conf.py").write_text(CONF)
-    (srcdir / "index.md").write_text(
-        "# Home\n\n```{toctree}\nb\n```\n\n"
-        "[dead](b.md#数据处理器（datapreprocessor）)\n\n"
-        "[label](b.md#the-label)\n",
-        "utf-8",
-    )
-    (srcdir / "b.md").write_text(
-        "# B\n\n(the-label)=\n## 数据处理器（DataPreprocessor）\n\ntext\n", "utf-8"
-    )
+    srcdir = project(tmp_path, CONF, {
+        "index.md": "# Home\n\n```{toctree}\nb\n```\n\n"
+                    "[dead](b.md#数据处理器（datapreprocessor）)\n\n[label](b.md#the-label)\n",
+        "b.md": "# B\n\n(the-label)=\n## 数据处理器（DataPreprocessor）\n\ntext\n",
+    })
     for _ in range(2):  # the second build reads and writes nothing: the check still warns
         _, warnings = build(srcdir)
         findings = [w for w in warnings if w[2] == "relocate.anchor"]
@@ -283,24 +286,15 @@ def test_the_ids_of_a_target_that_points_elsewhere_are_no_anchors(tmp_path: Path
     top of the page (reported), and an old id a table entry carries onto a section is
     carried there, not refused as "another element has it" (pydata-sphinx-theme's
     ``customizing#css-variables`` after its split)."""
-    srcdir = tmp_path / "docs"
-    srcdir.mkdir()
-    (srcdir / "conf.py").write_text(CONF)
-    (srcdir / "relocations.toml").write_text(
-        '[pages]\n"customizing" = "styling"\n\n'
-        '[anchors]\n"customizing#css-variables" = "styling#css-theme-variables"\n'
-    )
-    (srcdir / "index.md").write_text(
-        "# Home\n\n```{toctree}\nstyling\n```\n\n"
-        "[dead](styling.rst#mdn)\n\n[moved](customizing.rst#css-variables)\n",
-        "utf-8",
-    )
-    (srcdir / "styling.rst").write_text(
-        "Styling\n=======\n\nCSS theme variables\n-------------------\n\n"
-        "Several `CSS variables <https://example.org/css>`_ control it.\n\n"
-        ".. _mdn: https://example.org/mdn\n",
-        "utf-8",
-    )
+    srcdir = project(tmp_path, CONF, {
+        "relocations.toml": '[pages]\n"customizing" = "styling"\n\n[anchors]\n'
+                            '"customizing#css-variables" = "styling#css-theme-variables"\n',
+        "index.md": "# Home\n\n```{toctree}\nstyling\n```\n\n"
+                    "[dead](styling.rst#mdn)\n\n[moved](customizing.rst#css-variables)\n",
+        "styling.rst": "Styling\n=======\n\nCSS theme variables\n-------------------\n\n"
+                       "Several `CSS variables <https://example.org/css>`_ control it.\n\n"
+                       ".. _mdn: https://example.org/mdn\n",
+    })
     app, warnings = build(srcdir)
     findings = [(f, n, k) for f, n, k, _ in warnings if k.startswith("relocate.")]
     assert findings == [("index.md", 7, "relocate.anchor")], warnings
@@ -331,17 +325,13 @@ def test_a_link_to_a_page_the_builder_writes_itself_lands(tmp_path: Path) -> Non
     check at ``env-updated`` cannot know: such a link is decided once the builder has
     written its pages, and a link to a page it did not write still dangles, at the
     end of the build, on every build."""
-    srcdir = tmp_path / "docs"
-    srcdir.mkdir()
-    (srcdir / "conf.py").write_text(MADE_PAGE_CONF)
-    (srcdir / "index.rst").write_text(
-        "Home\n====\n\n.. toctree::\n\n   notes\n\n"
-        "`made <made/page.html>`_ and `not made <made/none.html#top>`_\n\n"
-        '.. raw:: html\n\n   <a href="made/page.html">made</a>\n',
-        "utf-8",
-    )
-    # MyST resolves a link as a cross-reference: no URL, and "#made/page.html" written
-    (srcdir / "notes.md").write_text("# Notes\n\n[made](made/page.html)\n", "utf-8")
+    srcdir = project(tmp_path, MADE_PAGE_CONF, {
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   notes\n\n"
+                     "`made <made/page.html>`_ and `not made <made/none.html#top>`_\n\n"
+                     '.. raw:: html\n\n   <a href="made/page.html">made</a>\n',
+        # MyST resolves a link as a cross-reference: no URL, "#made/page.html" written
+        "notes.md": "# Notes\n\n[made](made/page.html)\n",
+    })
     for _ in range(2):  # a fresh build, then one that reads and writes nothing
         app, warnings = build(srcdir)
         findings = [(f, n, k) for f, n, k, _ in warnings if k.startswith("relocate.")
