@@ -708,11 +708,12 @@ def _directive_body(text: str, end: int, indent: int) -> list[tuple[int, str]]:
 
 _FILE_OPTION = re.compile(r"^[ \t]*:file:[ \t]+(\S(?:[^\n\r]*\S)?)[ \t]*\r?$")
 
-#: sphinx-design's directives that link a page, a label or a URL, and the option that
-#: says which (the target is the ``link`` option, or the buttons' argument)
+#: sphinx-design's directives that link a page, a label or a URL: the option that says
+#: which ("" for none) and what it says when absent (the target is the ``link`` option,
+#: or the buttons' argument)
 _DESIGN_LINKS = {
-    "button-ref": "ref-type", "button-link": "", "card": "link-type",
-    "grid-item-card": "link-type",
+    "button-ref": ("ref-type", "any"), "button-link": ("", "url"),
+    "card": ("link-type", "url"), "grid-item-card": ("link-type", "url"),
 }
 #: a directive option, ``:name: value`` (reST and MyST) or ``name: value`` (MyST's YAML)
 _OPTION = re.compile(r"^[ \t]*(:?)([\w-]+):(?:[ \t]+(\S(?:[^\n\r]*\S)?))?[ \t]*\r?$")
@@ -740,12 +741,12 @@ def _design_links(
             options[match.group(2)] = (
                 offset + match.start(3), offset + match.end(3), match.group(3)
             )
-    kind = options.get(_DESIGN_LINKS[name], (0, 0, "url"))[2] if _DESIGN_LINKS[name] else "url"
-    by_argument = name.startswith("button-")
-    start, end = argument if by_argument else options.get("link", (0, 0, ""))[:2]
+    option, default = _DESIGN_LINKS[name]
+    kind = options.get(option, (0, 0, default))[2]
+    start, end = argument if name.startswith("button-") else options.get("link", (0, 0, ""))[:2]
     if end <= start:
         return []
-    if kind == "url" and name != "button-ref":
+    if kind == "url":
         return [Span(start, end, "reference")]
     if kind == "doc":
         return [Span(start, end, "doc", "doc")]
