@@ -12,7 +12,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from sphinx.testing.util import SphinxTestApp
 
@@ -75,6 +75,10 @@ def test_identity_rewrite_returns_the_input(chunks: list[str]) -> None:
     assert rewrite_urls(text, lambda f: None) == text
 
 
+# a tag left open before the value: its quotes must not pair with the new value's
+@example(['<b";', '="', "<a href=u.md>"], "")  # an empty value gets quotes
+@example(["<b'", '<a href="p.md">', '<a title=">" href="t.md">'], "'")
+@example(["<", "b'", "<img src='i.png'>"], ">")
 @given(_chunks, st.text(max_size=8))
 def test_rewrite_changes_nothing_outside_the_values(chunks: list[str], new: str) -> None:
     text = "".join(chunks)
@@ -122,7 +126,7 @@ def reference_urls(text: str) -> list[tuple[str, str, str, int, int, str]]:
             continue
         offset = match.start("attrs")
         for attribute in _ATTRIBUTE.finditer(match.group("attrs")):
-            name = attribute.group("name").lower()
+            name = (attribute.group("name") or "").lower()  # None: a quoted run skipped
             if name not in ("href", "src"):
                 continue
             for group, quote in (("dq", '"'), ("sq", "'"), ("uq", "")):

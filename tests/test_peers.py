@@ -309,6 +309,20 @@ def test_rediraffe_paths_with_or_without_suffix_dots_and_spaces(tmp_path: Path) 
     ]
 
 
+def test_rediraffe_drops_a_trailing_separator_as_it_does(tmp_path: Path) -> None:
+    # ubuntu-server-documentation's redirects.txt names targets by their dirhtml URL;
+    # rediraffe reads each path as a Windows path, which has no trailing separator
+    redirects_file(
+        tmp_path, "security-apparmor how-to/security/apparmor/\nold\\ guide\\.\\new\\\n"
+    )
+    table, problems = rediraffe("redirects.txt", tmp_path)
+    assert problems == []
+    assert table.pages == {
+        "security-apparmor": Target("how-to/security/apparmor"),
+        "old": Target("guide/new"),
+    }
+
+
 #: rediraffe's complex project: every page of a chain lands on its end
 COMPLEX = {
     "f.rst": "c.rst", "q.rst": "w.rst", "F2/1.rst": "x.rst", "c.rst": "d.rst",

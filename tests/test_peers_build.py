@@ -288,6 +288,66 @@ def test_a_peer_still_loaded_keeps_its_option(make_app, tmp_path, order) -> None
     assert warnings(app._warning) == []
 
 
+FAKE_REDIRAFFE = '''
+def setup(app):
+    app.add_config_value("rediraffe_redirects", {}, "env")
+    return {"parallel_read_safe": True}
+'''
+
+#: links to the site's own URLs that land without a page of the docs (the peer's redirect
+#: pages, the builder's files, the host's), then two that land nowhere
+SITE_LINKS = """\
+Home
+====
+
+- https://example.org/docs/old-page.html and https://example.org/docs/old-page
+- `relative <old-page.html>`_ and `its folder <old-folder/>`_
+- https://example.org/docs/objects.inv and https://example.org/docs/_static/x.css
+- https://example.org/docs/_/downloads/en/latest/pdf/
+- https://example.org/docs/nothing.html
+- https://example.org/docs/nothing.inv
+
+.. toctree::
+
+   page
+"""
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+@pytest.mark.parametrize("peer", [True, False])
+def test_links_to_a_loaded_peers_redirects_land(make_app, tmp_path, builder, peer) -> None:
+    # ubuntu-server-documentation keeps sphinxext-rediraffe beside sphinx-relocate and
+    # links to https://…/server/docs/security-apparmor, an old name rediraffe redirects
+    docs = tmp_path / "docs"
+    (docs / "_static").mkdir(parents=True)
+    (docs / "_static/x.css").write_text("p {}\n", "utf-8")
+    (docs / "fake_rediraffe.py").write_text(FAKE_REDIRAFFE, "utf-8")
+    extensions = ["fake_rediraffe"] if peer else []
+    (docs / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(docs)!r})\n"
+        f"extensions = {[*extensions, 'sphinx_relocate']!r}\n"
+        'html_baseurl = "https://example.org/docs/"\nhtml_static_path = ["_static"]\n'
+        'rediraffe_redirects = {"old-page": "page", "old-folder/index": "page"}\n',
+        "utf-8",
+    )
+    (docs / "index.rst").write_text(SITE_LINKS, "utf-8")
+    (docs / "page.rst").write_text("Page\n====\n", "utf-8")
+    app = make_app(builder, srcdir=docs, freshenv=True)
+    app.build()
+    found = [line.split("WARNING: ", 1)[1] for line in warnings(app._warning)]
+    dangling = [
+        "repo url 'https://example.org/docs/nothing.html' does not land: no document 'nothing'",
+        "repo url 'https://example.org/docs/nothing.inv' does not land: "
+        "no document 'nothing.inv'",
+    ]
+    # the peer writes the redirect pages, or, not loaded, this extension writes stubs
+    assert found == dangling, peer
+    # and, as the table, sends the old URL to the page's new one; a peer's stays as written
+    home = (Path(app.outdir) / "index.html").read_text("utf-8")
+    new = "https://example.org/docs/" + ("page/" if builder == "dirhtml" else "page.html")
+    assert (f'href="{new}"' in home) is not peer
+
+
 # -- [patterns] -------------------------------------------------------------------------
 
 

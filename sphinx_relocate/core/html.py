@@ -27,9 +27,13 @@ _START = re.compile(r"<(?:(?P<comment>!--)|(?P<tag>[A-Za-z][A-Za-z0-9:-]*))")
 _ATTRIBUTES = re.compile(r"""(?:[^>"']|"[^"]*"|'[^']*')*""")
 #: what ends a run of attribute text outside quotes
 _SPECIAL = re.compile(r"""[>"']""")
+#: an attribute, or a quoted run where no attribute's value is (``<b";="<a href=u>``):
+#: skipped whole, as the tag's end is found, so that quoting a value cannot pair a quote
+#: before it with its own and hide it
 _ATTRIBUTE = re.compile(
     r"""(?P<name>[^\s"'>/=]+)"""
     r"""(?:\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<uq>[^\s"'=<>`]+)))?"""
+    r"""|"[^"]*"|'[^']*'"""
 )
 _RAW_TEXT = ("script", "style")
 
@@ -130,9 +134,10 @@ def find_urls(text: str) -> Iterator[UrlAttribute]:
             continue
         position = end + 1
         for attribute in _ATTRIBUTE.finditer(text, offset, end):
-            name = attribute.group("name").lower()
-            if name not in URL_ATTRIBUTES:
+            name = attribute.group("name")
+            if name is None or name.lower() not in URL_ATTRIBUTES:
                 continue
+            name = name.lower()
             for group, quote in (("dq", '"'), ("sq", "'"), ("uq", "")):
                 if attribute.group(group) is not None:
                     yield UrlAttribute(
@@ -149,14 +154,14 @@ def find_urls(text: str) -> Iterator[UrlAttribute]:
             position = raw_end.end() if raw_end else len(text)
 
 
-def _encode(value: str, quote: str) -> str:
-    """Escape a new value for the quoting it is spliced into."""
-    escaped = value.replace("&", "&amp;")
-    if quote == '"':
-        return escaped.replace('"', "&quot;")
-    if quote == "'":
-        return escaped.replace("'", "&#x27;")
-    return escaped
+def _encode(value: str) -> str:
+    """Escape a new value so that nothing in it can end or open anything around it: a
+    quote or ``>`` in it would pair with, or close, a tag left open before it
+    (``<b'<img src='x'>``), which the old value left alone."""
+    return (
+        value.replace("&", "&amp;").replace('"', "&quot;").replace("'", "&#x27;")
+        .replace("<", "&lt;").replace(">", "&gt;")
+    )
 
 
 def rewrite_urls(text: str, rewrite: Callable[[UrlAttribute], str | None]) -> str:
@@ -173,9 +178,9 @@ def rewrite_urls(text: str, rewrite: Callable[[UrlAttribute], str | None]) -> st
         if new is None or new == found.value:
             continue
         quote = found.quote
-        encoded = _encode(new, quote)
-        if not quote and (not encoded or re.search(r"""[\s"'=<>`]""", encoded)):
-            encoded = '"' + _encode(new, '"') + '"'
+        encoded = _encode(new)
+        if not quote and (not encoded or re.search(r"""[\s=`]""", encoded)):
+            encoded = f'"{encoded}"'
         pieces.append(text[last : found.start])
         pieces.append(encoded)
         last = found.end

@@ -20,10 +20,11 @@ What each peer means, read from its source and its tests:
   the check says which documents stay pages.  Of several globs the last written won; in
   ``[patterns]`` the first wins, so they are converted in reverse order.
 * sphinxext-rediraffe: keys and values are source paths relative to the source folder,
-  with or without the source suffix, with ``/`` or ``\\``.  Its file has one ``old new``
-  pair a line, separated by white space, either side in ``"…"`` or ``'…'`` (no escapes:
-  a quote that does not close stays part of the name); a line that starts with ``#`` is
-  a comment.  Chains collapse and loops are refused, as the table does anyway.
+  with or without the source suffix, with ``/`` or ``\\``, read as Windows paths (so a
+  trailing ``/`` is dropped: ``"guide/install/"`` is ``guide/install``).  Its file has
+  one ``old new`` pair a line, separated by white space, either side in ``"…"`` or
+  ``'…'`` (no escapes: a quote that does not close stays part of the name); a line that
+  starts with ``#`` is a comment.  Chains collapse and loops are refused, as the table does anyway.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import posixpath
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 
 from sphinx_relocate.core.paths import join_relative, leaves_root
 from sphinx_relocate.core.table import (
@@ -231,8 +232,11 @@ def _rediraffe(
 
 
 def _forward(path: object) -> object:
-    """rediraffe reads ``\\`` as a folder separator (it is a Windows path to it)."""
-    return path.replace("\\", "/") if isinstance(path, str) else path
+    """A path as rediraffe reads it, as a Windows path (``PureWindowsPath``): ``\\`` is a
+    folder separator, and a trailing one (``guide/install/``) or a ``.`` folder is dropped."""
+    if not isinstance(path, str) or not path.strip():
+        return path
+    return PureWindowsPath(path).as_posix()
 
 
 def read_rediraffe_file(

@@ -918,7 +918,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         report.alternatives = report.alternatives or check.alternatives
         for finding in check.findings:
             ref = finding.reference
-            if builds_html and _names_output_page(ref, checker.docs):
+            if builds_html and _names_output_page(ref, checker.docs, app.config.html_baseurl):
                 report.unwritten.append(finding)
                 continue
             report.findings.append(finding)
@@ -1047,24 +1047,43 @@ def report_rewrites(
 _OUTPUT_SUFFIXES = (".html", ".htm")
 
 
-def _names_output_page(ref: Reference, documents: Container[str]) -> bool:
-    """Whether ``ref`` is a link written as an output URL (``blog/index.html``) to a page
-    that is no document: one the builder may write itself. Not a MyST link, which MyST
-    resolves as a cross-reference (and writes ``#blog/index.html`` when nothing answers)."""
+def _names_output_page(ref: Reference, documents: Container[str], baseurl: str) -> bool:
+    """Whether ``ref`` is a link written as an output URL (``blog/index.html``, or any URL
+    of the site under ``html_baseurl``) to a page that is no document: one the builder,
+    or a redirect extension, may write itself. Not a MyST link, which MyST resolves as a
+    cross-reference (and writes ``#blog/index.html`` when nothing answers)."""
     if not ref.is_page or ref.by_name or ref.target in documents:
         return False
     path = ref.written.partition("#")[0].partition("?")[0]
-    return path.lower().endswith(_OUTPUT_SUFFIXES)
+    if baseurl and path.startswith(baseurl):  # a URL of the site (relocate.repo_url)
+        return True
+    return path.lower().endswith(_OUTPUT_SUFFIXES) or path.endswith("/")
 
 
 def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bool:
-    """Whether the URL ``ref`` names, read from its page's URL, is a page the builder
-    renders itself (``made``: their output paths); a file an earlier build left there,
-    of a document removed since, is not."""
-    page_uri = app.builder.get_target_uri(ref.docname).partition("#")[0]  # singlehtml's too
+    """Whether the URL ``ref`` names, read from its page's URL (or from the site's root,
+    for a URL under ``html_baseurl``), is a page the builder renders itself (``made``:
+    their output paths), a redirect page (a stub, or a page of a peer conf.py loads), or
+    another file of the build (``objects.inv``); a page an earlier build left there, of a
+    document removed since, is not."""
     path = decode(ref.written.partition("#")[0].partition("?")[0])
-    target = posixpath.normpath(posixpath.join(posixpath.dirname(page_uri), path))
-    return target in made or posixpath.join(target, "index.html") in made
+    baseurl = app.config.html_baseurl
+    if baseurl and path.startswith(baseurl):
+        target = posixpath.normpath(path[len(baseurl.rstrip("/")) + 1 :] or ".")
+    else:
+        page_uri = app.builder.get_target_uri(ref.docname).partition("#")[0]  # singlehtml's
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page_uri), path))
+    if target in made or posixpath.join(target, "index.html") in made:
+        return True
+    stem, suffix = posixpath.splitext(target)
+    if suffix and suffix.lower() not in _OUTPUT_SUFFIXES:  # not a page: any file written
+        return os.path.isfile(os.path.join(app.outdir, target))
+    state = state_of(app)
+    names = {stem, stem.removesuffix("/index")} if suffix else {target, f"{target}/index"}
+    return any(  # a redirect page: a loaded peer's, or this extension's stub
+        name in table.pages or any(pattern.matches(name) for pattern in table.patterns)
+        for table in (state.peer_redirects, state.table) for name in names
+    )
 
 
 def _rendered_files(app: Sphinx) -> set[str]:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx_relocate.core.declared import QuietSources, declared_names
+from sphinx_relocate.core.peers import PEERS, Converted, documents_on_disk
 from sphinx_relocate.core.peers import convert as convert_peers
-from sphinx_relocate.core.peers import documents_on_disk
 from sphinx_relocate.core.settings import (
     CONFIG_VALUES,
     Settings,
@@ -95,14 +95,7 @@ def read_table(
     )
     suffixes = settings.source_suffixes
     sources = srcdir or confdir
-    converted = convert_peers(
-        peer_values,
-        conf_file=str(conf_py),
-        conf_text=conf_text,
-        srcdir=sources,
-        html_suffix=get("html_file_suffix") or ".html",
-        is_document=documents_on_disk(sources, suffixes),
-    )
+    converted = _convert_peers(settings, sources, peer_values, conf_text)
     # the documents Sphinx will find (as ``BuildEnvironment.find_files`` excludes them)
     excludes = [*(get("exclude_patterns") or ()), *(get("templates_path") or ()),
                 "**/_sources", ".#*", "**/.#*", "*.lproj/**"]
@@ -122,6 +115,36 @@ def read_table(
     fatal = [p for p in problems if p.fatal]
     if fatal:
         stop(fatal, "the relocation table")
+    return table
+
+
+def _convert_peers(
+    settings: Settings, srcdir: Path, values: dict[str, object], conf_text: str = ""
+) -> Converted:
+    return convert_peers(
+        values,
+        conf_file=str(settings.confdir / "conf.py"),
+        conf_text=conf_text,
+        srcdir=srcdir,
+        html_suffix=settings.values.get("html_file_suffix") or ".html",
+        is_document=documents_on_disk(srcdir, settings.source_suffixes),
+    )
+
+
+def read_loaded_peers(app: Sphinx, config: Config) -> RelocationTable:
+    """The redirects of the peers conf.py still loads: their own stubs serve those old
+    URLs, so a link to one lands (``check``); their problems are theirs to report."""
+    state = state_of(app)
+    values = {
+        name: value for name in PEERS
+        if name not in (state.peer_options or ()) and (value := getattr(config, name, None))
+    }
+    if not values:
+        return RelocationTable()
+    converted = _convert_peers(state.settings, Path(app.srcdir), values)
+    table, _problems = load_table(
+        None, source_suffixes=state.settings.source_suffixes, peer_rows=converted.rows
+    )
     return table
 
 
@@ -187,6 +210,7 @@ def read_build_table(app: Sphinx, config: Config) -> None:
     for note in table.notes:  # the file and line in the text: no env to resolve them yet
         logger.info(str(note))
     state.table = table
+    state.peer_redirects = read_loaded_peers(app, config)
 
 
 def on_env_get_outdated(

@@ -524,6 +524,9 @@ def _outside_file(resolver: Resolver, docname: str) -> str | None:
 
 #: the folders an HTML builder writes of its own accord, which no source file names
 _BUILT_FOLDERS = frozenset({"_images", "_downloads", "_sources", "_static", "_modules"})
+#: the folders of a site's URL that no source names: the builder's, and ``_``, where
+#: Read the Docs serves its own files (``_/downloads/en/latest/pdf/``)
+_SERVED_FOLDERS = _BUILT_FOLDERS | {"_"}
 
 
 def _names_built_url(written: str, resolver: Resolver) -> bool:
@@ -682,6 +685,8 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
     elif baseurl and url.startswith(baseurl):  # a page of the built site
         path, query, fragment = split_target(url[len(baseurl.rstrip("/")) + 1 :])
         path = decode(path)
+        if path.split("/", 1)[0] in _SERVED_FOLDERS:
+            return None  # a file the builder names itself, or one the host serves
         name = path[: -len(".html")] if path.endswith(".html") else path.rstrip("/")
         names = [name]
         if path.endswith("/") or not path:  # a folder's index, or a page's dirhtml URL

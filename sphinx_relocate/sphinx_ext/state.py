@@ -182,6 +182,8 @@ class BuildState:
     table: RelocationTable = field(default_factory=RelocationTable)
     #: the peers' options this extension registered (``None``: the config is not checked yet)
     peer_options: list[str] | None = None
+    #: the redirects of the peers conf.py still loads (``config.read_loaded_peers``)
+    peer_redirects: RelocationTable = field(default_factory=RelocationTable)
     #: for the summary line (``summary.py``): where the table came from, what this build
     #: wrote (HTML builders) and the (references, documents) that dangle
     sources: Sources | None = None
