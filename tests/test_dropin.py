@@ -19,6 +19,7 @@ from pathlib import Path
 
 import builds
 import pytest
+from sphinx.util.console import strip_colors
 
 ROOTS = Path(__file__).parent / "roots"
 #: the extension's own entry in the environment versions the search index lists
@@ -67,6 +68,33 @@ def test_dropin_changes_nothing(
     assert [name for name in before if name.endswith(".html")]
     changed = [name for name in before if before[name] != after[name]]
     assert changed == []
+
+
+def test_warnings_a_project_silenced_stay_silent(tmp_path: Path) -> None:
+    # many conf.py files silence MyST's warning for links to files outside the docs
+    # ("real links for a reader on the repository"); the check takes that warning's place
+    srcdir = tmp_path / "docs"
+    srcdir.mkdir()
+    (srcdir / "conf.py").write_text(
+        'extensions = ["myst_parser", "sphinx_relocate"]\nshow_warning_types = True\n'
+        'suppress_warnings = ["myst.xref_missing", "ref.doc", "image.not_readable"]\n',
+        "utf-8",
+    )
+    (srcdir / "index.md").write_text(
+        "# Home\n\n[changes](../CHANGES.md) [gone](gone.md) [anchor](page.md#nope)\n\n"
+        "{doc}`missing` ![logo](missing.png)\n\n```{toctree}\npage\n```\n",
+        "utf-8",
+    )
+    (srcdir / "page.rst").write_text(
+        "Page\n====\n\n`old <old.html>`_\n", "utf-8"
+    )
+    for fresh in (True, False):  # and so on every build, also one that reads nothing
+        built = builds.build(srcdir, fresh=fresh)
+        # only the link no one warned about before (Sphinx writes it as it is)
+        assert [line.split(": ", 1)[1] for line in strip_colors(built.warnings).splitlines()] == [
+            "WARNING: link 'old.html' does not land: no document 'old' [relocate.link]"
+        ]
+        assert "1 dangling reference in 1 document" in built.status
 
 
 def test_a_page_and_a_label_of_one_name_stay_mystical(tmp_path: Path) -> None:

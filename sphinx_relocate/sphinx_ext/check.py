@@ -26,7 +26,8 @@ How it works:
   document is written (MyST's ``myst.xref_missing``, Sphinx's ``ref.doc``), so they are
   not persistent.  For those the unresolved node is replaced by its text before they
   see it (images and downloads at read time, page links and anchors in a
-  post-transform that runs before theirs), and ours is the only warning.  Toctree
+  post-transform that runs before theirs), and ours is the only warning (silenced
+  where ``suppress_warnings`` silences theirs: :func:`silenced`).  Toctree
   entries are the exception: Sphinx warns ``toc.not_readable`` on every build (it
   re-reads such documents), so we count those but do not warn twice.
 * A page link of a moved page that names one page from the new folder and another from
@@ -936,8 +937,11 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         report.labels = label_landings(checker, references, env.all_docs)
     state.report = report
 
+    suppress = app.config.suppress_warnings
     for finding in report.findings:
-        if not kind_of(finding.reference.kind).warned_by_sphinx:
+        if not kind_of(finding.reference.kind).warned_by_sphinx and not silenced(
+            finding, suppress
+        ):
             warn(finding.subtype, finding.message, location=finding.location)
     if app.config.relocate_report_rewrites:
         report_rewrites(references, env.all_docs, checker.anchors, report.labels,
@@ -1114,14 +1118,24 @@ def _rendered_files(app: Sphinx) -> set[str]:
     }
 
 
+def silenced(finding: Finding, suppress: Sequence[str]) -> bool:
+    """Whether ``suppress_warnings`` silences a finding: by its subtype, or by the warning
+    Sphinx or MyST gives the reference without the extension (``Reference.replaces``),
+    so that adding the extension warns nothing a project had silenced. Not an
+    ambiguity: two meanings is this extension's question, which they never ask."""
+    if is_suppressed_warning("relocate", finding.subtype.value, suppress):
+        return True
+    replaces = finding.reference.replaces
+    if not replaces or finding.subtype is RelocateWarning.AMBIGUOUS:
+        return False
+    kind, _, subtype = replaces.partition(".")
+    return is_suppressed_warning(kind, subtype, suppress)
+
+
 def counted(app: Sphinx, report: Report) -> list[Finding]:
     """Findings that count towards the summary: those not silenced by ``suppress_warnings``."""
     suppress = app.config.suppress_warnings
-    return [
-        f
-        for f in report.findings
-        if not is_suppressed_warning("relocate", f.subtype.value, suppress)
-    ]
+    return [f for f in report.findings if not silenced(f, suppress)]
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
@@ -1134,7 +1148,9 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     made = _rendered_files(app) if report.unwritten else set()
     for finding in report.unwritten:
         if not _written_by_builder(app, finding.reference, made):
-            if not kind_of(finding.reference.kind).warned_by_sphinx:
+            if not kind_of(finding.reference.kind).warned_by_sphinx and not silenced(
+                finding, suppress
+            ):
                 warn(finding.subtype, finding.message, location=finding.location)
             report.findings.append(finding)
     report.unwritten = []

@@ -63,6 +63,10 @@ class Reference(NamedTuple):
     #: the file it is written in, when another than the document's own source (a file
     #: the document includes): where its warning points
     source: str = ""
+    #: the warning Sphinx or MyST gives it when it dangles without the extension, whose
+    #: place ours takes (``myst.xref_missing``, ``ref.doc``, ``image.not_readable``): a
+    #: ``suppress_warnings`` entry that silences that one silences ours ("" for none)
+    replaces: str = ""
 
 
 class PerDocument(Generic[T]):

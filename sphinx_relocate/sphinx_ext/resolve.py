@@ -300,6 +300,10 @@ class Resolver:
         outside = entry.outside_recorded_as
         if outside and resolved.exists and not resolved.is_page and leaves_root(resolved.path):
             kind = outside
+        replaces = entry.replaces or (
+            _XREF_WARNINGS.get(node.get("reftype"), "")
+            if isinstance(node, addnodes.pending_xref) else ""
+        )
         self.records.append(
             Reference(
                 self.docname,
@@ -313,6 +317,7 @@ class Resolver:
                 resolved.alternatives,
                 by_name,
                 self.included_from(node),
+                replaces,
             ),
         )
         if resolved.rewritten and self.verbose:
@@ -882,6 +887,14 @@ class ReferenceKind:
     #: or the resolver notes it), which Sphinx re-reads the document for when the file
     #: goes: the check need not look at it again until then
     file_is_dependency: bool = False
+    #: the warning Sphinx gives it when it dangles without the extension
+    #: (``Reference.replaces``; a link's depends on its node: :data:`_XREF_WARNINGS`)
+    replaces: str = ""
+
+
+#: the warning a page cross-reference gets when it dangles without the extension, by
+#: its ``reftype``: ``:doc:`` Sphinx's, a Markdown link MyST's (a reST link: none)
+_XREF_WARNINGS = {"doc": "ref.doc", "myst": "myst.xref_missing"}
 
 
 def _page_xref(node: addnodes.pending_xref) -> bool:
@@ -900,12 +913,12 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
         RelocateWarning.DOWNLOAD, "download", "doctree-read: ``:download:``",
         (NodeAdapter(addnodes.download_reference, lambda node: True, _download),),
         replaced_if_missing=True, outside_recorded_as=RelocateWarning.REPO_FILE,
-        file_is_dependency=True,
+        file_is_dependency=True, replaces="download.not_readable",
     ),
     ReferenceKind(
         RelocateWarning.IMAGE, "image", "doctree-read: images and figures",
         (NodeAdapter(nodes.image, lambda node: True, _image),),
-        replaced_if_missing=True, file_is_dependency=True,
+        replaced_if_missing=True, file_is_dependency=True, replaces="image.not_readable",
     ),
     ReferenceKind(
         RelocateWarning.LINK, "link",
@@ -939,7 +952,7 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
     ReferenceKind(
         RelocateWarning.TOCTREE, "toctree", "parse: the ``toctree`` directive's entries "
         "(:class:`RelocatingTocTree`)",
-        warned_by_sphinx=True,
+        warned_by_sphinx=True, replaces="toc.not_readable",
     ),
     ReferenceKind(
         RelocateWarning.REPO_URL, "repo url",
