@@ -304,8 +304,10 @@ Home
 - `relative <old-page.html>`_ and `its folder <old-folder/>`_
 - https://example.org/docs/objects.inv and https://example.org/docs/_static/x.css
 - https://example.org/docs/_/downloads/en/latest/pdf/
+- https://example.org/docs-old/x.html, another site
 - https://example.org/docs/nothing.html
 - https://example.org/docs/nothing.inv
+- https://example.org/docs/dead-end.html, which redirects to no page
 
 .. toctree::
 
@@ -326,8 +328,9 @@ def test_links_to_a_loaded_peers_redirects_land(make_app, tmp_path, builder, pee
     (docs / "conf.py").write_text(
         f"import sys\nsys.path.insert(0, {str(docs)!r})\n"
         f"extensions = {[*extensions, 'sphinx_relocate']!r}\n"
-        'html_baseurl = "https://example.org/docs/"\nhtml_static_path = ["_static"]\n'
-        'rediraffe_redirects = {"old-page": "page", "old-folder/index": "page"}\n',
+        'html_baseurl = "https://example.org/docs"\nhtml_static_path = ["_static"]\n'
+        'rediraffe_redirects = {"old-page": "page", "old-folder/index": "page", '
+        '"dead-end": "gone"}\n',
         "utf-8",
     )
     (docs / "index.rst").write_text(SITE_LINKS, "utf-8")
@@ -340,8 +343,18 @@ def test_links_to_a_loaded_peers_redirects_land(make_app, tmp_path, builder, pee
         "repo url 'https://example.org/docs/nothing.inv' does not land: "
         "no document 'nothing.inv'",
     ]
-    # the peer writes the redirect pages, or, not loaded, this extension writes stubs
-    assert found == dangling, peer
+    # the peer writes the redirect pages, or, not loaded, this extension writes stubs;
+    # a redirect to no page is no landing either
+    dead_end = (
+        "repo url 'https://example.org/docs/dead-end.html' does not land: "
+        "no document 'dead-end'"
+    )
+    if peer:
+        assert found == [*dangling, dead_end]
+    else:  # the table's own check names the entry too
+        assert found[0] == "target 'gone' of 'dead-end' is not a document"
+        assert found[1:3] == dangling
+        assert found[3].startswith(f"{dead_end}; the table moves `dead-end` to `gone`")
     # and, as the table, sends the old URL to the page's new one; a peer's stays as written
     home = (Path(app.outdir) / "index.html").read_text("utf-8")
     new = "https://example.org/docs/" + ("page/" if builder == "dirhtml" else "page.html")

@@ -20,6 +20,7 @@ from sphinx_relocate.core.paths import (
     quote_url,
     relative_path,
     safe_output_path,
+    site_path,
 )
 from sphinx_relocate.core.stubs import (
     ENGLISH,
@@ -115,6 +116,25 @@ def test_index_file_href_names_the_file_the_builder_writes(old, new, fragment, s
     assert path == html_page_path(new, dirhtml=True, file_suffix=suffix)
     assert path.endswith("index" + suffix)
     assert unquote(urlsplit(href).fragment) == fragment
+
+
+def test_site_path_is_below_the_base_url_only() -> None:
+    for base in ("https://e.org/docs/", "https://e.org/docs"):  # with or without the "/"
+        assert site_path("https://e.org/docs/a/b.html#x", base) == "a/b.html#x"
+        assert site_path("https://e.org/docs", base) == ""
+        assert site_path("https://e.org/docs?q=1", base) == "?q=1"
+        # a sibling that shares the text of the base is another site
+        assert site_path("https://e.org/docs-old/a.html", base) is None
+    assert site_path("https://e.org.example/x", "https://e.org") is None
+    assert site_path("https://e.org/x", "https://e.org") == "x"
+    assert site_path("https://e.org/x", "") is None  # no html_baseurl: no site
+
+
+@given(st.text(max_size=20), st.text(max_size=20))
+def test_site_path_rebuilds_the_url(base: str, rest: str) -> None:
+    below = site_path(base.rstrip("/") + "/" + rest, base)
+    if base.rstrip("/"):
+        assert below == rest
 
 
 @given(st.text(max_size=30))

@@ -106,6 +106,18 @@ def _steps_between(from_folder: str, to_folder: str) -> str:
     return "/".join(steps) + "/" if steps else ""
 
 
+def site_path(url: str, baseurl: str) -> str | None:
+    """The part of ``url`` below the site at ``baseurl`` (``html_baseurl``), ``None`` when
+    it is not under it: ``https://e.org/docs-old/`` is not under ``https://e.org/docs``."""
+    base = baseurl.rstrip("/")
+    if not base or not url.startswith(base):
+        return None
+    rest = url[len(base):]
+    if not rest or rest[0] in "?#":
+        return rest
+    return rest[1:] if rest[0] == "/" else None
+
+
 def leaves_root(path: str) -> bool:
     """Whether a normalized source-relative path points outside the source folder."""
     return path == ".." or path.startswith("../")

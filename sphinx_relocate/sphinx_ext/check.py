@@ -69,6 +69,7 @@ from sphinx_relocate.core.paths import (
     join_relative,
     leaves_root,
     relative_path,
+    site_path,
     split_target,
     strip_source_suffix,
 )
@@ -1059,7 +1060,7 @@ def _names_output_page(ref: Reference, documents: Container[str], baseurl: str) 
     if not ref.is_page or ref.by_name or ref.target in documents:
         return False
     path = ref.written.partition("#")[0].partition("?")[0]
-    if baseurl and path.startswith(baseurl):  # a URL of the site (relocate.repo_url)
+    if site_path(path, baseurl) is not None:  # a URL of the site (relocate.repo_url)
         return True
     return path.lower().endswith(_OUTPUT_SUFFIXES) or path.endswith("/")
 
@@ -1071,9 +1072,9 @@ def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bo
     another file of the build (``objects.inv``); a page an earlier build left there, of a
     document removed since, is not."""
     path = decode(ref.written.partition("#")[0].partition("?")[0])
-    baseurl = app.config.html_baseurl
-    if baseurl and path.startswith(baseurl):
-        target = posixpath.normpath(path[len(baseurl.rstrip("/")) + 1 :] or ".")
+    below = site_path(path, app.config.html_baseurl)
+    if below is not None:
+        target = posixpath.normpath(below or ".")
     else:
         page_uri = app.builder.get_target_uri(ref.docname).partition("#")[0]  # singlehtml's
         target = posixpath.normpath(posixpath.join(posixpath.dirname(page_uri), path))
@@ -1082,12 +1083,15 @@ def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bo
     stem, suffix = posixpath.splitext(target)
     if suffix and suffix.lower() not in _OUTPUT_SUFFIXES:  # not a page: any file written
         return os.path.isfile(os.path.join(app.outdir, target))
-    state = state_of(app)
+    # a redirect page (a loaded peer's, or this extension's stub) that lands on a page
+    state, docs = state_of(app), app.env.found_docs
     names = {stem, stem.removesuffix("/index")} if suffix else {target, f"{target}/index"}
-    return any(  # a redirect page: a loaded peer's, or this extension's stub
-        name in table.pages or any(pattern.matches(name) for pattern in table.patterns)
-        for table in (state.peer_redirects, state.table) for name in names
-    )
+    for table in (state.peer_redirects, state.table):
+        for name in names:
+            found = table.locate_page(name, docs.__contains__)
+            if found is not None and (found.url or found.path in docs):
+                return True
+    return False
 
 
 def _rendered_files(app: Sphinx) -> set[str]:

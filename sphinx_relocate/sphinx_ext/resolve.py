@@ -69,6 +69,7 @@ from sphinx_relocate.core.paths import (
     page_root_url,
     quote_url,
     relative_path,
+    site_path,
     split_target,
     strip_source_suffix,
 )
@@ -687,8 +688,8 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
         root = project.repo_folder("")
         written = "/" + join_relative(root, inside) + (f"#{fragment}" if fragment else "")
         landing = land(written, "any", Site((root,), ""), project)
-    elif baseurl and url.startswith(baseurl):  # a page of the built site
-        path, query, fragment = split_target(url[len(baseurl.rstrip("/")) + 1 :])
+    elif (below := site_path(url, baseurl)) is not None:  # a page of the built site
+        path, query, fragment = split_target(below)
         path = decode(path)
         if path.split("/", 1)[0] in _SERVED_FOLDERS:
             return None  # a file the builder names itself, or one the host serves
