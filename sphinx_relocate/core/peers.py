@@ -24,7 +24,8 @@ What each peer means, read from its source and its tests:
   trailing ``/`` is dropped: ``"guide/install/"`` is ``guide/install``).  Its file has
   one ``old new`` pair a line, separated by white space, either side in ``"…"`` or
   ``'…'`` (no escapes: a quote that does not close stays part of the name); a line that
-  starts with ``#`` is a comment.  Chains collapse and loops are refused, as the table does anyway.
+  starts with ``#`` is a comment.  Chains collapse and loops are refused, as the table
+  does anyway.
 """
 
 from __future__ import annotations

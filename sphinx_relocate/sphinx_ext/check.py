@@ -1068,9 +1068,9 @@ def _names_output_page(ref: Reference, documents: Container[str], baseurl: str) 
 def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bool:
     """Whether the URL ``ref`` names, read from its page's URL (or from the site's root,
     for a URL under ``html_baseurl``), is a page the builder renders itself (``made``:
-    their output paths), a redirect page (a stub, or a page of a peer conf.py loads), or
-    another file of the build (``objects.inv``); a page an earlier build left there, of a
-    document removed since, is not."""
+    their output paths), a redirect page that leads to a page (a stub, or one of a peer
+    conf.py loads), or another file of the build (``objects.inv``); a page an earlier
+    build left there, of a document removed since, is not."""
     path = decode(ref.written.partition("#")[0].partition("?")[0])
     below = site_path(path, app.config.html_baseurl)
     if below is not None:
