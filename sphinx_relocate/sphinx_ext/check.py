@@ -1078,6 +1078,8 @@ def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bo
     else:
         page_uri = app.builder.get_target_uri(ref.docname).partition("#")[0]  # singlehtml's
         target = posixpath.normpath(posixpath.join(posixpath.dirname(page_uri), path))
+    if leaves_root(target):  # above the output folder: nothing the site serves
+        return False
     if target in made or posixpath.join(target, "index.html") in made:
         return True
     stem, suffix = posixpath.splitext(target)
