@@ -69,6 +69,7 @@ from sphinx_relocate.core.paths import (
     join_relative,
     leaves_root,
     relative_path,
+    safe_output_path,
     site_path,
     split_target,
     strip_source_suffix,
@@ -1073,12 +1074,11 @@ def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bo
     build left there, of a document removed since, is not."""
     path = decode(ref.written.partition("#")[0].partition("?")[0])
     below = site_path(path, app.config.html_baseurl)
-    if below is not None:
-        target = posixpath.normpath(below or ".")
-    else:
+    if below is None:
         page_uri = app.builder.get_target_uri(ref.docname).partition("#")[0]  # singlehtml's
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(page_uri), path))
-    if leaves_root(target):  # above the output folder: nothing the site serves
+        below = posixpath.join(posixpath.dirname(page_uri), path)
+    target = "" if posixpath.normpath(below or ".") == "." else safe_output_path(below)
+    if target is None:  # above the output folder, or an absolute path: nothing served
         return False
     if target in made or posixpath.join(target, "index.html") in made:
         return True
