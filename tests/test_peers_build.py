@@ -295,7 +295,7 @@ def setup(app):
 '''
 
 #: links to the site's own URLs that land without a page of the docs (the peer's redirect
-#: pages, the builder's files, the host's), then two that land nowhere
+#: pages, the builder's files, the host's), then those that land nowhere
 SITE_LINKS = """\
 Home
 ====
