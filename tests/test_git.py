@@ -582,6 +582,32 @@ def test_renamed_heading_at_the_same_place_or_by_its_text() -> None:
     assert compare_sections(labelled, moved) == [("old", "new")]
 
 
+def test_sections_alike_only_in_markup_are_not_the_same_section() -> None:
+    """Two sections that each show one API object share their directive's markup and
+    options, not their text: ``Provisional strategies`` (``.. automodule::
+    hypothesis.provisional``) is not the ``Settings`` section (``.. autoclass::
+    hypothesis.settings``) that came in beside it (Hypothesis's docs, 2025: difflib
+    found them 0.60 alike).  A heading whose label is its id is one section id, once."""
+    from sphinx_relocate.core.git import compare_sections, sections_in
+
+    old = sections_in(
+        "Data\n====\n\n"
+        ".. _tuning:\n\nTuning\n------\n\nSet the cache size and the number of workers.\n\n"
+        "Provisional strategies\n----------------------\n\n"
+        ".. automodule:: hypothesis.provisional\n  :members:\n"
+        "  :exclude-members: DomainNameStrategy\n",
+        "data.rst", 0,
+    )
+    new = sections_in(
+        "Data\n====\n\nEngine\n------\n\nSet the cache size and the number of workers.\n\n"
+        "Settings\n--------\n\n.. autoclass:: hypothesis.settings\n"
+        "    :members:\n    :exclude-members: register_profile, get_profile, load_profile\n",
+        "data.rst", 0,
+    )
+    assert compare_sections(old, new) == [("tuning", "engine"),
+                                          ("provisional-strategies", None)]
+
+
 def test_a_page_that_changed_suffix_is_the_same_page_and_a_retitled_page_keeps_its_top(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -640,3 +666,20 @@ def test_a_page_that_changed_suffix_is_the_same_page_and_a_retitled_page_keeps_i
     capsys.readouterr()
     assert main(["from-git", "docs", "--since", base, "--check"]) == 0
     assert "every page and heading renamed or deleted since" in capsys.readouterr().err
+
+
+def test_a_section_id_gets_one_entry_and_two_places_are_a_question() -> None:
+    """A TOML table cannot hold a key twice: an old id found twice at one place is one
+    ``[anchors]`` entry; found at two places, it is a section for the user to place."""
+    from sphinx_relocate.core.git import Changes, SectionChange, derive
+
+    changes = Changes(sections=[
+        SectionChange("guide", "tuning", "guide/advanced", "tuning"),
+        SectionChange("guide", "tuning", "guide/advanced", "tuning"),
+        SectionChange("guide", "caveats", "notes", "known-limits"),
+        SectionChange("guide", "caveats", "faq", "caveats"),
+        SectionChange("guide", "obsolete"),
+    ])
+    derived = derive(changes, "", (".md",), present=())
+    assert derived.anchors == [("guide#tuning", "guide/advanced#tuning")]
+    assert derived.removed == ["guide#caveats", "guide#obsolete"]

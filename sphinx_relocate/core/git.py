@@ -392,7 +392,17 @@ class Section:
 
     ids: tuple[str, ...]
     line: int
+    #: its text without directive markers and option names (:data:`_MARKUP`)
     body: str
+
+
+#: what a section's text is compared without: directive markers and option names, the
+#: same in every section that shows an API object (``.. autoclass::``, ``:members:``),
+#: so that two such sections are alike by the objects they name, not by their markup
+_MARKUP = re.compile(
+    r"^[ \t]*(?:\.\.[ \t]+[\w:.-]+::|[`~:]{3,}[ \t]*\{[\w:.-]+\}|:[\w-]+:|[`~:]{3,}[ \t]*$)",
+    re.MULTILINE,
+)
 
 
 #: inline links and images: a slug keeps a link's text and drops an image
@@ -489,8 +499,9 @@ def _rest_sections(text: str) -> list[Section]:
     sections = []
     for index, (_, title, own, labels) in enumerate(found):
         end = found[index + 1][0] if index + 1 < len(found) else len(lines)
-        body = "\n".join(lines[title + 2 : end])
-        sections.append(Section(tuple(i for i in (own, *labels) if i), title + 1, body))
+        body = _MARKUP.sub("", "\n".join(lines[title + 2 : end]))
+        ids = tuple(dict.fromkeys(i for i in (own, *labels) if i))  # a label may be its id
+        sections.append(Section(ids, title + 1, body))
     return sections
 
 
@@ -737,11 +748,14 @@ def _entries(changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]) -> D
             docname, is_page = strip_source_suffix(old, suffixes)
             if is_page:
                 derived.deleted.append(docname)
+    went: dict[str, set[str]] = {}
     for change in changes.sections:
-        if change.new_id:
-            derived.anchors.append((change.old, change.new))
-        else:
-            derived.removed.append(change.old)
+        went.setdefault(change.old, set()).add(change.new if change.new_id else "")
+    for old_id, news in went.items():
+        if len(news) == 1 and "" not in news:
+            derived.anchors.append((old_id, news.pop()))
+        else:  # removed, or two places it may have gone: the user says which
+            derived.removed.append(old_id)
     derived.pages.sort()
     derived.files.sort()
     derived.anchors.sort()
@@ -985,10 +999,10 @@ def unredirected(
     Folders are not folded, so each page of a moved folder is checked on its own.
     """
     missing, _ = without_known(_entries(changes, docs_prefix, suffixes), table, ids_of)
-    return sorted([
+    return sorted({  # a heading and its label may name one section twice
         *missing.pages, *((page, "") for page in missing.deleted), *missing.anchors,
         *((section, "") for section in missing.removed),
-    ])
+    })
 
 
 def heading_at(changes: Changes, old: str) -> Location | None:
