@@ -111,7 +111,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-updated", events.check_site)
     app.connect("missing-reference", events.resolve_missing_reference)
     app.connect("doctree-resolved", events.finish_page)
-    app.connect("html-page-context", events.note_rendered_page)
+    app.connect("html-page-context", events.prepare_page_context)
     app.connect("build-finished", events.write_redirects)
     # after every other handler, so its lines are the last before Sphinx's own
     app.connect("build-finished", events.report_build, priority=900)

@@ -7,16 +7,20 @@ over a file the build writes; the servers' side is in test_exports_servers.py.
 from __future__ import annotations
 
 import json
+import posixpath
 import shutil
 from pathlib import Path
 
 import builds
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sphinx_relocate.core.stubs import (
     HtmlOutput,
     Redirect,
     export_rows,
+    rebased,
     style_redirects,
     style_url,
 )
@@ -57,6 +61,49 @@ def test_an_old_page_gets_its_old_style_url_too() -> None:
     assert (found.path, found.url, found.target) == ("old.html", "a/index.html#part",
                                                      Target("a", "part"))
     assert export_rows([found], site) == [("/old.html", "/a/#part")]
+
+
+def test_an_old_page_s_fragments_go_where_they_go_from_its_stub() -> None:
+    """html → dirhtml: ``guide.html#tuning`` and the old style's ``guide/#tuning`` both
+    land on the section the old page's ``[anchors]`` entry names."""
+    site = HtmlOutput(dirhtml=False)
+    moved = Redirect("guide", "guide.html", "guide/basics.html", "", "", Target("guide/basics"),
+                     {"tuning": "guide/advanced.html#tuning", "far": "https://x.example/#f"})
+    (found,) = style_redirects([moved], set(), site, ["dirhtml"], taken={"guide.html"})
+    assert found.path == "guide/index.html"
+    assert found.anchors == {"tuning": "advanced.html#tuning", "far": "https://x.example/#f"}
+
+
+@pytest.mark.parametrize(("href", "from_file", "to_file", "rebased_href"), [
+    ("a/b.html#x", "p.html", "p/index.html", "../a/b.html#x"),
+    ("../a/b.html", "p/q.html", "p.html", "a/b.html"),
+    ("../a/", "p/index.html", "p.html", "a/"),
+    ("../", "p/index.html", "index.html", "./"),
+    ("/abs/x.html#y", "p.html", "p/index.html", "/abs/x.html#y"),
+    ("https://e.example/a.html", "p.html", "p/q/index.html", "https://e.example/a.html"),
+])
+def test_a_relative_href_is_rebased_to_another_file(
+    href: str, from_file: str, to_file: str, rebased_href: str
+) -> None:
+    assert rebased(href, from_file, to_file) == rebased_href
+
+
+_SEGMENTS = st.lists(st.sampled_from(["a", "b", "c d"]), max_size=3)
+
+
+@given(target=_SEGMENTS, start=_SEGMENTS, end=_SEGMENTS, fragment=st.sampled_from(["", "#x"]))
+def test_a_rebased_href_names_the_same_file(
+    target: list[str], start: list[str], end: list[str], fragment: str
+) -> None:
+    """Read from the file it is rebased to, an href names the file it named from the
+    file it was written in."""
+    from_file, to_file = "/".join([*start, "s.html"]), "/".join([*end, "t.html"])
+    whole = "/".join([*target, "page.html"])
+    href = posixpath.relpath(whole, posixpath.dirname(from_file) or ".") + fragment
+    moved = rebased(href, from_file, to_file)
+    path, _, rest = moved.partition("#")
+    assert posixpath.normpath(posixpath.join(posixpath.dirname(to_file), path)) == whole
+    assert rest == fragment.lstrip("#")
 
 
 @pytest.mark.parametrize(("builder", "style", "stub", "row"), [

@@ -18,7 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sphinx_relocate.core.table import Entry, Location, RelocationTable, Target
-from sphinx_relocate.sphinx_ext.old_ids import Carried, Clash, carried_ids, changed_documents
+from sphinx_relocate.sphinx_ext.old_ids import (
+    Carried,
+    Clash,
+    carried_ids,
+    changed_documents,
+    departed_ids,
+)
 
 ROOT = Path(__file__).parent / "roots" / "test-old-ids"
 
@@ -138,6 +144,28 @@ def test_every_carried_id_lands_where_the_table_sends_its_links(
     assert changed_documents({}, found) == sorted(found)
 
 
+def test_a_fragment_that_left_a_page_still_there_is_departed() -> None:
+    """An ``[anchors]`` key of a page that stays, sent to another page or a URL, and what
+    a release's inventory says left the page; not a rename on the page itself (carried
+    there), nor a fragment the page still answers, nor a page that is gone (its stub)."""
+    table = table_of(
+        ("anchors", "faq#went", Target("guide", "tuning")),
+        ("anchors", "faq#far", Target(url="https://example.org/x")),
+        ("anchors", "faq#renamed", Target("faq", "new-name")),
+        ("anchors", "faq#still", Target("guide", "still")),
+        ("anchors", "gone#went", Target("guide", "tuning")),
+    )
+    followed = {"faq": {"api.f": ("guide", "api.f"), "went": ("notes", "went")},
+                "gone": {"x": ("guide", "x")}}
+    departed = departed_ids(table, {"faq", "guide", "notes"}.__contains__, followed,
+                            lambda docname: {"still"} if docname == "faq" else set())
+    assert departed == {"faq": (
+        ("api.f", Target("guide", "api.f")),
+        ("far", Target(url="https://example.org/x")),
+        ("went", Target("guide", "tuning")),  # the table comes first
+    )}
+
+
 # -- builds --------------------------------------------------------------------------
 
 
@@ -248,3 +276,41 @@ def test_a_page_without_old_ids_is_written_as_before(src: Path, tmp_path: Path) 
         outdir / "faq.html"
     ).read_text("utf-8")
     assert '<section id="tuning">\n<h2>' in (outdir / "new/guide.html").read_text("utf-8")
+
+
+DEPARTED = '"faq#went-away" = "new/guide#tuning"\n"faq#installation-issues" = "new/guide#tuning"\n'
+
+
+@pytest.mark.parametrize(("builder", "page", "href"), [
+    ("html", "faq.html", "new/guide.html#tuning"),
+    ("dirhtml", "faq/index.html", "../new/guide/index.html#tuning"),
+])
+def test_a_page_that_stays_sends_a_departed_fragment_on(
+    src: Path, tmp_path: Path, builder: str, page: str, href: str
+) -> None:
+    """``faq.html#went-away``: the section went to ``new/guide``; ``faq`` is still a
+    page, so no stub answers the old URL: a script in its head does.  A fragment the
+    page still has (``installation-issues``) stays on the page."""
+    table = src / "relocations.toml"
+    table.write_text(table.read_text("utf-8").replace("[anchors]\n", "[anchors]\n" + DEPARTED),
+                     "utf-8")
+    outdir, _ = build(src, tmp_path / "out", builder)
+    head = (outdir / page).read_text("utf-8").partition("</head>")[0]
+    assert f'<script>(function(){{var m={{"went-away":"{href}"}},l=window.location' in head
+    assert "installation-issues" not in head
+
+
+def test_a_table_edit_rewrites_the_page_a_fragment_departs_from(
+    src: Path, tmp_path: Path
+) -> None:
+    table = src / "relocations.toml"
+    text = table.read_text("utf-8")
+    out = tmp_path / "out"
+    outdir, _ = build(src, out, "html")
+    assert '"went-away"' not in (outdir / "faq.html").read_text("utf-8")
+    table.write_text(text.replace("[anchors]\n", "[anchors]\n" + DEPARTED), "utf-8")
+    outdir, _ = build(src, out, "html")  # only the table changed
+    assert '"went-away":"new/guide.html#tuning"' in (outdir / "faq.html").read_text("utf-8")
+    table.write_text(text, "utf-8")
+    outdir, _ = build(src, out, "html")
+    assert '"went-away"' not in (outdir / "faq.html").read_text("utf-8")

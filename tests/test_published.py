@@ -21,12 +21,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_inventory import build, copy, entries
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.history import read_history
-from sphinx_relocate.core.inventory import InventoryError
-from sphinx_relocate.core.published import Published, unredirected
+from sphinx_relocate.core.inventory import InventoryError, parse
+from sphinx_relocate.core.published import Published, followed_ids, unredirected
 from sphinx_relocate.core.spans import labels_in
 from sphinx_relocate.core.table import load_table
 from sphinx_relocate.sphinx_ext import published as _published
@@ -439,3 +441,89 @@ def test_a_trickling_server_in_a_build_is_one_line(
         f"relocate_published = {url!r}: cannot fetch {url}: no complete answer within 1 s"
     ]
     assert (out / "index.html").is_file()
+
+
+# -- where a published id is now ---------------------------------------------------------
+
+
+def inventory_of(*lines: str) -> Published:
+    """A release's inventory with these entry lines (``name role prio uri display``)."""
+    body = zlib.compress("".join(line + "\n" for line in lines).encode("utf-8"))
+    header = b"# Sphinx inventory version 2\n# Project: p\n# Version: 1\n"
+    return Published(parse(header + b"# The remainder of this file is compressed using zlib.\n"
+                            + body))
+
+
+RELEASE = inventory_of(
+    "guide std:doc -1 guide.html Guide",
+    "kept std:doc -1 kept.html Kept",
+    "tune py:function 1 guide.html#$ -",
+    "tuning std:label -1 guide.html#tuning Tuning",
+    "old-label std:label -1 guide.html#old-label Old",
+    "left py:function 1 kept.html#$ -",
+    "stay py:function 1 kept.html#$ -",
+)
+NOW = {
+    ("py:function", "tune"): ("guide/advanced", "tune"),
+    ("std:label", "tuning"): ("guide/advanced", "tuning"),
+    ("py:function", "left"): ("elsewhere", "left"),
+    ("py:function", "stay"): ("kept", "stay"),
+}
+
+
+def test_each_fragment_that_left_its_page_follows_its_entry() -> None:
+    """A gone page's labels and objects go where the same entry is now, and so does an
+    object that left a page still there (``kept#left``); one still on its page
+    (``kept#stay``) and an entry the build no longer has (``old-label``) give none."""
+    found = followed_ids([RELEASE], {"kept", "guide/advanced", "elsewhere"},
+                         lambda role, name: NOW.get((role, name)))
+    assert found == {"guide": {"tune": ("guide/advanced", "tune"),
+                               "tuning": ("guide/advanced", "tuning")},
+                     "kept": {"left": ("elsewhere", "left")}}
+
+
+def test_a_fragment_with_two_meanings_is_left_out() -> None:
+    """Two releases say ``#tune`` stood for two objects that are now apart: which one a
+    reader meant, nothing says."""
+    other = inventory_of("guide std:doc -1 guide.html Guide",
+                         "tune std:label -1 guide.html#tune Tune")
+    now = {**NOW, ("std:label", "tune"): ("notes", "tune")}
+    found = followed_ids([RELEASE, other], {"kept"}, lambda role, name: now.get((role, name)))
+    assert found["guide"] == {"tuning": ("guide/advanced", "tuning")}
+    same = {**NOW, ("std:label", "tune"): ("guide/advanced", "tune")}
+    found = followed_ids([RELEASE, other], {"kept"}, lambda role, name: same.get((role, name)))
+    assert found["guide"]["tune"] == ("guide/advanced", "tune")
+
+
+_NAMES = st.sampled_from(["a", "b", "c"])
+
+
+@given(
+    entries=st.lists(st.tuples(_NAMES, st.sampled_from(["std:label", "py:function"]),
+                               st.sampled_from(["p", "q"]), _NAMES), max_size=12),
+    places=st.dictionaries(st.tuples(st.sampled_from(["std:label", "py:function"]), _NAMES),
+                           st.tuples(st.sampled_from(["x", "q"]), _NAMES)),
+)
+def test_a_followed_fragment_is_one_meaning_that_left_its_page(
+    entries: list[tuple[str, str, str, str]],
+    places: dict[tuple[str, str], tuple[str, str]],
+) -> None:
+    """Whatever the release and the build (``p`` gone, ``q`` still there): a fragment is
+    followed exactly when the entries naming it on its page that the build still has
+    are at one place, and none of them is still on that page."""
+    lines = ["p std:doc -1 p.html P", "q std:doc -1 q.html Q"]
+    lines += [f"{name} {role} 1 {page}.html#{fragment} -" for name, role, page, fragment in entries]
+    found = followed_ids([inventory_of(*lines)], {"q", "x"},
+                         lambda role, name: places.get((role, name)))
+    for page in ("p", "q"):
+        by_fragment: dict[str, set[tuple[str, str] | None]] = {}
+        for name, role, where, fragment in entries:
+            if where == page:
+                by_fragment.setdefault(fragment, set()).add(places.get((role, name)))
+        for fragment, where_now in by_fragment.items():
+            known = where_now - {None}
+            if len(known) == 1 and not any(place[0] == page for place in known):
+                assert found[page][fragment] == known.pop()
+            else:
+                assert fragment not in found.get(page, {})
+    assert all(fragment for on_page in found.values() for fragment in on_page)

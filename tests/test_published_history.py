@@ -123,13 +123,42 @@ def test_a_previous_output_folder(project: Path, tmp_path: Path) -> None:
     before = copy(tmp_path, "test-inventory-before")
     html, _ = build(before, fresh=True)
     dirhtml, _ = build(before, "dirhtml", fresh=True)
-    for folder, dropped in ((html, "dropped.html"), (dirhtml, "dropped/")):
+    for folder, dropped, install in ((html, "dropped.html", "setup/install.html"),
+                                     (dirhtml, "dropped/", "setup/install/")):
+        # its objects.inv is the release's inventory: its labels and objects count too,
+        # and a page it lists is checked once
+        _, warnings = build(project, fresh=True, relocate_published=str(folder))
+        found = [m for _, m in messages(warnings)]
+        assert found == [
+            f"dropped was published at {dropped} and is no longer a page; it has no entry",
+            f"label install-label was published at {install}#install-label and is no "
+            "longer a label; it has no entry",
+        ], found
+        (folder / "objects.inv").unlink()
         _, warnings = build(project, fresh=True, relocate_published=str(folder))
         found = [m for _, m in messages(warnings)]
         assert found == [f"{dropped} was published ({folder}) {NOTHING}"], found
         if folder == dirhtml:  # its index.html is read too
             history = read_history(str(folder), Path(), fetch=unfetched)
             assert {"dropped/", "dropped/index.html"} <= {u.path for u in history.urls}
+
+
+def test_a_page_the_builder_renders_without_a_document_serves_its_url(project: Path) -> None:
+    """sphinx-notfound-page renders ``404.html`` through ``html-collect-pages``: no
+    document, and not written yet when the documents are checked.  Its published URL
+    is served, on a fresh build and on one that writes no page."""
+    with (project / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(
+            "\ndef setup(app):\n"
+            "    app.connect('html-collect-pages', lambda app: [('404', {}, 'page.html')])\n"
+        )
+    (project / "published" / "urls.txt").write_text("404.html\ndropped.html\n", "utf-8")
+    where = f"{project / 'published' / 'urls.txt'}, line 2"
+    expected = [("relocations.toml:2", f"dropped.html was published ({where}) {NOTHING}")]
+    for fresh in (True, False):
+        out, warnings = build(project, fresh=fresh, relocate_published="published/urls.txt")
+        assert messages(warnings) == expected
+        assert (out / "404.html").is_file()
 
 
 def test_two_versions_inventories_listed_together(project: Path) -> None:

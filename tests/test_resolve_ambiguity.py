@@ -44,6 +44,8 @@ def test_anchor_on_neither_page_is_one_warning_naming_both(app: Any, warning: St
     assert lines[0].endswith("[relocate.ambiguous]")
     assert "broken.md:7:" in lines[0]
     assert "is ambiguous: it lands on `guide/index#nowhere` and on `index#nowhere`" in lines[0]
+    assert lines[0].endswith("write the one you mean as a path from the top of the docs "
+                             "(`/…`), which reads the same from every folder [relocate.ambiguous]")
     # never a silent choice: the link goes to the top of the page it names as written
     # (from the page's new folder), as for any missing anchor
     assert "../index.html" in hrefs(app, "guide/deep/broken.html")

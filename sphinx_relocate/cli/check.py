@@ -56,7 +56,7 @@ def _published_problems(
     from sphinx_relocate.core.exports import moved_folders
     from sphinx_relocate.core.history import output_files, read_history, unserved
     from sphinx_relocate.core.inventory import InventoryError
-    from sphinx_relocate.core.published import generated_labels, unredirected
+    from sphinx_relocate.core.published import followed_ids, generated_labels, unredirected
     from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
     from sphinx_relocate.sphinx_ext.published import fetch_url
     from sphinx_relocate.sphinx_ext.queries import base_url
@@ -85,11 +85,18 @@ def _published_problems(
     else:
         labels = project.labels()[0].union(*map(generated_labels, history.inventories))
     ids = section_ids(project)
+    # the build's stubs send a label of a gone page to where it is now; the sources say
+    # which labels are still there, not where (one stand-in place each)
+    written = labels or set()
+    followed = followed_ids(
+        history.inventories, documents,
+        lambda role, name: ("", name) if role == "std:label" and name in written else None,
+    )
     found = [
         finding
         for published in history.inventories
         for finding in unredirected(published, documents, labels, table, ids,
-                                    labels_from_sources=True)
+                                    labels_from_sources=True, followed=followed)
     ]
     if history.urls:
         settings = project.settings

@@ -122,7 +122,8 @@ def say_findings(style: str, shown: str, change: FileChange) -> int:
         )
     found += [
         (0, f"{written!r} is ambiguous: it lands on two targets, from the page's folder and "
-            "from a folder it stood in, and nothing decides which is meant; left as written "
+            "from a folder it stood in, and nothing decides which is meant; left as written: "
+            "write the one you mean as a path from the top of the docs (`/…`) "
             "[relocate.ambiguous]", 0)
         for written in change.ambiguous
     ]

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-from sphinx_relocate.core.inventory import InventoryError
+from sphinx_relocate.core.inventory import FILENAME, InventoryError
 from sphinx_relocate.core.published import (
     MAX_INVENTORY_BYTES,
     MAX_INVENTORY_LINES,
@@ -128,15 +128,9 @@ def read_history(
             shown, base = str(path), base_url
             if path.is_dir():
                 history.sources.append(shown)
-                history.urls += output_urls(path)
+                history.urls += _read_output(path, base_url, history.inventories)
                 continue
-            try:
-                if path.stat().st_size > MAX_INVENTORY_BYTES:
-                    raise InventoryError(f"{shown}: more than {MAX_INVENTORY_BYTES // 2**20} "
-                                         "MiB: not read")
-                data = path.read_bytes()
-            except OSError as err:
-                raise InventoryError(f"cannot read {shown}: {err.strerror or err}") from None
+            data = _read_bytes(path, shown)
         history.sources.append(shown)
         kind = Path(urlsplit(source).path if is_url(source) else source).suffix.lower()
         if kind == ".inv" or (kind != ".xml" and data.startswith(b"# Sphinx inventory")):
@@ -154,6 +148,29 @@ def read_history(
                 history.urls.append(PublishedUrl(url, path_in_site, shown, line))
     history.check_read()
     return history
+
+
+def _read_bytes(path: Path, shown: str) -> bytes:
+    try:
+        if path.stat().st_size > MAX_INVENTORY_BYTES:
+            raise InventoryError(f"{shown}: more than {MAX_INVENTORY_BYTES // 2**20} MiB: not read")
+        return path.read_bytes()
+    except OSError as err:
+        raise InventoryError(f"cannot read {shown}: {err.strerror or err}") from None
+
+
+def _read_output(folder: Path, base_url: str, inventories: list[Published]) -> list[PublishedUrl]:
+    """A previous build's output: its ``objects.inv`` when it has one (its labels and
+    objects, whose fragments stubs follow), and the URLs of its pages that the inventory
+    does not list (each page is checked once)."""
+    urls = output_urls(folder)
+    path = folder / FILENAME
+    if not path.is_file():
+        return urls
+    published = from_bytes(_read_bytes(path, str(path)), FILENAME, str(path), base_url)
+    inventories.append(published)
+    listed = published.pages()
+    return [url for url in urls if not listed.intersection(page_candidates(url.path))]
 
 
 def sitemap_urls(data: bytes, shown: str) -> list[tuple[str, int]]:

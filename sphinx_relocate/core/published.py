@@ -20,7 +20,7 @@ check without a build.  Nothing here imports Sphinx.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -112,6 +112,50 @@ def check_size(data: bytes) -> None:
             return
 
 
+# -- where a published id is now --------------------------------------------------------
+
+#: where an entry of an inventory is now: ``(role, name)`` → ``(docname, anchor)``;
+#: ``None``: no such entry in the build
+PlaceOf = Callable[[str, str], "tuple[str, str] | None"]
+
+
+def followed_ids(
+    inventories: Iterable[Published], documents: Collection[str], place_of: PlaceOf
+) -> dict[str, dict[str, tuple[str, str]]]:
+    """Each published page → each fragment of it that an entry of a release names (a
+    label, a Python function, any domain's object) and that left the page → the page
+    and anchor where the same entry (role and name) is now (``place_of``).
+
+    So the stub of ``details.html`` sends ``#hypothesis.given`` to the function on the
+    page it went to, not to the top of the page the old page as a whole went to, and a
+    page that is still there sends ``extras.html#hypothesis.extra.lark.from_lark`` to
+    the page that documents the function now.  This is no guess: the release said which
+    object the fragment stood for.  A fragment that two entries (or two releases) send
+    to two places is left out: which one the reader meant, nothing says; so is one that
+    an entry still has on its page (``documents``: the pages there now).
+    """
+    found: dict[str, dict[str, tuple[str, str]]] = {}
+    torn: set[tuple[str, str]] = set()
+    for published in inventories:
+        pages = {entry.uri: name for name, entry in published.inventory.of_role("std:doc").items()}
+        for entry in published.inventory.entries:
+            if entry is None or entry.role == "std:doc":
+                continue
+            page_uri, _, fragment = entry.uri.partition("#")
+            docname = pages.get(page_uri)
+            if docname is None or not fragment or (docname, fragment) in torn:
+                continue
+            place = place_of(entry.role, entry.name)
+            if place is None:
+                continue
+            on_page = found.setdefault(docname, {})
+            stays = place[0] == docname and docname in documents
+            if stays or on_page.setdefault(fragment, place) != place:
+                torn.add((docname, fragment))
+                on_page.pop(fragment, None)
+    return {docname: on_page for docname, on_page in found.items() if on_page}
+
+
 # -- the check ---------------------------------------------------------------------------
 
 
@@ -132,29 +176,33 @@ def unredirected(
     ids_of: Callable[[str], set[str]] | None = None,
     *,
     labels_from_sources: bool = False,
+    followed: Mapping[str, Mapping[str, object]] | None = None,
 ) -> list[Unredirected]:
     """The published pages that are no longer documents and that the table does not move
     to a page or URL, then the labels (``None``: not checked) that are gone unmoved, then
     (with ``ids_of``, a page's section ids now) the sections of moved pages that land on
     no section.  ``labels_from_sources``: ``labels`` are those written in the sources
-    (the command line), not a build's."""
+    (the command line), not a build's; ``followed``: the fragments of gone pages that
+    their stubs send where their label is now (:func:`followed_ids`)."""
     found = unredirected_pages(published, documents, table)
     if labels is not None:
         found += unredirected_labels(published, labels, table, labels_from_sources)
     if labels is not None and ids_of is not None:
-        found += unredirected_sections(published, documents, labels, table, ids_of)
+        found += unredirected_sections(published, documents, labels, table, ids_of,
+                                       followed or {})
     return found
 
 
 def unredirected_sections(
     published: Published, documents: set[str], labels: set[str],
     table: RelocationTable, ids_of: Callable[[str], set[str]],
+    followed: Mapping[str, Mapping[str, object]],
 ) -> list[Unredirected]:
     """The anchors of published labels on pages that are gone (moved, split, merged)
-    that land on no section: no ``[anchors]`` entry, and the page the table sends the
-    old page to has no such id (``guide.html#tuning`` after ``tuning`` went to the other
-    half of a split).  A label gone or renamed is a label finding, or carries its old
-    id on its new section."""
+    that land on no section: no ``[anchors]`` entry, the page the table sends the old
+    page to has no such id, and the stub does not follow the label (``followed``: two
+    releases or two entries gave the fragment two meanings).  A label gone or renamed
+    is a label finding, or carries its old id on its new section."""
     pages = {entry.uri: name for name, entry in published.inventory.of_role("std:doc").items()}
     exists = documents.__contains__
     found: list[Unredirected] = []
@@ -166,6 +214,8 @@ def unredirected_sections(
         docname = pages.get(page_uri)
         if not anchor or docname is None or docname in documents or (docname, anchor) in seen:
             continue
+        if anchor in followed.get(docname, ()):
+            continue  # its stub sends it to the label
         seen.add((docname, anchor))
         target = table.locate_reference(docname, anchor, exists)
         if target is None or target.url or target.anchor != anchor:

@@ -82,7 +82,7 @@ class Redirect:
     title: str
     #: where the table sends the old page
     target: Target
-    #: old fragment → URL, from ``[anchors]``
+    #: old fragment → URL, from ``[anchors]``, ``[labels]`` and a release's inventory
     anchors: Mapping[str, str] = field(default_factory=dict)
     #: the old URL path from the site root, when it is not the old page's URL in the
     #: site's own style (a stub of an old URL style: :func:`style_redirects`)
@@ -215,12 +215,16 @@ def plan(
     protected: Iterable[str] = (),
     titles: Mapping[str, str] | None = None,
     labels: Mapping[str, tuple[str, str]] | None = None,
+    followed: Mapping[str, Mapping[str, tuple[str, str]]] | None = None,
 ) -> tuple[list[Redirect], list[Skipped]]:
     """The stubs to write for ``table`` in a site with these ``documents``.
 
     ``landings`` are :func:`old_page_landings` of these documents; ``protected`` are further
     output files the build writes (``genindex.html``, extra files, ``objects.inv``);
-    ``labels`` every label of the project -> its page and anchor, for ``[labels]``.
+    ``labels`` every label of the project -> its page and anchor, for ``[labels]``;
+    ``followed`` each old page -> its published fragments -> where the label or object
+    each stood for is now (``core.published.followed_ids``).  ``[anchors]`` come first,
+    then ``[labels]``, then ``followed``.
     Returns the redirects, sorted by stub path, and the old pages left out.
     """
     found = set(documents)
@@ -272,6 +276,13 @@ def plan(
             anchors = dict(anchors)
             for fragment, place in on_page.items():
                 anchors.setdefault(fragment, site.href(path, place))
+        ids = followed.get(old) if followed else None
+        if ids:
+            anchors = dict(anchors)
+            lands = None if target.url or target.anchor else target.path  # #x → its #x
+            for fragment, (docname, anchor) in ids.items():
+                if exists(docname) and not (docname == lands and anchor == fragment):
+                    anchors.setdefault(fragment, site.href(path, Target(docname, anchor)))
         redirects[path] = Redirect(old, path, *landing, target, anchors)
     return [redirects[p] for p in sorted(redirects)], skipped
 
@@ -393,11 +404,13 @@ def style_redirects(
     place of one, nor of one that differs only by letter case (where the style is the
     site's own, every file is taken)."""
     folded = {path.casefold() for path in taken}
-    named = [(docname, Target(docname)) for docname in sorted(documents)]
-    named += [(redirect.old, redirect.target) for redirect in redirects]
+    named: list[tuple[str, Target, Redirect | None]] = [
+        (docname, Target(docname), None) for docname in sorted(documents)
+    ]
+    named += [(redirect.old, redirect.target, redirect) for redirect in redirects]
     found: dict[str, Redirect] = {}
     for style in styles:
-        for name, target in named:
+        for name, target, moved in named:
             path = safe_output_path(style_file(name, style, site.file_suffix))
             if (
                 path is None
@@ -407,11 +420,27 @@ def style_redirects(
                 continue
             url, canonical, title = _urls_and_title(site, path, target, titles or {})
             folded.add(path.casefold())
+            # the old page's fragments go where they go from its stub in the site's style
+            anchors = {fragment: rebased(href, moved.path, path)
+                       for fragment, href in moved.anchors.items()} if moved else _NO_ANCHORS
             found[path] = Redirect(
-                name, path, url, canonical, title, target,
+                name, path, url, canonical, title, target, anchors or _NO_ANCHORS,
                 old_url=style_url(name, style, site.file_suffix),
             )
     return [found[path] for path in sorted(found)]
+
+
+def rebased(href: str, from_file: str, to_file: str) -> str:
+    """``href``, written in the output file ``from_file``, as written in ``to_file``
+    (a URL with a scheme, or from the server's root, stays as it is)."""
+    path, hash_mark, fragment = href.partition("#")
+    if not path or urlsplit(path).scheme or path.startswith("/"):
+        return href
+    whole = posixpath.normpath(posixpath.join(posixpath.dirname(from_file), path))
+    moved = posixpath.relpath(whole, posixpath.dirname(to_file) or ".")
+    if path.endswith("/"):
+        moved = "./" if moved == "." else moved + "/"
+    return moved + hash_mark + fragment
 
 
 def _old_anchors(
@@ -482,19 +511,37 @@ def js_string(value: object) -> str:
     return text
 
 
-#: Forwards ``?query`` and ``#fragment``: a mapped old fragment wins; a target with its
-#: own anchor keeps it (no second ``#``); otherwise the incoming fragment is appended.
-#: The code has no ``<`` at all, so nothing in it can close the element.
-_SCRIPT = (
-    "<script>(function(){{var t={url},m={anchors},l=window.location,"
+#: the start of :data:`_SCRIPT` and :data:`_DEPARTED_SCRIPT`: ``m`` maps old fragments
+_LOOKUP = (
     "h=l.hash.slice(1),k=h,u,i,b,f;"
     "try{{k=decodeURIComponent(h)}}catch(e){{}}"
     "var has=function(x){{return Object.prototype.hasOwnProperty.call(m,x)}};"
-    "u=h&&has(k)?m[k]:h&&has(h)?m[h]:t.indexOf('#')==-1?t+l.hash:t;"
+)
+#: their end: the page's ``?query`` goes along to ``u``
+_FORWARD = (
     "if(l.search){{i=u.indexOf('#');b=i==-1?u:u.slice(0,i);f=i==-1?'':u.slice(i);"
     "u=b+(b.indexOf('?')==-1?l.search:'&'+l.search.slice(1))+f}}"
     "l.replace(u)}})();</script>"
 )
+#: Forwards ``?query`` and ``#fragment``: a mapped old fragment wins; a target with its
+#: own anchor keeps it (no second ``#``); otherwise the incoming fragment is appended.
+#: The code has no ``<`` at all, so nothing in it can close the element.
+_SCRIPT = (
+    "<script>(function(){{var t={url},m={anchors},l=window.location," + _LOOKUP
+    + "u=h&&has(k)?m[k]:h&&has(h)?m[h]:t.indexOf('#')==-1?t+l.hash:t;" + _FORWARD
+)
+#: A page that is still there, some of whose old fragments went to other pages: a
+#: mapped fragment goes there (with the query), any other one stays on the page.
+_DEPARTED_SCRIPT = (
+    "<script>(function(){{var m={anchors},l=window.location," + _LOOKUP
+    + "u=h&&has(k)?m[k]:h&&has(h)?m[h]:'';if(!u)return;" + _FORWARD
+)
+
+
+def departed_script(anchors: Mapping[str, str]) -> str:
+    """The ``<script>`` for the ``<head>`` of a page still there whose old fragments
+    ``anchors`` (fragment → URL from the page) went to other pages."""
+    return _DEPARTED_SCRIPT.format(anchors=js_string(dict(anchors)))
 
 #: :data:`_SCRIPT` around its two values, so a stub joins strings rather than formats one
 _SCRIPT_START, _SCRIPT_MIDDLE, _SCRIPT_END = _SCRIPT.format(url="\0", anchors="\0").split("\0")

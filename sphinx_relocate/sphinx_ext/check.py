@@ -44,9 +44,7 @@ How it works:
 from __future__ import annotations
 
 import bisect
-import contextlib
 import difflib
-import json
 import os
 import posixpath
 import re
@@ -85,7 +83,7 @@ from sphinx_relocate.sphinx_ext.adapters import (
     points_elsewhere,
     source_suffixes,
 )
-from sphinx_relocate.sphinx_ext.queries import labels_of, table_of
+from sphinx_relocate.sphinx_ext.queries import labels_of, rendered_pages, table_of
 from sphinx_relocate.sphinx_ext.record import (
     EnvValue,
     PerDocument,
@@ -472,8 +470,8 @@ class Checker:
         message = (
             f"{label} is ambiguous: it lands on {' and on '.join(names)}, from the page's "
             "folder and from a folder it stood in before it moved, and neither the page's "
-            "other links nor an anchor decide which is meant; write the link as it reads "
-            "from the page's folder now"
+            "other links nor an anchor decide which is meant; write the one you mean as a "
+            "path from the top of the docs (`/…`), which reads the same from every folder"
         )
         return Finding(ref, RelocateWarning.AMBIGUOUS, message)
 
@@ -1098,23 +1096,9 @@ def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bo
 
 def _rendered_files(app: Sphinx) -> set[str]:
     """The output paths of the pages the builder renders without a document (ablog's,
-    the indices).
-
-    Sphinx before 9 renders none in a build where no page is out of date: the last
-    build that rendered them, whose list is kept in the doctree folder, tells then.
-    """
+    the indices)."""
     builder: Any = app.builder
-    kept = Path(app.doctreedir, f"relocate-rendered-{builder.name}.json")
-    pages = state_of(app).rendered_pages - app.env.found_docs
-    if state_of(app).rendered_pages:
-        with contextlib.suppress(OSError):  # else a build that renders nothing finds none
-            kept.write_text(json.dumps(sorted(pages)), "utf-8")
-    else:
-        try:
-            listed = json.loads(kept.read_text("utf-8"))
-            pages = {page for page in listed if isinstance(page, str)}
-        except (OSError, ValueError, TypeError):
-            pages = set()
+    pages = rendered_pages(app)
     if not hasattr(builder, "get_outfilename"):
         return set()
     outdir = str(app.outdir)

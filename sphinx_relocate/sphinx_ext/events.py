@@ -9,7 +9,7 @@ modules keep the work.  An event has a second handler only where other handlers
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sphinx_relocate.sphinx_ext import (
     catalogs,
@@ -123,10 +123,11 @@ def check_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Check the whole site on every build; return the documents to write again."""
     # 1. the recorded references, again where this build's changes reach (state.report)
     rewrite = check.on_env_updated(app, env)
-    # 2. the old ids that sections carry (from the anchors of every document)
-    rewrite += old_ids.on_env_updated(app, env)
-    # 3. what the last release published (state.published_pages, for the stubs)
+    # 2. what the last release published (state.published_pages and published_ids)
     rewrite += published.on_env_updated(app, env)
+    # 3. the old ids that sections carry, and those that left their page (from the
+    #    anchors of every document, the table and 2)
+    rewrite += old_ids.on_env_updated(app, env)
     # 4. whether the documents read changed what the stubs' plan reads of them
     stubs.on_env_updated(app, env)
     return rewrite
@@ -150,9 +151,14 @@ def finish_page(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     old_ids.on_doctree_resolved(app, doctree, docname)
 
 
-def note_rendered_page(app: Sphinx, pagename: str, *args: object) -> None:
-    """A page the builder rendered itself is one no stub may replace."""
+def prepare_page_context(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], *args: object
+) -> None:
+    """What a page's template gets, and which pages the builder rendered itself."""
+    # 1. a page the builder rendered itself is one no stub may replace
     stubs.on_html_page_context(app, pagename)
+    # 2. the script that sends the page's departed fragments on
+    old_ids.on_html_page_context(app, pagename, context)
 
 
 # -- build-finished: write_redirects at 500, among other extensions' outputs, then
@@ -169,6 +175,8 @@ def write_redirects(app: Sphinx, exception: BaseException | None) -> None:
 
 def report_build(app: Sphinx, exception: BaseException | None) -> None:
     """The last lines of a build, after every other handler's warnings."""
+    # 0. the published URLs nothing serves, now that the builder's own pages are known
+    published.on_build_finished(app, exception)
     # 1. the dangling count (state.dangling); fails the build when asked to
     check.on_build_finished(app, exception)
     # 2. the summary line, from what 1 and write_redirects left in the state

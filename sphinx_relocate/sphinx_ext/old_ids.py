@@ -20,23 +20,32 @@ without JavaScript, in every HTML builder: html, dirhtml, singlehtml, epub).
 * At ``doctree-resolved`` (each page as it is written, also in ``-j`` writers) the ids
   are added to the page's sections (under singlehtml, also checked against the other
   documents of the one page).
+
+An old id that went to *another* page while its page stays (``"guide#tuning" =
+"guide/advanced#tuning"``, or an object a release listed there and that now lives
+elsewhere) has no stub to map it: :func:`departed_ids` lists them at ``env-updated``
+(pages whose list changed are written again), and at ``html-page-context`` a small
+script in the page's ``<head>`` sends such a fragment on (html and dirhtml).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from docutils import nodes
 
 from sphinx_relocate.core.html import element_ids
 from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import decode
-from sphinx_relocate.core.table import RelocationTable
+from sphinx_relocate.core.stubs import departed_script
+from sphinx_relocate.core.table import RelocationTable, Target
 from sphinx_relocate.sphinx_ext.adapters import elements, line_of, points_elsewhere
 from sphinx_relocate.sphinx_ext.queries import label_places, table_of
 from sphinx_relocate.sphinx_ext.record import EnvValue, anchors_of
+from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.stubs import html_output
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
 
 if TYPE_CHECKING:
@@ -113,10 +122,49 @@ def carried_ids(
     return carried, clashes
 
 
+def departed_ids(
+    table: RelocationTable,
+    is_document: Callable[[str], bool],
+    followed: Mapping[str, Mapping[str, tuple[str, str]]],
+    ids_of: Callable[[str], Collection[str]],
+) -> dict[str, tuple[tuple[str, Target], ...]]:
+    """docname of a page still there → its old fragments that went to another page or
+    a URL, with where each went: ``[anchors]`` keys of the page (``guide#tuning`` =
+    ``guide/advanced#tuning`` while ``guide`` stays), then what a release's inventory
+    says of it (``followed``: ``core.published.followed_ids``).  A fragment the page
+    still answers (``ids_of``: its ids, names and slugs now) stays on the page.
+
+    An id carried on a section (:func:`carried_ids`) answers a fragment on the page it
+    went to; this answers it on the page it left, where the reader opens it."""
+    found: dict[str, dict[str, Target]] = {}
+    for page, fragment in table.anchors:
+        if not is_document(page):
+            continue
+        target = table.locate_reference(page, fragment, is_document)
+        if target is not None and (target.url or (target.path != page
+                                                  and is_document(target.path))):
+            found.setdefault(page, {}).setdefault(fragment, target)
+    for page, fragments in followed.items():
+        if is_document(page):
+            on_page = found.setdefault(page, {})
+            for fragment, (docname, anchor) in fragments.items():
+                on_page.setdefault(fragment, Target(docname, anchor))
+    departed: dict[str, tuple[tuple[str, Target], ...]] = {}
+    for page, on_page in sorted(found.items()):
+        present = ids_of(page)
+        kept = tuple(
+            (fragment, target) for fragment, target in sorted(on_page.items())
+            if fragment not in present and decode(fragment) not in present
+        )
+        if kept:
+            departed[page] = kept
+    return departed
+
+
 def changed_documents(
-    before: Mapping[str, tuple[Carried, ...]], after: Mapping[str, tuple[Carried, ...]]
+    before: Mapping[str, object], after: Mapping[str, object]
 ) -> list[str]:
-    """The documents whose carried ids differ between two maps."""
+    """The documents whose entry differs between two maps."""
     return sorted(d for d in {*before, *after} if before.get(d, ()) != after.get(d, ()))
 
 
@@ -125,6 +173,10 @@ def changed_documents(
 
 #: the map of this build (made at ``env-updated``): docname → the old ids its sections carry
 carried_of: EnvValue[dict[str, tuple[Carried, ...]]] = EnvValue("relocate_carried_ids", dict)
+#: and docname → its old fragments that went to other pages (:func:`departed_ids`)
+departed_of: EnvValue[dict[str, tuple[tuple[str, Target], ...]]] = EnvValue(
+    "relocate_departed_ids", dict
+)
 
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -158,7 +210,31 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         carried = {docname: items for docname, items in carried.items() if items}
     before = carried_of(env)
     carried_of.set(env, carried)
-    return [d for d in changed_documents(before, carried) if d in env.found_docs]
+    changed = changed_documents(before, carried)
+    followed = state_of(app).published_ids
+    departed: dict[str, tuple[tuple[str, Target], ...]] = {}
+    if table.anchors or followed:
+        anchors = anchors_of(env)
+        departed = departed_ids(table, env.found_docs.__contains__, followed,
+                                lambda docname: anchors.get(docname, ()))
+    departed_before = departed_of(env)
+    departed_of.set(env, departed)
+    changed += changed_documents(departed_before, departed)
+    return [d for d in changed if d in env.found_docs]
+
+
+def on_html_page_context(app: Sphinx, pagename: str, context: dict[str, Any]) -> None:
+    """Put the script that sends a departed fragment on in the ``<head>`` of its page
+    (html and dirhtml: the builders that get stubs)."""
+    departed = departed_of(app.env).get(pagename)
+    if not departed or app.builder is None:
+        return
+    site = html_output(app.builder)
+    if site is None:
+        return
+    page = site.file(pagename)
+    script = departed_script({fragment: site.href(page, target) for fragment, target in departed})
+    context["metatags"] = context.get("metatags", "") + script
 
 
 def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:

@@ -32,9 +32,20 @@ from typing import TYPE_CHECKING, Any
 from sphinx_relocate.core.exports import moved_folders
 from sphinx_relocate.core.history import output_files, read_history, unserved
 from sphinx_relocate.core.inventory import InventoryError
-from sphinx_relocate.core.published import MAX_INVENTORY_BYTES, unredirected
+from sphinx_relocate.core.published import (
+    MAX_INVENTORY_BYTES,
+    Unredirected,
+    followed_ids,
+    unredirected,
+)
 from sphinx_relocate.sphinx_ext.config import entries_location, setting_location
-from sphinx_relocate.sphinx_ext.queries import base_url, labels_of, table_of
+from sphinx_relocate.sphinx_ext.queries import (
+    base_url,
+    labels_of,
+    object_places,
+    rendered_pages,
+    table_of,
+)
 from sphinx_relocate.sphinx_ext.state import state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
@@ -147,6 +158,8 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Warn for each published URL, page or label that lost its way in, on every build."""
     state = state_of(app)
     state.published_pages = frozenset()
+    state.published_ids = {}
+    state.unserved_urls = []
     setting = app.config.relocate_published
     if not setting:
         return []
@@ -168,14 +181,17 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     documents = set(env.found_docs)
     table = table_of(app)
     state.published_pages = frozenset(history.page_names(documents, table))
+    state.published_ids = followed_ids(history.inventories, documents, object_places(env))
     labels = labels_of(env)
     anchors = int(getattr(app.config, "myst_heading_anchors", 0) or 0)
     ids_of = ids_now(Path(app.srcdir), state.settings.source_suffixes, anchors)
     findings = [
         finding
         for published in history.inventories
-        for finding in unredirected(published, documents, labels, table, ids_of)
+        for finding in unredirected(published, documents, labels, table, ids_of,
+                                    followed=state.published_ids)
     ]
+    _warn(app, findings)
     if history.urls:
         outputs = {_output_path(app, doc) for doc in documents}
         folders = moved_folders(table, outputs) if state.settings.exports else []
@@ -183,7 +199,23 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             Path(app.confdir), app.config.html_extra_path or (),
             app.config.html_static_path or (), Path(app.outdir),
         )
-        findings += unserved(history, documents, table, is_file=is_file, folders=folders)
+        # a page the builder renders without a document (sphinx-notfound-page's 404)
+        # is known once it is written
+        state.unserved_urls = unserved(history, documents, table, is_file=is_file,
+                                       folders=folders)
+    return []
+
+
+def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
+    """Warn for each published URL that nothing serves, the builder's own pages aside."""
+    state = state_of(app)
+    found, state.unserved_urls = state.unserved_urls, []
+    if exception is None and found:
+        pages = rendered_pages(app)
+        _warn(app, [finding for finding in found if finding.name not in pages])
+
+
+def _warn(app: Sphinx, findings: list[Unredirected]) -> None:
     said: set[str] = set()
     for finding in findings:
         if finding.message in said:  # the same name in two versions' inventories
@@ -193,7 +225,6 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             Path(app.confdir), app.config.relocate_table, finding.section, "relocate_published"
         )
         warn(RelocateWarning.UNREDIRECTED, finding.message, location=str(where))
-    return []
 
 
 def _output_path(app: Sphinx, docname: str) -> str:

@@ -8,8 +8,11 @@ circle, ``tests/test_wiring.py``).
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from sphinx_relocate.sphinx_ext.state import state_of
@@ -50,6 +53,45 @@ def label_places(env: BuildEnvironment) -> dict[str, tuple[str, str]]:
     """Every label of the project -> its page and anchor (Sphinx's std domain)."""
     std: Any = env.get_domain("std")
     return {name: (docname, anchor) for name, (docname, anchor) in std.anonlabels.items()}
+
+
+def object_places(env: BuildEnvironment) -> Callable[[str, str], tuple[str, str] | None]:
+    """Where an object of the build is, by its role and name as its inventory line names
+    it (``py:function``, ``std:label``): ``(docname, anchor)``, ``None`` when there is
+    none.  Every domain's objects are listed on the first question only."""
+    places: dict[tuple[str, str], tuple[str, str]] | None = None
+
+    def place_of(role: str, name: str) -> tuple[str, str] | None:
+        nonlocal places
+        if places is None:
+            places = {}
+            for domain in env.domains.values():
+                for fullname, _, kind, docname, anchor, _ in domain.get_objects():
+                    places.setdefault((f"{domain.name}:{kind}", fullname), (docname, anchor))
+        return places.get((role, name))
+
+    return place_of
+
+
+def rendered_pages(app: Sphinx) -> set[str]:
+    """The pages the builder renders without a document (the indices, ablog's, the 404
+    page of sphinx-notfound-page), known once it has written them (``build-finished``).
+
+    Sphinx before 9 renders none in a build where no page is out of date: the last
+    build that rendered them, whose list is kept in the doctree folder, tells then.
+    """
+    builder: Any = app.builder
+    kept = Path(app.doctreedir, f"relocate-rendered-{builder.name}.json")
+    pages = state_of(app).rendered_pages - app.env.found_docs
+    if state_of(app).rendered_pages:
+        with contextlib.suppress(OSError):  # else a build that renders nothing finds none
+            kept.write_text(json.dumps(sorted(pages)), "utf-8")
+        return pages
+    try:
+        listed = json.loads(kept.read_text("utf-8"))
+    except (OSError, ValueError):
+        return set()
+    return {page for page in listed if isinstance(page, str)} if isinstance(listed, list) else set()
 
 
 def base_url(config: Config | Mapping[str, Any]) -> str:

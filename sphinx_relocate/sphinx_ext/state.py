@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from sphinx_relocate.core.published import Unredirected
+
 
 class FileCache:
     """Whether repository paths are files or folders, asked once each per build.
@@ -216,6 +218,12 @@ class BuildState:
     #: the pages of ``relocate_published`` (read once the documents are read), which
     #: get stubs and inventory entries when the table moves them
     published_pages: frozenset[str] = frozenset()
+    #: each of those pages that is gone → its published fragments → where the label or
+    #: object each stood for is now (``core.published.followed_ids``), for its stub
+    published_ids: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
+    #: the published URLs nothing else serves, warned at ``build-finished`` unless a page
+    #: the builder renders without a document does (``published.on_build_finished``)
+    unserved_urls: list[Unredirected] = field(default_factory=list)
     #: moved pages this build translates from a catalog at an old name (``catalogs.py``)
     catalogs: dict[str, Serving] = field(default_factory=dict)
     #: the table checked against this build's documents (labels aside), when the build

@@ -295,7 +295,7 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     table = table_of(app)
     redirects, skipped = plan(
         table, documents, site, landings=landings_of(app), protected=protected | export_paths,
-        titles=titles, labels=label_places(env),
+        titles=titles, labels=label_places(env), followed=state.published_ids,
     )
 
     def location(old: str) -> Location | None:
@@ -415,6 +415,7 @@ def _plan_inputs(
         documents_token_of(app.env),
         state.table_digest(),
         sorted(state.published_pages),
+        sorted((page, sorted(ids.items())) for page, ids in state.published_ids.items()),
         own_pages,
         sorted(extra),
         site,
