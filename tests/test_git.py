@@ -606,6 +606,21 @@ def test_sections_alike_only_in_markup_are_not_the_same_section() -> None:
     )
     assert compare_sections(old, new) == [("tuning", "engine"),
                                           ("provisional-strategies", None)]
+    # the same in MyST, where a label is often its heading's slug
+    old = sections_in(
+        "# Data\n\n(tuning)=\n## Tuning\n\nSet the cache size and the number of workers.\n\n"
+        "## Provisional strategies\n\n```{automodule} hypothesis.provisional\n:members:\n"
+        ":exclude-members: DomainNameStrategy\n```\n",
+        "data.md", 2,
+    )
+    new = sections_in(
+        "# Data\n\n## Engine\n\nSet the cache size and the number of workers.\n\n"
+        "## Settings\n\n```{autoclass} hypothesis.settings\n:members:\n"
+        ":exclude-members: register_profile, get_profile, load_profile\n```\n",
+        "data.md", 2,
+    )
+    assert compare_sections(old, new) == [("tuning", "engine"),
+                                          ("provisional-strategies", None)]
 
 
 def test_a_page_that_changed_suffix_is_the_same_page_and_a_retitled_page_keeps_its_top(

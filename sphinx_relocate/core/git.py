@@ -464,8 +464,9 @@ def _markdown_sections(text: str, heading_anchors: int) -> list[Section]:
         end = headings[number + 1].start() if number + 1 < len(headings) else len(text)
         own = slug or make_id(_plain(title))
         sections.append(Section(
-            tuple(i for i in (own, *before) if i), text.count("\n", 0, match.start()) + 1,
-            text[match.end() : end],
+            tuple(dict.fromkeys(i for i in (own, *before) if i)),  # a label may be its slug
+            text.count("\n", 0, match.start()) + 1,
+            _MARKUP.sub("", text[match.end() : end]),
         ))
     return sections
 
