@@ -143,22 +143,28 @@ def test_a_previous_output_folder(project: Path, tmp_path: Path) -> None:
             assert {"dropped/", "dropped/index.html"} <= {u.path for u in history.urls}
 
 
-def test_a_page_the_builder_renders_without_a_document_serves_its_url(project: Path) -> None:
+def test_what_the_build_writes_serves_its_url(project: Path) -> None:
     """sphinx-notfound-page renders ``404.html`` through ``html-collect-pages``: no
-    document, and not written yet when the documents are checked.  Its published URL
-    is served, on a fresh build and on one that writes no page."""
+    document, and not written yet when the documents are checked; an image is copied
+    into ``_images`` as its page is written.  Their published URLs are served, on a
+    fresh build and on one that writes no page."""
     with (project / "conf.py").open("a", encoding="utf-8") as conf:
         conf.write(
             "\ndef setup(app):\n"
             "    app.connect('html-collect-pages', lambda app: [('404', {}, 'page.html')])\n"
         )
-    (project / "published" / "urls.txt").write_text("404.html\ndropped.html\n", "utf-8")
-    where = f"{project / 'published' / 'urls.txt'}, line 2"
+    (project / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    with (project / "kept.md").open("a", encoding="utf-8") as page:
+        page.write("\n![logo](logo.png)\n")
+    (project / "published" / "urls.txt").write_text(
+        "404.html\n_images/logo.png\ndropped.html\n", "utf-8"
+    )
+    where = f"{project / 'published' / 'urls.txt'}, line 3"
     expected = [("relocations.toml:2", f"dropped.html was published ({where}) {NOTHING}")]
     for fresh in (True, False):
         out, warnings = build(project, fresh=fresh, relocate_published="published/urls.txt")
         assert messages(warnings) == expected
-        assert (out / "404.html").is_file()
+        assert (out / "404.html").is_file() and (out / "_images/logo.png").is_file()
 
 
 def test_two_versions_inventories_listed_together(project: Path) -> None:

@@ -159,7 +159,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     state = state_of(app)
     state.published_pages = frozenset()
     state.published_ids = {}
-    state.unserved_urls = []
+    state.published_urls = None
     setting = app.config.relocate_published
     if not setting:
         return []
@@ -192,27 +192,29 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
                                     followed=state.published_ids)
     ]
     _warn(app, findings)
-    if history.urls:
-        outputs = {_output_path(app, doc) for doc in documents}
-        folders = moved_folders(table, outputs) if state.settings.exports else []
-        is_file = output_files(
-            Path(app.confdir), app.config.html_extra_path or (),
-            app.config.html_static_path or (), Path(app.outdir),
-        )
-        # a page the builder renders without a document (sphinx-notfound-page's 404)
-        # is known once it is written
-        state.unserved_urls = unserved(history, documents, table, is_file=is_file,
-                                       folders=folders)
+    # the URLs wait for the output: the files the build copies (images, downloads) and
+    # the pages the builder renders without a document (sphinx-notfound-page's 404)
+    state.published_urls = history if history.urls else None
     return []
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
-    """Warn for each published URL that nothing serves, the builder's own pages aside."""
+    """Warn for each published URL that nothing serves, now that the output is written."""
     state = state_of(app)
-    found, state.unserved_urls = state.unserved_urls, []
-    if exception is None and found:
-        pages = rendered_pages(app)
-        _warn(app, [finding for finding in found if finding.name not in pages])
+    history, state.published_urls = state.published_urls, None
+    if exception is not None or history is None:
+        return
+    documents = set(app.env.found_docs)
+    table = table_of(app)
+    outputs = {_output_path(app, doc) for doc in documents}
+    folders = moved_folders(table, outputs) if state.settings.exports else []
+    is_file = output_files(
+        Path(app.confdir), app.config.html_extra_path or (),
+        app.config.html_static_path or (), Path(app.outdir),
+    )
+    found = unserved(history, documents, table, is_file=is_file, folders=folders)
+    pages = rendered_pages(app)
+    _warn(app, [finding for finding in found if finding.name not in pages])
 
 
 def _warn(app: Sphinx, findings: list[Unredirected]) -> None:

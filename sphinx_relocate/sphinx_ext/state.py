@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from sphinx_relocate.core.published import Unredirected
+    from sphinx_relocate.core.history import History
 
 
 class FileCache:
@@ -221,9 +221,9 @@ class BuildState:
     #: each of those pages that is gone → its published fragments → where the label or
     #: object each stood for is now (``core.published.followed_ids``), for its stub
     published_ids: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
-    #: the published URLs nothing else serves, warned at ``build-finished`` unless a page
-    #: the builder renders without a document does (``published.on_build_finished``)
-    unserved_urls: list[Unredirected] = field(default_factory=list)
+    #: the published history when it lists URLs, checked at ``build-finished`` against
+    #: the written output (``published.on_build_finished``)
+    published_urls: History | None = None
     #: moved pages this build translates from a catalog at an old name (``catalogs.py``)
     catalogs: dict[str, Serving] = field(default_factory=dict)
     #: the table checked against this build's documents (labels aside), when the build
