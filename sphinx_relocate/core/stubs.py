@@ -40,7 +40,9 @@ from urllib.parse import urlsplit
 from sphinx_relocate.core.files import write_atomically
 from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import (
+    folder_of,
     html_page_path,
+    join_relative,
     page_href,
     page_root_url,
     quote_fragment,
@@ -436,11 +438,11 @@ def rebased(href: str, from_file: str, to_file: str) -> str:
     path, hash_mark, fragment = href.partition("#")
     if not path or urlsplit(path).scheme or path.startswith("/"):
         return href
-    whole = posixpath.normpath(posixpath.join(posixpath.dirname(from_file), path))
-    moved = posixpath.relpath(whole, posixpath.dirname(to_file) or ".")
-    if path.endswith("/"):
-        moved = "./" if moved == "." else moved + "/"
-    return moved + hash_mark + fragment
+    whole = join_relative(folder_of(from_file), path)
+    if path.endswith("/"):  # a folder: the way to a file in it, without the file
+        inside = relative_path(folder_of(to_file), f"{whole}/x" if whole else "x")[:-1]
+        return (inside or "./") + hash_mark + fragment
+    return relative_path(folder_of(to_file), whole) + hash_mark + fragment
 
 
 def _old_anchors(
