@@ -23,6 +23,7 @@ from reorg_fixture import (
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.cli.project import read_project
 from sphinx_relocate.core.git import Derived, fold_folders, merge_into, render
+from sphinx_relocate.core.ids import Headings
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -507,16 +508,30 @@ def test_relocate_since_warns_for_a_renamed_heading(
 
 
 _WORDS = st.sampled_from(["Install", "install", "problems", "API", "v2.0", "中文", "标题", "é",
-                          "a_b", "C++", "--", "x!", "日本語", "`code`", "[link](t.md)"])
+                          "a_b", "C++", "--", "x!", "日本語", "`code`", "[link](t.md)",
+                          # what MyST leaves out of a heading's text, or reads as a character
+                          '<img src="logo.svg" width=40 />', "<b>bold</b>", "![alt](i.png)",
+                          "&amp;", "\\*", "<https://e.org>", "`` a`b ``", "*em*"])
 _TITLES = st.lists(_WORDS, min_size=1, max_size=4).map(" ".join)
+#: and what MyST's smartquotes and replacements extensions change
+_MD_TITLES = st.lists(
+    st.one_of(_WORDS, st.sampled_from(["doesn't", "a--b", "x---y", "...", "(c)", "(TM)", "+-",
+                                       "?....", "`don't`"])),
+    min_size=1, max_size=4,
+).map(" ".join)
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 4), _TITLES), min_size=1, max_size=6))
-def test_markdown_section_ids_are_myst_slugs(headings: list[tuple[int, str]]) -> None:
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), _MD_TITLES), min_size=1, max_size=6),
+       st.sampled_from([(), ("smartquotes",), ("replacements",), ("smartquotes", "replacements")]))
+def test_markdown_section_ids_are_myst_slugs(
+    headings: list[tuple[int, str]], extensions: tuple[str, ...]
+) -> None:
     """``_git`` may not import Sphinx: its heading slugs are the ones myst-parser makes
-    (``myst_heading_anchors = 3``; CJK, markup and duplicates included), and deeper
-    headings have docutils' ids."""
+    (``myst_heading_anchors = 3``; CJK, markup, duplicates and the typographic extensions
+    included), and deeper headings have docutils' ids (myst-parser's own docs have
+    ``### Why doesn't my role…`` with ``smartquotes``: ``why-doesnt-my-role-…``)."""
+    from docutils import nodes
     from docutils.core import publish_doctree
     from myst_parser.parsers.docutils_ import Parser
 
@@ -525,18 +540,27 @@ def test_markdown_section_ids_are_myst_slugs(headings: list[tuple[int, str]]) ->
     text = "".join(f"{'#' * level} {title}\n\ntext\n\n" for level, title in headings)
     doctree = publish_doctree(text, parser=Parser(), settings_overrides={
         "myst_heading_anchors": 3, "report_level": 5, "doctitle_xform": False,
+        "myst_enable_extensions": list(extensions),
     })
     slugs = list(doctree.myst_slugs)  # type: ignore[attr-defined]
     if int(myst_parser.__version__.split(".")[0]) < 5:
         # myst-parser 4 numbers a third duplicate "x-1-2" (5 made it "x-2"): the numbering
         # of duplicates is compared with the current myst-parser only
         assume(not any(re.search(r"-\d+$", slug) for slug in slugs))
-    ours = sections_in(text, "page.md", 3)
+    typeset = Headings.of(3, list(extensions))
+    ours = sections_in(text, "page.md", typeset)
     assert len(ours) == len(headings)
     shallow = [
         s.ids[0] for s, (level, _) in zip(ours, headings, strict=True) if level <= 3 and s.ids
     ]
     assert shallow == slugs
+    theirs = [section["ids"] for section in doctree.findall(nodes.section)]
+    every = [typeset.docutils_id(title) for _, title in headings]
+    for section, ids, (level, _) in zip(ours, theirs, headings, strict=True):
+        # docutils' id, which a heading with a slug has too (a repeated one is numbered)
+        docutils_id = section.ids[0] if level > 3 and section.ids else section.docutils_id
+        if docutils_id and every.count(docutils_id) == 1:
+            assert docutils_id in ids
 
 
 @settings(max_examples=100, deadline=None)
@@ -568,17 +592,18 @@ def test_rest_section_ids_are_docutils_ids(titles: list[str], label: str) -> Non
 def test_renamed_heading_at_the_same_place_or_by_its_text() -> None:
     from sphinx_relocate.core.git import compare_sections, sections_in
 
-    old = sections_in("# T\n\n## A\n\nsame text here\n\n## B\n\nb text\n\n## C\n\nc\n", "p.md", 2)
+    old = sections_in("# T\n\n## A\n\nsame text here\n\n## B\n\nb text\n\n## C\n\nc\n",
+                      "p.md", Headings(2))
     # B renamed in place with new text; A renamed and its text kept, moved to the end
     new = sections_in("# T\n\n## B2\n\nother words\n\n## C\n\nc\n\n## A2\n\nsame text here\n",
-                      "p.md", 2)
+                      "p.md", Headings(2))
     assert compare_sections(old, new) == [("a", "a2"), ("b", None)]
     in_place = sections_in("# T\n\n## A\n\nsame text here\n\n## B2\n\nnew\n\n## C\n\nc\n",
-                           "p.md", 2)
+                           "p.md", Headings(2))
     assert compare_sections(old, in_place) == [("b", "b2")]
     # a label kept says which section it is, whatever its place and text
-    labelled = sections_in("# T\n\n(x)=\n## Old\n\nold text\n", "p.md", 2)
-    moved = sections_in("# T\n\n## Other\n\nold text\n\n(x)=\n## New\n\nnew\n", "p.md", 2)
+    labelled = sections_in("# T\n\n(x)=\n## Old\n\nold text\n", "p.md", Headings(2))
+    moved = sections_in("# T\n\n## Other\n\nold text\n\n(x)=\n## New\n\nnew\n", "p.md", Headings(2))
     assert compare_sections(labelled, moved) == [("old", "new")]
 
 
@@ -596,13 +621,13 @@ def test_sections_alike_only_in_markup_are_not_the_same_section() -> None:
         "Provisional strategies\n----------------------\n\n"
         ".. automodule:: hypothesis.provisional\n  :members:\n"
         "  :exclude-members: DomainNameStrategy\n",
-        "data.rst", 0,
+        "data.rst", Headings(0),
     )
     new = sections_in(
         "Data\n====\n\nEngine\n------\n\nSet the cache size and the number of workers.\n\n"
         "Settings\n--------\n\n.. autoclass:: hypothesis.settings\n"
         "    :members:\n    :exclude-members: register_profile, get_profile, load_profile\n",
-        "data.rst", 0,
+        "data.rst", Headings(0),
     )
     assert compare_sections(old, new) == [("tuning", "engine"),
                                           ("provisional-strategies", None)]
@@ -611,13 +636,13 @@ def test_sections_alike_only_in_markup_are_not_the_same_section() -> None:
         "# Data\n\n(tuning)=\n## Tuning\n\nSet the cache size and the number of workers.\n\n"
         "## Provisional strategies\n\n```{automodule} hypothesis.provisional\n:members:\n"
         ":exclude-members: DomainNameStrategy\n```\n",
-        "data.md", 2,
+        "data.md", Headings(2),
     )
     new = sections_in(
         "# Data\n\n## Engine\n\nSet the cache size and the number of workers.\n\n"
         "## Settings\n\n```{autoclass} hypothesis.settings\n:members:\n"
         ":exclude-members: register_profile, get_profile, load_profile\n```\n",
-        "data.md", 2,
+        "data.md", Headings(2),
     )
     assert compare_sections(old, new) == [("tuning", "engine"),
                                           ("provisional-strategies", None)]
@@ -698,3 +723,97 @@ def test_a_section_id_gets_one_entry_and_two_places_are_a_question() -> None:
     derived = derive(changes, "", (".md",), present=())
     assert derived.anchors == [("guide#tuning", "guide/advanced#tuning")]
     assert derived.removed == ["guide#caveats", "guide#obsolete"]
+
+
+def test_a_heading_id_found_on_another_page_is_that_section_only_if_its_text_agrees(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """myst-parser's docs (2022) deleted two example pages, each with an *Overview*, and
+    gave the index an *Overview* of its own: ``from-git`` sent both old overviews there
+    by id alone (their texts 0.00 and 0.01 alike). A heading id on another page is the
+    section when its text agrees; a label its author kept is, whatever the text; a
+    heading kept with its text is, as before."""
+    root = tmp_path / "repo"
+    tuning = "".join(f"Tuning step {n}: set the cache size and the workers.\n" for n in range(8))
+    write_tree(root, {
+        "docs/conf.py": HISTORY_CONF,
+        "docs/index.md": "# Home\n\n```{toctree}\nguide\nwealth\n```\n",
+        "docs/wealth.md": (
+            "# Wealth dynamics\n\n## Overview\n\nThis lecture studies the distribution "
+            "of wealth in a population of households over time.\n"
+        ),
+        "docs/guide.md": (
+            f"# Guide\n\nStart here.\n\n## Tuning\n\n{tuning}\n"
+            "(guide-faq)=\n## Questions\n\nAsk on the forum, or read the list below.\n"
+        ),
+    }, {})
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    base = git(root, "rev-parse", "HEAD").strip()
+    git(root, "rm", "-q", "docs/wealth.md")
+    write_tree(root, {
+        "docs/index.md": (
+            "# Home\n\n## Overview\n\nA parser of Markdown for Sphinx and docutils, with "
+            "roles and directives.\n\n```{toctree}\nguide\nguide/advanced\n```\n"
+        ),
+        "docs/guide.md": "# Guide\n\nStart here.\n",
+        "docs/guide/advanced.md": (
+            f"# Advanced\n\n## Tuning\n\n{tuning}\n"
+            "(guide-faq)=\n## FAQ\n\nEvery question users asked, with its answer.\n"
+        ),
+    }, {})
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "merge and drop")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    out = capsys.readouterr().out
+    assert tomllib.loads(out)["anchors"] == {
+        "guide#guide-faq": "guide/advanced#guide-faq",
+        "guide#questions": "guide/advanced#faq",
+        "guide#tuning": "guide/advanced#tuning",
+    }
+
+
+def test_from_git_reads_the_ids_myst_typesets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With MyST's ``smartquotes``, ``#### Why doesn't it work?`` has the docutils id
+    ``why-doesnt-it-work`` (the apostrophe is ``’``, which ids drop), the slug it had one
+    level up: no entry. myst-parser's docs got ``why-doesn-t-…`` from ``from-git``, an
+    entry to an id no page has."""
+    root = tmp_path / "repo"
+    answer = "".join(f"Answer line {n} about links in directives.\n" for n in range(8))
+    write_tree(root, {
+        "docs/conf.py": HISTORY_CONF + 'myst_enable_extensions = ["smartquotes"]\n',
+        "docs/index.md": "# Home\n\n```{toctree}\nfaq\n```\n",
+        "docs/faq.md": f"# FAQ\n\n## Links\n\n### Why doesn't it work?\n\n{answer}",
+    }, {})
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    base = git(root, "rev-parse", "HEAD").strip()
+    write_tree(root, {
+        "docs/faq.md": f"# FAQ\n\n## Links and roles\n\n#### Why doesn't it work?\n\n{answer}",
+    }, {})
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert tomllib.loads(capsys.readouterr().out)["anchors"] == {
+        "faq#links": "faq#links-and-roles",
+    }
+    # the build reads them as the command does: relocate_since asks for the one entry
+    from io import StringIO
+
+    from sphinx.testing.util import SphinxTestApp
+
+    with (root / "docs" / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(f"relocate_since = {base!r}\n")
+    warning = StringIO()
+    app = SphinxTestApp("html", srcdir=root / "docs", builddir=tmp_path / "build",
+                        status=StringIO(), warning=warning)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    found = [line for line in warning.getvalue().splitlines() if "relocate.unredirected" in line]
+    assert len(found) == 1 and "faq#links was renamed to faq#links-and-roles" in found[0], found

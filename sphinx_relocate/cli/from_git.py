@@ -42,7 +42,7 @@ def command_from_git(args: argparse.Namespace) -> int:
         prefix, changes = docs_changes(
             project.srcdir, args.since, args.similarity, project.exclude_patterns,
             project.source_suffixes,
-            int(project.settings.get("myst_heading_anchors") or 0),
+            project.settings.headings,
         )
     except GitError as err:
         raise UsageError(str(err)) from None

@@ -328,8 +328,7 @@ def section_ids(project: DocsProject) -> Callable[[str], set[str]]:
     """The section ids of a page of the project now, for the sections of moved pages."""
     from sphinx_relocate.core.git import ids_now
 
-    anchors = int(project.settings.get("myst_heading_anchors") or 0)
-    return ids_now(project.srcdir, project.source_suffixes, anchors)
+    return ids_now(project.srcdir, project.source_suffixes, project.settings.headings)
 
 
 def table_path(project: DocsProject, option: Path | None) -> Path:

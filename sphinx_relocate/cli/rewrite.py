@@ -105,7 +105,7 @@ def make_rewriter(
         documents=documents,
         repo_url=repo_url or project.settings.get("relocate_repo_url"),
         mentions=mentions,
-        heading_anchors=int(project.settings.get("myst_heading_anchors") or 0),
+        headings=project.settings.headings,
         root=root,
         moved=moved,
         labels_by_document=project.settings.labels_by_document,

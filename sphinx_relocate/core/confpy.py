@@ -20,8 +20,9 @@ from sphinx_relocate.core.settings import DECLARED
 #: declared ones, and a few of Sphinx's they read unchecked.
 NEEDED = frozenset(DECLARED) | {
     "language", "html_file_suffix", "root_doc", "master_doc",
-    # section labels named by their page; MyST-NB's source suffixes
-    "autosectionlabel_prefix_document", "nb_custom_formats",
+    # section labels named by their page; MyST-NB's source suffixes; what makes MyST's
+    # heading ids
+    "autosectionlabel_prefix_document", "nb_custom_formats", "myst_enable_extensions",
 }
 
 

@@ -40,14 +40,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from sphinx_relocate.core.ids import make_id
+from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings, make_id
 from sphinx_relocate.core.paths import strip_source_suffix
 from sphinx_relocate.core.spans import (
     _MD_HEADING,
     _MD_LABEL,
     _RST_LABEL,
     _RST_UNDERLINE,
-    _SLUG_CLEAN,
     MARKDOWN_SUFFIXES,
     Span,
     _markdown_targets,
@@ -388,12 +387,18 @@ class SectionChange:
 
 @dataclass(frozen=True)
 class Section:
-    """One section of a page: its heading's id, then the labels written before it."""
+    """One section of a page: its heading's id (a MyST heading with a slug: the slug,
+    then docutils' id, which is the one myst-parser before 5 publishes), then the labels
+    written before it."""
 
     ids: tuple[str, ...]
     line: int
     #: its text without directive markers and option names (:data:`_MARKUP`)
     body: str
+    #: the ids of ``ids`` that an explicit label gives it (a name its author chose)
+    labels: frozenset[str] = frozenset()
+    #: docutils' id of a MyST heading that also has a slug (``""``: none, or the same)
+    docutils_id: str = ""
 
 
 #: what a section's text is compared without: directive markers and option names, the
@@ -405,34 +410,16 @@ _MARKUP = re.compile(
 )
 
 
-#: inline links and images: a slug keeps a link's text and drops an image
-_INLINE_LINK = re.compile(r"(!?)\[([^\]]*)\]\([^)]*\)")
-_EMPHASIS = re.compile(r"(?<!\w)_+|_+(?!\w)")
-
-
-def _plain(title: str) -> str:
-    """A Markdown heading's text as MyST reads it: link texts kept, images and
-    emphasis marks dropped."""
-    text = _INLINE_LINK.sub(lambda m: "" if m.group(1) else m.group(2), title)
-    return _EMPHASIS.sub("", text).replace("*", "").replace("`", "").strip()
-
-
-def myst_slug(title: str) -> str:
-    """MyST's heading slug (``myst_parser.slugs.github_slugify``) of a heading as
-    written: it slugs the heading's text, so link targets and markup are left out."""
-    return _SLUG_CLEAN.sub("", _plain(title).lower().replace(" ", "-"))
-
-
-def sections_in(text: str, path: str, heading_anchors: int = 0) -> list[Section]:
+def sections_in(text: str, path: str, headings: Headings = PLAIN_HEADINGS) -> list[Section]:
     """The sections of a source text in order, with the ids a link can name them by:
-    MyST's slug up to ``myst_heading_anchors`` (else docutils' id of the title), a reST
+    MyST's slug as ``headings`` say (else docutils' id of the title), a reST
     title's docutils id, and the explicit labels right before the heading."""
     if posixpath.splitext(path)[1].lower() in MARKDOWN_SUFFIXES:
-        return _markdown_sections(text, heading_anchors)
+        return _markdown_sections(text, headings)
     return _rest_sections(text)
 
 
-def _markdown_sections(text: str, heading_anchors: int) -> list[Section]:
+def _markdown_sections(text: str, ids: Headings) -> list[Section]:
     code: list[tuple[int, int]] = []
     _markdown_targets(text, False, code)
     headings = [
@@ -447,7 +434,7 @@ def _markdown_sections(text: str, heading_anchors: int) -> list[Section]:
     sections = []
     for number, match in enumerate(headings):
         title = match.group(2)
-        slug = myst_slug(title) if len(match.group(1)) <= heading_anchors else ""
+        slug = ids.slug(title, len(match.group(1)))
         if slug:  # numbered as MyST does: x, x-1, x-2
             base, count = slug, 0
             while slug in slugs:
@@ -462,11 +449,15 @@ def _markdown_sections(text: str, heading_anchors: int) -> list[Section]:
             before.insert(0, make_id(label.group(1)))
             position = label.start()
         end = headings[number + 1].start() if number + 1 < len(headings) else len(text)
-        own = slug or make_id(_plain(title))
+        docutils_id = ids.docutils_id(title)
+        also = docutils_id if slug and docutils_id != slug else ""
         sections.append(Section(
-            tuple(dict.fromkeys(i for i in (own, *before) if i)),  # a label may be its slug
+            # a label may be its slug or id
+            tuple(dict.fromkeys(i for i in (slug or docutils_id, also, *before) if i)),
             text.count("\n", 0, match.start()) + 1,
             _MARKUP.sub("", text[match.end() : end]),
+            frozenset(before),
+            also,
         ))
     return sections
 
@@ -502,7 +493,7 @@ def _rest_sections(text: str) -> list[Section]:
         end = found[index + 1][0] if index + 1 < len(found) else len(lines)
         body = _MARKUP.sub("", "\n".join(lines[title + 2 : end]))
         ids = tuple(dict.fromkeys(i for i in (own, *labels) if i))  # a label may be its id
-        sections.append(Section(ids, title + 1, body))
+        sections.append(Section(ids, title + 1, body, frozenset(labels)))
     return sections
 
 
@@ -556,20 +547,31 @@ def compare_sections(
             went = new[0]  # the page's title, retitled: a link to it meant the page's top
         if went is not None and went in fresh:
             taken.add(fresh.index(went))
-        for position, old_id in enumerate(section.ids):
+        for old_id in section.ids:
             if old_id in new_ids:
                 continue
             if went is None:
                 lost.append((old_id, None))
                 continue
-            labels = [i for i in went.ids[1:] if i not in old_ids] if position else []
-            lost.append((old_id, (labels or went.ids)[0]))
+            lost.append((old_id, _counterpart(section, old_id, went, old_ids)))
     return lost
+
+
+def _counterpart(old: Section, old_id: str, new: Section, old_ids: set[str]) -> str:
+    """The id of ``new`` that stands where ``old_id`` stood in ``old``: a label's new
+    label, docutils' id's docutils' id, else the heading's id."""
+    if old_id in old.labels:
+        same_kind = [i for i in new.ids if i in new.labels and i not in old_ids]
+    elif old_id == old.docutils_id:
+        same_kind = [new.docutils_id] if new.docutils_id else []
+    else:
+        same_kind = []
+    return (same_kind or list(new.ids))[0]
 
 
 def section_changes(
     root: Path, revision: str, changes: Changes, docs_prefix: str,
-    suffixes: tuple[str, ...], heading_anchors: int = 0,
+    suffixes: tuple[str, ...], headings: Headings = PLAIN_HEADINGS,
 ) -> list[SectionChange]:
     """The section ids lost on each page present at ``revision`` (moved, changed or
     deleted), with where each went; the old texts are read in one ``git cat-file --batch``.
@@ -609,7 +611,7 @@ def section_changes(
         old_text = out[offset : offset + size].decode("utf-8", "replace")
         offset += size + 1
         old_doc = strip_source_suffix(old[len(docs_prefix) :], suffixes)[0]
-        old_sections = sections_in(old_text, old, heading_anchors)
+        old_sections = sections_in(old_text, old, headings)
         if new is None:  # deleted: every id is lost here
             lost_here += [
                 (old_doc, s, i, n == 0) for n, s in enumerate(old_sections) for i in s.ids
@@ -620,7 +622,7 @@ def section_changes(
         except OSError:
             continue
         new_doc = strip_source_suffix(new[len(docs_prefix) :], suffixes)[0]
-        new_sections = sections_in(new_text, new, heading_anchors)
+        new_sections = sections_in(new_text, new, headings)
         old_ids = {i for s in old_sections for i in s.ids}
         fresh += [(new_doc, new, s) for s in new_sections if not old_ids.intersection(s.ids)]
         for old_id, new_id in compare_sections(old_sections, new_sections):
@@ -638,7 +640,7 @@ def section_changes(
             text = (root / path).read_text(encoding="utf-8", errors="replace") if is_page else ""
         except OSError:
             continue
-        fresh += [(doc, path, s) for s in sections_in(text, path, heading_anchors)]
+        fresh += [(doc, path, s) for s in sections_in(text, path, headings)]
     by_id: dict[str, list[tuple[str, str, Section]]] = {}
     for new_place in fresh:
         for i in new_place[2].ids:
@@ -652,7 +654,7 @@ def section_changes(
                 found.append(SectionChange(old_doc, old_id))
             continue
         doc, path, went = place
-        new_id = old_id if old_id in went.ids else went.ids[0]
+        new_id = old_id if old_id in went.ids else _counterpart(section, old_id, went, set())
         found.append(SectionChange(old_doc, old_id, doc, new_id, str(root / path), went.line))
     return found
 
@@ -667,12 +669,16 @@ def _elsewhere(
     by_id: dict[str, list[tuple[str, str, Section]]], by_text: bool,
 ) -> tuple[str, str, Section] | None:
     """The new section on another page that ``section`` (lost from ``old_doc``) became:
-    one with its id or a label, else (``by_text``) the one whose text is most alike.
-    A deleted page's title goes by its id only: every new page's first lines are alike."""
+    one with one of its labels, or with its heading's id and a text alike by at least
+    :data:`SAME_ID_TEXT` (an *Overview* of a deleted page is not another page's
+    *Overview*), else (``by_text``) the one whose text is most alike.  A deleted page's
+    title goes by its ids only: every new page's first lines are alike."""
     for old_id in section.ids:
-        place = next((p for p in by_id.get(old_id, ()) if p[0] != old_doc), None)
-        if place is not None:
-            return place
+        for place in by_id.get(old_id, ()):
+            if place[0] != old_doc and (
+                old_id in section.labels or _same_text_or_none(section, place[2])
+            ):
+                return place
     others = [place for place in fresh if place[0] != old_doc and place[2].ids]
     if not by_text or not section.body.strip():
         return None
@@ -685,6 +691,22 @@ def _elsewhere(
             scored.append((matcher.ratio(), number))
     best = max(scored, default=(0.0, -1))
     return others[best[1]] if best[0] >= SAME_TEXT else None
+
+
+#: how alike two sections with the same heading id on two pages must be to be one section:
+#: the id narrows the choice to a few, so less than :data:`SAME_TEXT`, but unrelated texts
+#: (0.0-0.1 in myst-parser's docs, where two deleted pages' *Overview* met the index's)
+#: do not pass
+SAME_ID_TEXT = 0.3
+
+
+def _same_text_or_none(old: Section, new: Section) -> bool:
+    """Whether two sections' texts are alike by :data:`SAME_ID_TEXT`, or either has none
+    to compare (a heading over subsections)."""
+    if not old.body.strip() or not new.body.strip():
+        return True
+    matcher = difflib.SequenceMatcher(None, old.body, new.body)
+    return matcher.quick_ratio() >= SAME_ID_TEXT and matcher.ratio() >= SAME_ID_TEXT
 
 
 @dataclass
@@ -870,7 +892,7 @@ def _anchor_known(
 
 
 def ids_now(
-    srcdir: Path, suffixes: tuple[str, ...], heading_anchors: int = 0
+    srcdir: Path, suffixes: tuple[str, ...], headings: Headings = PLAIN_HEADINGS
 ) -> Callable[[str], set[str]]:
     """The section ids (and other anchors) of a page in the working tree, by docname."""
     from sphinx_relocate.core.spans import anchors_in_source
@@ -886,8 +908,8 @@ def ids_now(
                     text = path.read_text(encoding="utf-8", errors="replace")
                     name = path.name
                     cache[docname] = {
-                        i for s in sections_in(text, name, heading_anchors) for i in s.ids
-                    } | set(anchors_in_source(text, name, heading_anchors))
+                        i for s in sections_in(text, name, headings) for i in s.ids
+                    } | set(anchors_in_source(text, name, headings))
                     break
         return cache[docname]
 
@@ -896,7 +918,7 @@ def ids_now(
 
 def docs_changes(
     srcdir: Path, since: str | None, similarity: int, exclude_patterns: Iterable[str] = (),
-    suffixes: tuple[str, ...] = (), heading_anchors: int = 0,
+    suffixes: tuple[str, ...] = (), headings: Headings = PLAIN_HEADINGS,
 ) -> tuple[str, Changes]:
     """The changes under the docs folder, with its path in the repository (``"docs/"``);
     with ``suffixes``, also the section ids the pages of those suffixes lost."""
@@ -911,7 +933,7 @@ def docs_changes(
         except GitError:
             return prefix, changes  # no commit yet: no section had an id
         sections = section_changes(
-            root, out.decode().strip(), changes, prefix, suffixes, heading_anchors
+            root, out.decode().strip(), changes, prefix, suffixes, headings
         )
         changes = replace(changes, sections=sections)
     return prefix, changes

@@ -1,15 +1,19 @@
-"""The HTML id docutils derives from a title or label, without importing docutils.
+"""The HTML ids docutils and MyST derive from a title or label, without importing either.
 
-Sphinx turns a section title or a label into an id with ``docutils.nodes.make_id``;
-the rewriter and ``from-git`` read titles from source text and must derive the same ids,
-and the core may not import docutils.  This is that function, for the docutils versions
-Sphinx 7.4 to 9.2 use (tests/test_layout.py compares the two on arbitrary text).
+Sphinx turns a section title or a label into an id with ``docutils.nodes.make_id``, and
+MyST slugs a Markdown heading (``myst_heading_anchors``); the rewriter and ``from-git``
+read titles from source text and must derive the same ids, and the core may not import
+docutils.  These are those functions, for the docutils versions Sphinx 7.4 to 9.2 use
+(tests/test_layout.py compares ``make_id`` on arbitrary text, tests/test_git.py the
+slugs with myst-parser's).
 """
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
+from dataclasses import dataclass
 
 _NON_ID_CHARS = re.compile("[^a-z0-9]+")
 _NON_ID_AT_ENDS = re.compile("^[-0-9]+|-+$")
@@ -31,3 +35,106 @@ def make_id(text: str) -> str:
     folded = text.lower().translate(_NON_ID_TRANSLATE_DIGRAPHS).translate(_NON_ID_TRANSLATE)
     ascii_only = unicodedata.normalize("NFKD", folded).encode("ascii", "ignore").decode("ascii")
     return _NON_ID_AT_ENDS.sub("", _NON_ID_CHARS.sub("-", " ".join(ascii_only.split())))
+
+
+#: the inline Markdown of a heading, each by what is left of it in the heading's text:
+#: a code span's code, a link's text, an autolink's URL, an escaped or entity character;
+#: nothing of an image, an HTML tag or an emphasis mark
+_INLINE = re.compile(
+    r"(?P<ticks>`+)(?P<code>.+?)(?P=ticks)(?!`)"
+    r"|(?P<image>!\[[^\]]*\]\([^)]*\))"
+    r"|\[(?P<text>[^\]]*)\]\([^)]*\)"
+    r"|<(?P<url>[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>"
+    r"|(?P<tag></?[A-Za-z][^<>]*>)"
+    r"|\\(?P<escaped>[!-/:-@\[-`{-~])"
+    r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+    r"|\*+|(?<!\w)_+|_+(?!\w)"
+)
+#: what MyST's GitHub-style slug drops (``myst_parser.slugs.github_slugify``)
+SLUG_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
+#: markdown-it's typographic replacements (MyST's ``replacements``), in its order
+_SYMBOLS = re.compile(r"\((c|tm|r)\)", re.IGNORECASE)
+_REPLACEMENTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.MULTILINE), replacement) for pattern, replacement in (
+        (r"\+-", "\u00b1"), (r"\.{2,}", "\u2026"), (r"([?!])\u2026", r"\1.."),
+        (r"([?!]){4,}", r"\1\1\1"), (r",{2,}", ","),
+        (r"(^|[^-])---(?=[^-]|$)", "\\1\u2014"), (r"(^|\s)--(?=\s|$)", "\\1\u2013"),
+        (r"(^|[^-\s])--(?=[^-\s]|$)", "\\1\u2013"),
+    )
+)
+#: an apostrophe inside a word, which MyST's ``smartquotes`` makes ``’``
+_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
+
+
+@dataclass(frozen=True)
+class Headings:
+    """How MyST makes a project's Markdown headings into ids, by the conf.py values that
+    change them: the build reads ids off its doctrees, source readers (``from-git``,
+    ``rewrite``, ``relocate_since``) derive them from the text."""
+
+    #: ``myst_heading_anchors``: headings this deep or less get MyST's slug too
+    anchors: int = 0
+    #: MyST's ``smartquotes`` extension: ``doesn't`` is ``doesn’t``, which ids drop
+    smartquotes: bool = False
+    #: MyST's ``replacements`` extension: ``--`` is ``–``, ``...`` is ``…``
+    replacements: bool = False
+
+    @classmethod
+    def of(cls, heading_anchors: object, extensions: object) -> Headings:
+        """From ``myst_heading_anchors`` and ``myst_enable_extensions`` as conf.py has
+        them (anything else than a number or a list of names counts as unset)."""
+        names = set(extensions) if isinstance(extensions, (list, tuple, set)) else set()
+        anchors = heading_anchors if isinstance(heading_anchors, int) else 0
+        return cls(anchors, "smartquotes" in names, "replacements" in names)
+
+    def text(self, title: str) -> str:
+        """A heading's text as MyST slugs it and Sphinx ids it: the contents of its text
+        and code tokens, typeset as the extensions say, so an ``<img>`` or an image in a
+        heading adds nothing (and the space before it stays: MyST does not strip)."""
+        parts: list[str] = []
+        end = 0
+        for match in _INLINE.finditer(title):
+            parts += (self._typeset(title[end : match.start()]), self._inline(match))
+            end = match.end()
+        parts.append(self._typeset(title[end:]))
+        return "".join(parts)
+
+    def slug(self, title: str, level: int) -> str:
+        """MyST's slug of a heading at ``level`` (``""`` below ``anchors``)."""
+        if level > self.anchors:
+            return ""
+        return SLUG_CLEAN.sub("", self.text(title).lower().replace(" ", "-"))
+
+    def docutils_id(self, title: str) -> str:
+        """The id docutils gives a Markdown heading."""
+        return make_id(self.text(title))
+
+    def _typeset(self, text: str) -> str:
+        if self.replacements:
+            text = _SYMBOLS.sub(lambda match: _SYMBOL[match.group(1).lower()], text)
+            for pattern, replacement in _REPLACEMENTS:
+                text = pattern.sub(replacement, text)
+        if self.smartquotes:
+            text = _APOSTROPHE.sub("\u2019", text)
+        return text
+
+    def _inline(self, match: re.Match[str]) -> str:
+        code = match.group("code")
+        if code is not None:  # CommonMark strips one space from both ends of a code span
+            spaced = len(code) > 2 and code[0] == code[-1] == " " and code.strip(" ")
+            return code[1:-1] if spaced else code
+        if match.group("text") is not None:
+            return self.text(match.group("text"))
+        if match.group("url") is not None:
+            return match.group("url")
+        if match.group("escaped") is not None:
+            return match.group("escaped")
+        if match.group("entity") is not None:
+            return html.unescape(match.group("entity"))
+        return ""  # an image, an HTML tag, emphasis marks
+
+
+#: headings of a project that sets none of :class:`Headings`' values: docutils' ids only
+PLAIN_HEADINGS = Headings()
+
+_SYMBOL = {"c": "\u00a9", "r": "\u00ae", "tm": "\u2122"}

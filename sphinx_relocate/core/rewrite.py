@@ -48,6 +48,7 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from sphinx_relocate.core.files import write_atomically
+from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings
 from sphinx_relocate.core.landing import (
     UNDECIDED,
     Project,
@@ -168,7 +169,7 @@ class Rewriter:
         documents: set[str] | None = None,
         repo_url: str | None = None,
         mentions: bool = False,
-        heading_anchors: int = 0,
+        headings: Headings = PLAIN_HEADINGS,
         root: Path | None = None,
         labels: set[str] | None = None,
         moved: dict[str, str] | None = None,
@@ -190,8 +191,8 @@ class Rewriter:
                     if had:
                         documents.add(stem)
         self.documents = documents
-        #: ``myst_heading_anchors`` and the repository on disk, to read pages' anchors
-        self.heading_anchors = heading_anchors
+        #: how MyST ids headings, and the repository on disk, to read pages' anchors
+        self.headings = headings
         self.root = root
         #: files at their new path still at their old one (``mv`` plans every edit
         #: before it moves anything): read from there
@@ -325,7 +326,7 @@ class Rewriter:
             return None  # MyST takes it for a file
         other = False
         if syntax != "ref":
-            if link and name in anchors_in_source(text, path, self.heading_anchors):
+            if link and name in anchors_in_source(text, path, self.headings):
                 return None  # an anchor of the page itself: MyST links there
             other = join_relative(posixpath.dirname(page), name) in self.documents
         landing = land_label(self.table, name, self._is_label, other, self.labels_by_document)
@@ -382,7 +383,7 @@ class Rewriter:
                 source = read_source(self.root / self.moved.get(path, path))
                 if source is None:
                     return None
-                return anchors_in_source(source.text, path, self.heading_anchors)
+                return anchors_in_source(source.text, path, self.headings)
         return None
 
     def old_title(self, path: str, written: str) -> str | None:

@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from sphinx_relocate.core.exports import EXPORTS
+from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings
 from sphinx_relocate.core.stubs import URL_STYLES
 from sphinx_relocate.core.table import Location, Problem
 
@@ -496,6 +497,8 @@ class Settings:
     docs_prefix: str = ""
     #: the folder the rule's paths start from (the file system's root)
     files_root: Path = Path()
+    #: how MyST makes headings into ids (``myst_heading_anchors``, ``myst_enable_extensions``)
+    headings: Headings = PLAIN_HEADINGS
 
     @property
     def table_path(self) -> Path | None:
@@ -558,4 +561,7 @@ def build_settings(
         # source folder and comes back in is the same path as one that never left
         docs_prefix=source.relative_to(source.anchor).as_posix() + "/",
         files_root=Path(source.anchor),
+        headings=Headings.of(
+            given.get("myst_heading_anchors"), given.get("myst_enable_extensions")
+        ),
     )

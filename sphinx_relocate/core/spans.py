@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import NamedTuple
 
-from sphinx_relocate.core.ids import make_id
+from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings, make_id
 
 #: Files read as Markdown and as reStructuredText anywhere in the repository.
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -824,26 +824,27 @@ _MD_ATTR_ID = re.compile(r"\{#([^\s}]+)\}")
 _RST_LABEL = re.compile(r"^[ \t]*\.\.[ \t]+_([^:`\n]+|`[^`]+`):[ \t]*$", re.MULTILINE)
 _RST_UNDERLINE = re.compile(r"""^([!-/:-@\[-`{-~])\1{2,}[ \t]*$""")
 _HTML_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
-#: MyST's GitHub-style heading slugs (``myst_parser.slugs.github_slugify``)
-_SLUG_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
 
 
-def anchors_in_source(text: str, path: str, heading_anchors: int = 0) -> frozenset[str]:
+def anchors_in_source(
+    text: str, path: str, headings: Headings = PLAIN_HEADINGS
+) -> frozenset[str]:
     """The fragments a link may name on a page, read from its source text.
 
     The build knows a page's anchors from its doctree; the rewriter, which parses
     nothing, reads the ones that decide a link in practice: section titles (as ids,
     never as the names docutils also gives them, which no URL fragment finds), labels,
-    MyST heading slugs up to ``myst_heading_anchors`` and HTML ``id``/``name``.
+    MyST heading slugs (``headings``) and HTML ``id``/``name``.
     """
     found: set[str] = set()
     suffix = posixpath.splitext(path)[1].lower()
     if suffix in MARKDOWN_SUFFIXES:
         for match in _MD_HEADING.finditer(text):
             title = match.group(2)
-            found.add(make_id(title))
-            if len(match.group(1)) <= heading_anchors:
-                found.add(_SLUG_CLEAN.sub("", title.lower().replace(" ", "-")))
+            found.add(headings.docutils_id(title))
+            slug = headings.slug(title, len(match.group(1)))
+            if slug:
+                found.add(slug)
         for match in _MD_LABEL.finditer(text):
             found.update((match.group(1), match.group(1).lower(), make_id(match.group(1))))
         found.update(_MD_ATTR_ID.findall(text))

@@ -173,6 +173,7 @@ def check_config(app: Sphinx, config: Config) -> None:
     state.peer_options = register_peer_values(app)
     names = [v.name for v in CONFIG_VALUES if not v.owner] + state.peer_options
     values = {name: getattr(config, name, None) for name in (*names, *_SPHINX_READS)}
+    values.update((name, getattr(config, name)) for name in _MYST_READS if hasattr(config, name))
     try:
         state.settings = build_settings(
             values,
@@ -191,6 +192,8 @@ _SPHINX_READS = (
     "source_suffix", "extensions", "exclude_patterns", "html_file_suffix", "templates_path",
     "include_patterns", "autosectionlabel_prefix_document",
 )
+#: Settings of myst-parser read when it is loaded: how it makes headings into ids.
+_MYST_READS = ("myst_heading_anchors", "myst_enable_extensions")
 
 
 #: the sources found to declare no old name (:class:`QuietSources`), in the doctree folder
@@ -256,7 +259,7 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
         prefix, changes = docs_changes(
             Path(app.srcdir), since, 50, app.config.exclude_patterns,
             source_suffixes(app),
-            int(getattr(app.config, "myst_heading_anchors", 0) or 0),
+            state_of(app).settings.headings,
         )
     except GitError as err:
         message = f"relocate_since = {since!r}: cannot check for pages without an entry: {err}"
@@ -265,9 +268,11 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
         return
     where = entries_location(confdir, app.config.relocate_table, "pages", "relocate_since")
     suffixes = source_suffixes(app)
-    anchors = int(getattr(app.config, "myst_heading_anchors", 0) or 0)
-    ids_of = ids_now(Path(app.srcdir), suffixes, anchors)
+    state = state_of(app)
+    ids_of = ids_now(Path(app.srcdir), suffixes, state.settings.headings)
+    state.since_reported = set()
     for old, new in unredirected(changes, prefix, suffixes, table, ids_of):
+        state.since_reported.add(old)
         message = unredirected_message(old, new, since)
         warn(RelocateWarning.UNREDIRECTED, message,
              location=str(heading_at(changes, old) or where))
