@@ -37,13 +37,13 @@ from sphinx_relocate.sphinx_ext.published import fetch_url
 PAGE = "dropped was published at {base}dropped.html and is no longer a page; it has no entry"
 LABEL = (
     "label install-label was published at {base}setup/install.html#install-label and is no "
-    "longer a label; it has no entry"
+    "longer a label; it has no [labels] entry"
 )
 #: the command reads the labels written in the sources, and says so
 LABEL_IN_SOURCES = (
     "label install-label was published at {base}setup/install.html#install-label and is "
-    "written in no source now; it has no entry (a label that an extension makes is seen by "
-    "the build's check only)"
+    "written in no source now; it has no [labels] entry (a label that an extension makes is "
+    "seen by the build's check only)"
 )
 
 

@@ -264,9 +264,11 @@ def unredirected_labels(
         url = published.url(entry)
         message = (
             f"label {name} was published at {url} and is written in no source now; it has "
-            "no entry (a label that an extension makes is seen by the build's check only)"
+            "no [labels] entry (a label that an extension makes is seen by the build's check "
+            "only)"
             if from_sources else
-            f"label {name} was published at {url} and is no longer a label; it has no entry"
+            f"label {name} was published at {url} and is no longer a label; it has no "
+            "[labels] entry"
         )
         found.append(Unredirected(name, url, message, "labels"))
     return found

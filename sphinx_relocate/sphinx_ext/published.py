@@ -183,8 +183,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     state.published_pages = frozenset(history.page_names(documents, table))
     state.published_ids = followed_ids(history.inventories, documents, object_places(env))
     labels = labels_of(env)
-    anchors = int(getattr(app.config, "myst_heading_anchors", 0) or 0)
-    ids_of = ids_now(Path(app.srcdir), state.settings.source_suffixes, anchors)
+    ids_of = ids_now(Path(app.srcdir), state.settings.source_suffixes, state.settings.headings)
     findings = [
         finding
         for published in history.inventories
@@ -219,9 +218,12 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
 def _warn(app: Sphinx, findings: list[Unredirected]) -> None:
     said: set[str] = set()
+    since_reported = state_of(app).since_reported
     for finding in findings:
         if finding.message in said:  # the same name in two versions' inventories
             continue
+        if finding.section != "labels" and finding.name in since_reported:
+            continue  # relocate_since said it, and one entry answers both
         said.add(finding.message)
         where = entries_location(
             Path(app.confdir), app.config.relocate_table, finding.section, "relocate_published"

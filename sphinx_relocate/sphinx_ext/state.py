@@ -224,6 +224,9 @@ class BuildState:
     #: the published history when it lists URLs, checked at ``build-finished`` against
     #: the written output (``published.on_build_finished``)
     published_urls: History | None = None
+    #: the old pages and ``page#id`` sections ``relocate_since`` warned for this build,
+    #: which ``relocate_published`` does not warn for again (one fix answers both)
+    since_reported: set[str] = field(default_factory=set)
     #: moved pages this build translates from a catalog at an old name (``catalogs.py``)
     catalogs: dict[str, Serving] = field(default_factory=dict)
     #: the table checked against this build's documents (labels aside), when the build
