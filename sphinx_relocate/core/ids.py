@@ -83,7 +83,8 @@ class Headings:
     def of(cls, heading_anchors: object, extensions: object) -> Headings:
         """From ``myst_heading_anchors`` and ``myst_enable_extensions`` as conf.py has
         them (anything else than a number or a list of names counts as unset)."""
-        names = set(extensions) if isinstance(extensions, (list, tuple, set)) else set()
+        listed = extensions if isinstance(extensions, (list, tuple, set, frozenset)) else ()
+        names = {name for name in listed if isinstance(name, str)}
         anchors = heading_anchors if isinstance(heading_anchors, int) else 0
         return cls(anchors, "smartquotes" in names, "replacements" in names)
 
