@@ -27,10 +27,13 @@ ROOTS = Path(__file__).parent / "roots"
 ENV_VERSION = re.compile(r',\s*"sphinx_relocate":\s*\d+')
 
 
-def build(root: str, folder: Path, relocate: bool, table: str = "") -> tuple[Path, str]:
-    """Build a copy of the test root; return its output folder and its warnings."""
+def build(
+    root: str, folder: Path, relocate: bool, table: str = "", source: Path | None = None
+) -> tuple[Path, str]:
+    """Build a copy of the test root (or of ``source``); return its output folder and
+    its warnings."""
     srcdir = folder / ("with" if relocate else "without")
-    shutil.copytree(ROOTS / root, srcdir)
+    shutil.copytree(source or ROOTS / root, srcdir)
     if relocate:
         with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
             conf.write('extensions.append("sphinx_relocate")\n')
@@ -203,3 +206,16 @@ def inventory(data: bytes) -> set[str]:
     """The entries of an objects.inv file."""
     body = data.partition(b"zlib.\n")[2]
     return set(zlib.decompress(body).decode("utf-8").splitlines())
+
+
+def test_myst_parsers_settings_are_left_to_it(tmp_path: Path) -> None:
+    """The extension reads how myst-parser makes heading ids (``myst_heading_anchors``,
+    ``myst_enable_extensions``) but never stops a build on them: a value myst-parser
+    takes (``True`` for 1, a set) builds as it does without the extension."""
+    root = shutil.copytree(ROOTS / "test-dropin-myst", tmp_path / "root")
+    with (root / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write('myst_heading_anchors = True\nmyst_enable_extensions = {"smartquotes"}\n')
+    plain, plain_warnings = build("", tmp_path / "plain", relocate=False, source=root)
+    relocated, warnings = build("", tmp_path / "relocated", relocate=True, source=root)
+    assert warnings == plain_warnings
+    assert (relocated / "index.html").is_file()

@@ -51,7 +51,7 @@ _INLINE = re.compile(
     r"|\*+|(?<!\w)_+|_+(?!\w)"
 )
 #: what MyST's GitHub-style slug drops (``myst_parser.slugs.github_slugify``)
-SLUG_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
+_SLUG_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
 #: markdown-it's typographic replacements (MyST's ``replacements``), in its order
 _SYMBOLS = re.compile(r"\((c|tm|r)\)", re.IGNORECASE)
 _REPLACEMENTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -104,7 +104,7 @@ class Headings:
         """MyST's slug of a heading at ``level`` (``""`` below ``anchors``)."""
         if level > self.anchors:
             return ""
-        return SLUG_CLEAN.sub("", self.text(title).lower().replace(" ", "-"))
+        return _SLUG_CLEAN.sub("", self.text(title).lower().replace(" ", "-"))
 
     def docutils_id(self, title: str) -> str:
         """The id docutils gives a Markdown heading."""

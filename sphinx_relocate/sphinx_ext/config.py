@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx_relocate.core.declared import QuietSources, declared_names
+from sphinx_relocate.core.ids import Headings
 from sphinx_relocate.core.peers import PEERS, Converted, documents_on_disk
 from sphinx_relocate.core.peers import convert as convert_peers
 from sphinx_relocate.core.settings import (
@@ -173,7 +175,6 @@ def check_config(app: Sphinx, config: Config) -> None:
     state.peer_options = register_peer_values(app)
     names = [v.name for v in CONFIG_VALUES if not v.owner] + state.peer_options
     values = {name: getattr(config, name, None) for name in (*names, *_SPHINX_READS)}
-    values.update((name, getattr(config, name)) for name in _MYST_READS if hasattr(config, name))
     try:
         state.settings = build_settings(
             values,
@@ -184,6 +185,10 @@ def check_config(app: Sphinx, config: Config) -> None:
         )
     except SettingsError as err:
         stop(err.problems)
+    # myst-parser checks its own settings: read as it leaves them, never stopped on here
+    state.settings = replace(state.settings, headings=Headings.of(
+        getattr(config, "myst_heading_anchors", 0), getattr(config, "myst_enable_extensions", ())
+    ))
     state.forget_files()
 
 
@@ -192,8 +197,6 @@ _SPHINX_READS = (
     "source_suffix", "extensions", "exclude_patterns", "html_file_suffix", "templates_path",
     "include_patterns", "autosectionlabel_prefix_document",
 )
-#: Settings of myst-parser read when it is loaded: how it makes headings into ids.
-_MYST_READS = ("myst_heading_anchors", "myst_enable_extensions")
 
 
 #: the sources found to declare no old name (:class:`QuietSources`), in the doctree folder
