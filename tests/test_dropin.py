@@ -215,7 +215,7 @@ def test_myst_parsers_settings_are_left_to_it(tmp_path: Path) -> None:
     root = shutil.copytree(ROOTS / "test-dropin-myst", tmp_path / "root")
     with (root / "conf.py").open("a", encoding="utf-8") as conf:
         conf.write('myst_heading_anchors = True\nmyst_enable_extensions = {"smartquotes"}\n')
-    plain, plain_warnings = build("", tmp_path / "plain", relocate=False, source=root)
+    _, plain_warnings = build("", tmp_path / "plain", relocate=False, source=root)
     relocated, warnings = build("", tmp_path / "relocated", relocate=True, source=root)
     assert warnings == plain_warnings
     assert (relocated / "index.html").is_file()

@@ -829,3 +829,16 @@ def test_from_git_reads_the_ids_myst_typesets(
         app.cleanup()
     found = [line for line in warning.getvalue().splitlines() if "relocate.unredirected" in line]
     assert len(found) == 1 and "faq#links was renamed to faq#links-and-roles" in found[0], found
+
+
+@pytest.mark.parametrize("title", [
+    "`" * 50_000 + "a", "[a](" * 30_000, "![a](" * 30_000, "[" * 50_000 + "](x",
+    "<a:" * 30_000, "&#" * 50_000,
+])
+def test_a_heading_of_runs_is_read_in_one_pass(title: str) -> None:
+    """A page is untrusted input: a heading of thousands of backticks, brackets or
+    parentheses is read in a time that grows with its length, not with its square (the
+    first pattern took 7.7 s on 5,000 backticks and 7.7 s on 30,000 ``[a](``)."""
+    headings = Headings(3, True, True)
+    assert headings.slug(title, 1) == headings.slug(title, 1).strip()
+    assert headings.docutils_id(title) == make_id(headings.text(title))

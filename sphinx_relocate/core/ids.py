@@ -40,10 +40,13 @@ def make_id(text: str) -> str:
 #: the inline Markdown of a heading, each by what is left of it in the heading's text:
 #: a code span's code, a link's text, an autolink's URL, an escaped or entity character;
 #: nothing of an image, an HTML tag or an emphasis mark
+#: (linear in the heading's length: a backtick run is tried whole, and a link's text
+#: holds no bracket nor its target a parenthesis, so thousands of backticks, brackets or
+#: parentheses in a heading cost no more than their count)
 _INLINE = re.compile(
-    r"(?P<ticks>`+)(?P<code>.+?)(?P=ticks)(?!`)"
-    r"|(?P<image>!\[[^\]]*\]\([^)]*\))"
-    r"|\[(?P<text>[^\]]*)\]\([^)]*\)"
+    r"(?<!`)(?P<ticks>`+)(?!`)(?P<code>.+?)(?<!`)(?P=ticks)(?!`)"
+    r"|(?P<image>!\[[^\][]*\]\([^()]*\))"
+    r"|\[(?P<text>[^\][]*)\]\([^()]*\)"
     r"|<(?P<url>[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>"
     r"|(?P<tag></?[A-Za-z][^<>]*>)"
     r"|\\(?P<escaped>[!-/:-@\[-`{-~])"
