@@ -842,3 +842,37 @@ def test_a_heading_of_runs_is_read_in_one_pass(title: str) -> None:
     headings = Headings(3, True, True)
     assert headings.slug(title, 1) == headings.slug(title, 1).strip()
     assert headings.docutils_id(title) == make_id(headings.text(title))
+
+
+def test_a_page_renamed_to_a_file_that_is_no_page_says_what_it_became(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A page turned into an include fragment (``notes.md`` → ``notes.txt``, which
+    ``index.md`` includes) is gone as a page and needs a target, as a deleted one does;
+    but git renamed it, and "deleted without a rename" sent its author looking for a
+    deletion."""
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "docs/conf.py": HISTORY_CONF,
+        "docs/index.md": "# Home\n\n```{toctree}\nnotes\n```\n",
+        "docs/notes.md": f"# Notes\n\n{FILLER}",
+    }, {})
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    base = git(root, "rev-parse", "HEAD").strip()
+    git(root, "mv", "docs/notes.md", "docs/notes.txt")
+    edit(root, "docs/index.md", "```{toctree}\nnotes\n```", "```{include} notes.txt\n```")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "a fragment")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    out, err = capsys.readouterr()
+    assert [line for line in err.splitlines() if "give it a target" in line] == [
+        "docs/notes: page renamed to docs/notes.txt (not a page); give it a target in "
+        "[pages] (a page or a URL), or confirm it is meant to go",
+    ], err
+    assert '# "notes" = ""  # docs/notes.txt (not a page): needs a target' in out
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 1
+    assert (f"notes was renamed to docs/notes.txt (not a page) since {base} and has no "
+            "entry") in capsys.readouterr().out

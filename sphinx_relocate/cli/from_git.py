@@ -27,6 +27,7 @@ def command_from_git(args: argparse.Namespace) -> int:
     """Derive table entries from git renames; print them or merge them into the table."""
     from sphinx_relocate.core.git import (
         GitError,
+        became_of,
         derive,
         docs_changes,
         merge_into,
@@ -55,8 +56,10 @@ def command_from_git(args: argparse.Namespace) -> int:
         section_ids(project),
     )
     for docname in derived.deleted:
+        became = became_of(derived, docname)
+        change = f"page renamed to {became}" if became else "page deleted without a rename"
         print(
-            f"{prefix}{docname}: page deleted without a rename; give it a target in [pages] "
+            f"{prefix}{docname}: {change}; give it a target in [pages] "
             "(a page or a URL), or confirm it is meant to go",
             file=sys.stderr,
         )

@@ -717,6 +717,9 @@ class Derived:
     files: list[tuple[str, str]] = field(default_factory=list)
     #: pages deleted without a rename (docnames): they need a target or a decision
     deleted: list[str] = field(default_factory=list)
+    #: of those, the ones renamed to a file that is no page (an include fragment, a page
+    #: moved out of the docs folder): docname → its path now, from the repository root
+    became: dict[str, str] = field(default_factory=dict)
     #: whole folders that moved, with a trailing ``/``
     prefixes: list[tuple[str, str]] = field(default_factory=list)
     #: renamed headings, ``("page#old-id", "page#new-id")``
@@ -755,13 +758,12 @@ def _entries(changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]) -> D
             continue
         old_doc, old_is_page = strip_source_suffix(old, suffixes)
         if old_is_page:
-            if new is None:
-                derived.deleted.append(old_doc)  # moved out of the docs
+            if new is None or not strip_source_suffix(new, suffixes)[1]:
+                derived.deleted.append(old_doc)  # out of the docs, or no page now
+                derived.became[old_doc] = new_path
                 continue
-            new_doc, new_is_page = strip_source_suffix(new, suffixes)
-            if not new_is_page:
-                derived.deleted.append(old_doc)
-            elif new_doc != old_doc:
+            new_doc = strip_source_suffix(new, suffixes)[0]
+            if new_doc != old_doc:
                 derived.pages.append((old_doc, new_doc))
         elif new is not None:
             derived.files.append((old, new))
@@ -826,6 +828,7 @@ def fold_folders(derived: Derived, present: Iterable[str]) -> Derived:
         pages=[(o, n) for o, n in derived.pages if kept(o)],
         files=[(o, n) for o, n in derived.files if kept(o)],
         deleted=derived.deleted,
+        became=derived.became,
         prefixes=sorted((f"{old}/", f"{new}/") for old, new in folded),
         anchors=derived.anchors,
         removed=derived.removed,
@@ -865,6 +868,7 @@ def without_known(
         pages=[(o, n) for o, n in derived.pages if table.locate_page(o) is None],
         files=[(o, n) for o, n in derived.files if o not in known_files],
         deleted=deleted,
+        became=derived.became,
         prefixes=[(o, n) for o, n in derived.prefixes if o not in known_folders],
         anchors=[(o, n) for o, n in derived.anchors if not _anchor_known(table, o, n, ids_of)],
         removed=[o for o in with_page if not _anchor_known(table, o, "", ids_of)],
@@ -1023,7 +1027,8 @@ def unredirected(
     """
     missing, _ = without_known(_entries(changes, docs_prefix, suffixes), table, ids_of)
     return sorted({  # a heading and its label may name one section twice
-        *missing.pages, *((page, "") for page in missing.deleted), *missing.anchors,
+        *missing.pages, *((page, became_of(missing, page)) for page in missing.deleted),
+        *missing.anchors,
         *((section, "") for section in missing.removed),
     })
 
@@ -1070,9 +1075,17 @@ DELETED_NOTE = (
 )
 
 
-def deleted_line(docname: str) -> str:
+def deleted_line(docname: str, derived: Derived | None = None) -> str:
     """The commented entry that asks for a deleted page's target."""
-    return f'# {toml_string(docname)} = ""  # deleted: needs a target'
+    why = became_of(derived, docname) if derived is not None else ""
+    return f'# {toml_string(docname)} = ""  # {why or "deleted"}: needs a target'
+
+
+def became_of(derived: Derived, docname: str) -> str:
+    """What a page that is gone became, when git renamed it to a file that is no page
+    (``"_fragments/note.txt (not a page)"``), else ``""``."""
+    path = derived.became.get(docname)
+    return f"{path} (not a page)" if path else ""
 
 
 REMOVED_NOTE = (
@@ -1091,7 +1104,8 @@ def _section_lines(derived: Derived) -> dict[str, list[str]]:
     if derived.pages or derived.deleted:
         lines = [f"{toml_string(o)} = {toml_string(n)}" for o, n in derived.pages]
         if derived.deleted:
-            lines += [*DELETED_NOTE.splitlines(), *map(deleted_line, derived.deleted)]
+            lines += [*DELETED_NOTE.splitlines(),
+                      *(deleted_line(docname, derived) for docname in derived.deleted)]
         sections["pages"] = lines
     if derived.prefixes:
         sections["prefixes"] = [
