@@ -157,6 +157,14 @@ def git(root: Path, *args: str) -> str:
     return done.stdout.decode()
 
 
+def first_commit(root: Path, message: str) -> str:
+    """Make ``root`` a repository whose one commit holds every file in it; its hash."""
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+    return git(root, "rev-parse", "HEAD").strip()
+
+
 def write_tree(root: Path, files: dict[str, str], binary: dict[str, bytes]) -> None:
     for rel, text in files.items():
         path = root / rel
@@ -172,10 +180,7 @@ def make_reorganized_repo(root: Path) -> str:
     """Build the repository in ``root``; return the commit before the reorganization."""
     root.mkdir(parents=True, exist_ok=True)
     write_tree(root, BEFORE, BINARY)
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "docs before")
-    base = git(root, "rev-parse", "HEAD").strip()
+    base = first_commit(root, "docs before")
     docs = root / "docs/zh"
     # committed: one level deeper, a folder move
     (docs / "features/parallel").mkdir()

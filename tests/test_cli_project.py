@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from reorg_fixture import committed_hook_repo, git, write_tree
+from reorg_fixture import committed_hook_repo, first_commit, git, write_tree
 
 from sphinx_relocate.cli.main import main
 
@@ -422,10 +422,7 @@ def test_from_git_names_deleted_and_added_pages_it_could_not_pair(
         "docs/guide/faq.rst": "FAQ\n===\n\nAsk.\n",
         "docs/guide/other.rst": page("Other"),
     }, {})
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-q", "-m", "docs")
-    base = git(tmp_path, "rev-parse", "HEAD").strip()
+    base = first_commit(tmp_path, "docs")
     git(tmp_path, "rm", "-q", "docs/guide/faq.rst")
     write_tree(tmp_path, {"docs/help/faq.rst": "Questions\n=========\n\nSee :doc:`../index`.\n"},
                {})

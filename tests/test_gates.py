@@ -17,7 +17,7 @@ from pathlib import Path
 
 import builds
 import pytest
-from reorg_fixture import committed_hook_repo, git, write_tree
+from reorg_fixture import committed_hook_repo, first_commit, git, write_tree
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.cli.output import finding
@@ -47,10 +47,7 @@ def make_repo(root: Path, *, table: str | None = TABLE) -> str:
     if table is not None:
         files["docs/relocations.toml"] = table
     write_tree(root, files, {"docs/img/a.png": b"\x89PNG " * 50})
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "before")
-    base = git(root, "rev-parse", "HEAD").strip()
+    base = first_commit(root, "before")
     git(root, "mv", "docs/mapped.rst", "docs/mapped_new.rst")
     git(root, "mv", "docs/paged.rst", "docs/paged_new.rst")
     git(root, "mv", "docs/guide", "docs/manual")

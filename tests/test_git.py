@@ -15,6 +15,7 @@ from reorg_fixture import (
     EXPECTED_DELETED,
     EXPECTED_FILES,
     EXPECTED_PAGES,
+    first_commit,
     git,
     make_reorganized_repo,
     write_tree,
@@ -353,10 +354,7 @@ def make_history_repo(root: Path) -> str:
         },
         {},
     )
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "base")
-    base = git(root, "rev-parse", "HEAD").strip()
+    base = first_commit(root, "base")
     # one commit renames headings: at the same place (the reST one, its text changed
     # too), by its text (the MyST ones; a CJK one), a label; and removes a section
     edit(root, "docs/faq.md", "(install-label)=\n## Install problems",
@@ -682,10 +680,7 @@ def test_a_page_that_changed_suffix_is_the_same_page_and_a_retitled_page_keeps_i
         ),
         "docs/about.rst": "About\n=====\n\nWho wrote this theme.\n",
     }, {})
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "base")
-    base = git(root, "rev-parse", "HEAD").strip()
+    base = first_commit(root, "base")
     git(root, "rm", "-q", "docs/guide/index.rst", "docs/about.rst")
     write_tree(root, {
         "docs/guide/index.md": "# User Guide\n\n```{toctree}\nlayout\n```\n",
@@ -758,10 +753,7 @@ def test_a_heading_id_found_on_another_page_is_that_section_only_if_its_text_agr
             "(guide-faq)=\n## Questions\n\nAsk on the forum, or read the list below.\n"
         ),
     }, {})
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "base")
-    base = git(root, "rev-parse", "HEAD").strip()
+    base = first_commit(root, "base")
     git(root, "rm", "-q", "docs/wealth.md")
     write_tree(root, {
         "docs/index.md": (
@@ -800,10 +792,7 @@ def test_from_git_reads_the_ids_myst_typesets(
         "docs/index.md": "# Home\n\n```{toctree}\nfaq\n```\n",
         "docs/faq.md": f"# FAQ\n\n## Links\n\n### Why doesn't it work?\n\n{answer}",
     }, {})
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "base")
-    base = git(root, "rev-parse", "HEAD").strip()
+    base = first_commit(root, "base")
     write_tree(root, {
         "docs/faq.md": f"# FAQ\n\n## Links and roles\n\n#### Why doesn't it work?\n\n{answer}",
     }, {})
@@ -857,10 +846,7 @@ def test_a_page_renamed_to_a_file_that_is_no_page_says_what_it_became(
         "docs/index.md": "# Home\n\n```{toctree}\nnotes\n```\n",
         "docs/notes.md": f"# Notes\n\n{FILLER}",
     }, {})
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "base")
-    base = git(root, "rev-parse", "HEAD").strip()
+    base = first_commit(root, "base")
     git(root, "mv", "docs/notes.md", "docs/notes.txt")
     edit(root, "docs/index.md", "```{toctree}\nnotes\n```", "```{include} notes.txt\n```")
     git(root, "add", "-A")

@@ -379,13 +379,10 @@ def test_a_page_relocate_since_reports_is_not_reported_again(
     the release is one warning (git's, at its place), not two: one entry answers both.
     A label the release listed is still its own finding: a ``[labels]`` entry answers it
     (myst-parser's docs, replayed with both settings: 8 pages twice)."""
-    from reorg_fixture import git
+    from reorg_fixture import first_commit, git
 
     (project / "dropped.md").write_text("# Dropped\n", "utf-8")
-    git(project, "init", "-q")
-    git(project, "add", "-A")
-    git(project, "commit", "-q", "-m", "release")
-    base = git(project, "rev-parse", "HEAD").strip()
+    base = first_commit(project, "release")
     git(project, "rm", "-q", "dropped.md")
     git(project, "commit", "-q", "-m", "drop a page")
     before = copy(tmp_path, "test-inventory-before")

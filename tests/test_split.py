@@ -15,7 +15,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from reorg_fixture import git, write_tree
+from reorg_fixture import first_commit, git, write_tree
 
 from sphinx_relocate.cli.main import main
 
@@ -66,10 +66,7 @@ def split_repo(root: Path, commit: bool = True) -> str:
     merged into ``notes``, one dropped); return the commit before."""
     root.mkdir(parents=True, exist_ok=True)
     write_tree(root, BEFORE, {})
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "before")
-    base = git(root, "rev-parse", "HEAD").strip()
+    base = first_commit(root, "before")
     (root / "docs/guide.md").unlink()
     write_tree(root, AFTER, {})
     if commit:

@@ -1075,10 +1075,10 @@ DELETED_NOTE = (
 )
 
 
-def deleted_line(docname: str, derived: Derived | None = None) -> str:
-    """The commented entry that asks for a deleted page's target."""
-    why = became_of(derived, docname) if derived is not None else ""
-    return f'# {toml_string(docname)} = ""  # {why or "deleted"}: needs a target'
+def deleted_line(docname: str, became: str = "") -> str:
+    """The commented entry that asks for a deleted page's target (``became``: what git
+    renamed it to, :func:`became_of`)."""
+    return f'# {toml_string(docname)} = ""  # {became or "deleted"}: needs a target'
 
 
 def became_of(derived: Derived, docname: str) -> str:
@@ -1105,7 +1105,7 @@ def _section_lines(derived: Derived) -> dict[str, list[str]]:
         lines = [f"{toml_string(o)} = {toml_string(n)}" for o, n in derived.pages]
         if derived.deleted:
             lines += [*DELETED_NOTE.splitlines(),
-                      *(deleted_line(docname, derived) for docname in derived.deleted)]
+                      *(deleted_line(d, became_of(derived, d)) for d in derived.deleted)]
         sections["pages"] = lines
     if derived.prefixes:
         sections["prefixes"] = [

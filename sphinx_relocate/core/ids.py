@@ -57,6 +57,7 @@ _INLINE = re.compile(
 _SLUG_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
 #: markdown-it's typographic replacements (MyST's ``replacements``), in its order
 _SYMBOLS = re.compile(r"\((c|tm|r)\)", re.IGNORECASE)
+_SYMBOL = {"c": "\u00a9", "r": "\u00ae", "tm": "\u2122"}
 _REPLACEMENTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.MULTILINE), replacement) for pattern, replacement in (
         (r"\+-", "\u00b1"), (r"\.{2,}", "\u2026"), (r"([?!])\u2026", r"\1.."),
@@ -140,5 +141,3 @@ class Headings:
 
 #: headings of a project that sets none of :class:`Headings`' values: docutils' ids only
 PLAIN_HEADINGS = Headings()
-
-_SYMBOL = {"c": "\u00a9", "r": "\u00ae", "tm": "\u2122"}
