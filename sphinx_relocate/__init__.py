@@ -96,9 +96,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(ReportedReferences)
 
     # before anything reads a value (handlers at 500) and before Sphinx's own type
-    # warnings (800); then after Sphinx has normalized source_suffix (800)
+    # warnings (800); then after Sphinx has normalized source_suffix (800) and before
+    # sphinx-external-toc reads its site map (900); then after it
     app.connect("config-inited", check_config, priority=400)
-    app.connect("config-inited", events.load_table, priority=900)
+    app.connect("config-inited", events.load_table, priority=899)
+    app.connect("config-inited", events.map_site_map, priority=905)
     app.connect("env-get-outdated", events.find_outdated)
     app.connect("env-before-read-docs", events.note_documents_to_read)
     app.connect("env-purge-doc", events.forget_document)

@@ -269,12 +269,13 @@ def test_excluded_files_with_commits_since(
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab*?[]!^/\\.", max_size=12))
 def test_exclude_patterns_match_as_sphinx_matches_them(pattern: str) -> None:
-    """``_git`` may not import Sphinx: its reading of ``exclude_patterns`` is Sphinx's."""
+    """The core may not import Sphinx: its reading of ``exclude_patterns`` and of
+    toctree globs is Sphinx's."""
     from sphinx.util.matching import _translate_pattern
 
-    from sphinx_relocate.core.git import _translate
+    from sphinx_relocate.core.paths import sphinx_pattern
 
-    assert _translate(pattern) == _translate_pattern(pattern)
+    assert sphinx_pattern(pattern) == _translate_pattern(pattern)
 
 
 def test_excluded_paths() -> None:

@@ -199,7 +199,9 @@ def _plan(
             project, own, root, set(files_after), None, documents_after,
             moved={new: old for old, new in moved_files.items()},
         )
-        paths = candidate_files(files_after, prefix, project.source_suffixes, False)
+        paths = candidate_files(
+            files_after, prefix, project.source_suffixes, False, rewriter.site_map
+        )
         changes = list(rewrite_files(rewriter, root, paths, write=False, with_text=True))
     return Plan(move, prefix, table_file, before, after, derived, retargeted, own,
                 documents_after, changes, len(paths))

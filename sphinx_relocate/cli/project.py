@@ -52,6 +52,18 @@ class DocsProject:
         project = Project(self.srcdir, dict.fromkeys(self.source_suffixes, "restructuredtext"))
         return set(project.discover(self.excludes()))
 
+    def site_map(self, root: Path) -> str:
+        """sphinx-external-toc's site map (``external_toc_path``), relative to the
+        repository ``root``, when conf.py loads it; ``""`` otherwise or outside it."""
+        if "sphinx_external_toc" not in (self.settings.get("extensions") or ()):
+            return ""
+        written = self.settings.get("external_toc_path") or "_toc.yml"
+        if not isinstance(written, str):
+            return ""
+        path = os.path.normpath(os.path.join(os.path.abspath(self.srcdir), written))
+        inside = os.path.relpath(path, os.path.abspath(root)).replace(os.sep, "/")
+        return "" if inside == ".." or inside.startswith("../") else inside
+
     def excludes(self) -> list[str]:
         """What discovery leaves out: conf.py's ``exclude_patterns``, the usual build
         folder and hidden files."""

@@ -36,7 +36,9 @@ def command_rewrite(args: argparse.Namespace) -> int:
         project, table, root, set(files), folders, documents,
         repo_url=args.repo_url, mentions=args.mentions,
     )
-    paths = candidate_files(files, rewriter.docs_prefix, project.source_suffixes, args.mentions)
+    paths = candidate_files(
+        files, rewriter.docs_prefix, project.source_suffixes, args.mentions, rewriter.site_map
+    )
     changed = problems = 0
     kinds: Counter[str] = Counter()
     changes = rewrite_files(
@@ -109,6 +111,7 @@ def make_rewriter(
         root=root,
         moved=moved,
         labels_by_document=project.settings.labels_by_document,
+        site_map=project.site_map(root),
     )
 
 
@@ -138,6 +141,12 @@ def say_findings(style: str, shown: str, change: FileChange) -> int:
                      f"[](#{entry.written}) for the label, or the page's path "
                      "[relocate.ambiguous]", entry.column)
         for entry in change.named
+    ]
+    found += [
+        (entry.line, f"site map entry {entry.written!r} goes to {entry.new} now, which a "
+                     "'file:' entry cannot name: left as written; write it as 'url: "
+                     f"{entry.new}' with a 'title:' [relocate.toctree]", entry.column)
+        for entry in change.unwritable
     ]
     found += [
         (entry.line, f"toctree entry {entry.written!r} goes to {entry.new} now, and the old "

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings, make_id
-from sphinx_relocate.core.paths import strip_source_suffix
+from sphinx_relocate.core.paths import sphinx_pattern, strip_source_suffix
 from sphinx_relocate.core.spans import (
     _MD_HEADING,
     _MD_LABEL,
@@ -184,7 +184,7 @@ def excluded_paths(paths: Iterable[str], exclude_patterns: Iterable[str] = ()) -
     excludes all below it."""
     patterns = [*exclude_patterns]
     patterns += [pattern[3:] for pattern in patterns if pattern.startswith("**/")]
-    matches = [re.compile(_translate(pattern)).match for pattern in patterns]
+    matches = [re.compile(sphinx_pattern(pattern)).match for pattern in patterns]
     paths = set(paths)
     builds = {
         posixpath.dirname(path) for path in paths if posixpath.basename(path) in BUILD_MARKS
@@ -200,43 +200,6 @@ def excluded_paths(paths: Iterable[str], exclude_patterns: Iterable[str] = ()) -
                 excluded.add(head)
                 break
     return excluded
-
-
-def _translate(pattern: str) -> str:
-    """A Sphinx exclude pattern as a regular expression (``sphinx.util.matching``)."""
-    out = []
-    index = 0
-    while index < len(pattern):
-        char = pattern[index]
-        index += 1
-        if char == "*":
-            if pattern[index : index + 1] == "*":
-                index += 1
-                out.append(".*")
-            else:
-                out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[":
-            end = index
-            if pattern[end : end + 1] == "!":
-                end += 1
-            if pattern[end : end + 1] == "]":
-                end += 1
-            end = pattern.find("]", end)
-            if end < 0:
-                out.append("\\[")
-                continue
-            body = pattern[index:end].replace("\\", "\\\\")
-            index = end + 1
-            if body.startswith("!"):
-                body = "^/" + body[1:]  # a negated set never matches "/" either
-            elif body.startswith("^"):
-                body = "\\" + body
-            out.append(f"[{body}]")
-        else:
-            out.append(re.escape(char))
-    return "".join(out) + "$"
 
 
 def _parse_name_status(out: bytes) -> Changes:

@@ -229,3 +229,41 @@ def safe_output_path(path: str) -> str | None:
     if normal in (".", "") or leaves_root(normal) or normal.startswith("/"):
         return None
     return normal
+
+
+def sphinx_pattern(pattern: str) -> str:
+    """A Sphinx pattern (``exclude_patterns``, a toctree glob) as a regular expression,
+    as ``sphinx.util.matching`` translates it: ``*`` and ``?`` stop at ``/``, ``**`` not."""
+    out = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        index += 1
+        if char == "*":
+            if pattern[index : index + 1] == "*":
+                index += 1
+                out.append(".*")
+            else:
+                out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[":
+            end = index
+            if pattern[end : end + 1] == "!":
+                end += 1
+            if pattern[end : end + 1] == "]":
+                end += 1
+            end = pattern.find("]", end)
+            if end < 0:
+                out.append("\\[")
+                continue
+            body = pattern[index:end].replace("\\", "\\\\")
+            index = end + 1
+            if body.startswith("!"):
+                body = "^/" + body[1:]  # a negated set never matches "/" either
+            elif body.startswith("^"):
+                body = "\\" + body
+            out.append(f"[{body}]")
+        else:
+            out.append(re.escape(char))
+    return "".join(out) + "$"

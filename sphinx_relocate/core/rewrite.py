@@ -69,6 +69,7 @@ from sphinx_relocate.core.paths import (
     join_relative,
     longest_first,
     relative_path,
+    sphinx_pattern,
     split_target,
     strip_source_suffix,
 )
@@ -78,6 +79,7 @@ from sphinx_relocate.core.spans import (
     REST_SUFFIXES,
     SPHINX_LABELS,
     anchors_in_source,
+    external_toc_targets,
     find_targets,
     labels_in,
     role_around,
@@ -128,6 +130,8 @@ class FileChange:
     untitled: tuple[LinkEdit, ...] = ()
     #: MyST links left as written that name a label too, which MyST takes
     named: tuple[LinkEdit, ...] = ()
+    #: site map entries left as written whose page became a URL (``Rewritten.unwritable``)
+    unwritable: tuple[LinkEdit, ...] = ()
     #: how the file is encoded on disk, for :func:`patch_of`
     encoding: str = "utf-8"
     bom: bytes = b""
@@ -174,9 +178,12 @@ class Rewriter:
         labels: set[str] | None = None,
         moved: dict[str, str] | None = None,
         labels_by_document: bool = False,
+        site_map: str = "",
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
+        #: sphinx-external-toc's site map (``_toc.yml``), repository-relative; ``""``: none
+        self.site_map = site_map
         self.table = table
         #: reads reST tables to re-pad them, and tells a file that parses worse
         self.parser = parser
@@ -305,6 +312,20 @@ class Rewriter:
             new += "#"
         return None if new == written else new
 
+    def new_glob(self, pattern: str) -> str | None:
+        """A pattern that matches no document, with its folder moved by ``[prefixes]``
+        (the build's rule for a toctree's glob: ``resolve._map_glob``)."""
+        if self._matches_a_document(pattern):
+            return None
+        moved = self.table.locate_pattern(pattern)
+        if moved is None or moved.url or not self._matches_a_document(moved.path):
+            return None
+        return moved.path
+
+    def _matches_a_document(self, pattern: str) -> bool:
+        match = re.compile(sphinx_pattern(pattern)).match
+        return any(match(docname) for docname in self.documents)
+
     def new_label(
         self, written: str, syntax: str, path: str, text: str, bracketed: bool = False
     ) -> str | None:
@@ -427,6 +448,10 @@ class Rewriter:
         if site is not None:
             return site
         page, had = (None, False)
+        if path == self.site_map:  # its entries name documents from the source folder
+            folder = self.docs_prefix.rstrip("/")
+            site = self._sites[path] = Site((folder,), folder, 0)
+            return site
         if path.startswith(self.docs_prefix):
             page, had = strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)
         if had and page is not None:
@@ -438,9 +463,12 @@ class Rewriter:
 
     def rewrite_text(self, path: str, text: str) -> Rewritten:
         """The new text of the repository file ``path``, what was rewritten and left."""
-        spans = find_targets(
-            text, path, self._url_re, self._mention_re, labels=self._label_references
-        )
+        if path == self.site_map:
+            spans = external_toc_targets(text)
+        else:
+            spans = find_targets(
+                text, path, self._url_re, self._mention_re, labels=self._label_references
+            )
         syntaxes: Counter[str] = Counter()
         if not spans:
             return Rewritten(text, syntaxes)
@@ -450,6 +478,7 @@ class Rewriter:
         named: list[LinkEdit] = []
         links_rewritten: list[LinkEdit] = []
         untitled: list[LinkEdit] = []
+        unwritable: list[LinkEdit] = []
         markup = False
         site = self.site_of(path)
         # a MyST link may name a label: [](#old-label)
@@ -463,7 +492,9 @@ class Rewriter:
             if span.mode == "label" or (links and span.syntax in ("link", "reference")):
                 bracketed = text[span.start - 1 : span.start] == "<"
                 new = self.new_label(written, span.syntax, path, text, bracketed)
-            if new is None and span.mode == "repo":
+            if span.mode == "glob":
+                new = self.new_glob(written)
+            elif new is None and span.mode == "repo":
                 new = self.new_target("/" + written, _REPO_SITE)
                 new = new[1:] if isinstance(new, str) and new.startswith("/") else new
             elif new is None and span.mode != "label":
@@ -484,6 +515,13 @@ class Rewriter:
                 ambiguous.append(written)
             elif new is _AMBIGUOUS_LABEL:
                 ambiguous_labels.append(written)
+            elif new is not None and span.syntax == "external-toc":
+                if _SCHEME.match(new):  # a file: entry names no URL
+                    unwritable.append(_link_edit(text, span.start, written, new))
+                    continue
+                links_rewritten.append(_link_edit(text, span.start, written, new))
+                edits.append((span.start, span.end, _yaml_scalar(new, text[span.start - 1])))
+                syntaxes[span.syntax] += 1
             elif (
                 new is not None and span.syntax == "toctree" and _SCHEME.match(new)
                 and text[span.start - 1 : span.start] != "<"
@@ -526,6 +564,7 @@ class Rewriter:
         return Rewritten(
             new_text, syntaxes, tuple(ambiguous), markup or tables or bool(unpadded),
             tuple(ambiguous_labels), tuple(links_rewritten), tuple(untitled), tuple(named),
+            tuple(unwritable),
         )
 
 
@@ -549,6 +588,29 @@ class Rewritten(NamedTuple):
     #: MyST links left as written that name a label too, which MyST takes
     #: (:meth:`Rewriter.names_label`), with the page they would go to
     named: tuple[LinkEdit, ...] = ()
+    #: site map entries left as written whose page became a URL, which a ``file:``
+    #: entry cannot name
+    unwritable: tuple[LinkEdit, ...] = ()
+
+
+#: a new site map entry that reads as the same string unquoted in YAML ...
+_YAML_PLAIN = re.compile(r"""[^\s"'#,{}\[\]&*!|>%@`?:-][^\s"'#,{}\[\]:]*""")
+#: ... unless YAML reads it as a boolean, a null or a number (``yes``, ``~``, ``2024``)
+_YAML_NOT_STRING = re.compile(
+    r"(?i)[yn]|yes|no|true|false|on|off|null|~|[-+.\d][\d_:.e+-]*|[-+]?\.(?:inf|nan)|=|<<"
+)
+
+
+def _yaml_scalar(new: str, quote: str) -> str:
+    """``new`` as the inside of a YAML scalar quoted by ``quote`` (``"``, ``'``, or
+    another character before a plain one, which gets double quotes when it needs them)."""
+    if quote == "'":
+        return new.replace("'", "''")
+    if quote == '"':
+        return json.dumps(new, ensure_ascii=False)[1:-1]
+    if _YAML_PLAIN.fullmatch(new) and not _YAML_NOT_STRING.fullmatch(new):
+        return new
+    return json.dumps(new, ensure_ascii=False)
 
 
 #: characters of a new target that are markup in Markdown, reST or HTML; a target made
@@ -741,9 +803,11 @@ def walk_repository(root: Path) -> tuple[list[str], set[str]]:
 
 
 def candidate_files(
-    files: Iterable[str], docs_prefix: str, suffixes: Iterable[str], mentions: bool
+    files: Iterable[str], docs_prefix: str, suffixes: Iterable[str], mentions: bool,
+    site_map: str = "",
 ) -> list[str]:
-    """The files whose text may hold links: Markdown and reST anywhere, docs sources."""
+    """The files whose text may hold links: Markdown and reST anywhere, docs sources,
+    and sphinx-external-toc's site map."""
     wanted = {*MARKDOWN_SUFFIXES, *REST_SUFFIXES}
     if mentions:
         wanted.add(".py")
@@ -751,7 +815,8 @@ def candidate_files(
     chosen = []
     for path in files:
         suffix = posixpath.splitext(path)[1].lower()
-        if suffix in wanted or (suffix in docs_suffixes and path.startswith(docs_prefix)):
+        if (suffix in wanted or (suffix in docs_suffixes and path.startswith(docs_prefix))
+                or path == site_map):
             chosen.append(path)
     return chosen
 
@@ -819,12 +884,14 @@ def rewrite_file(
         return None
     if source is None:
         return None
-    new_text, syntaxes, ambiguous, suspect, ambiguous_labels, links, untitled, named = (
-        rewriter.rewrite_text(rel, source.text)
-    )
-    if (new_text == source.text and not ambiguous and not ambiguous_labels and not untitled
-            and not named):
+    rewritten = rewriter.rewrite_text(rel, source.text)
+    new_text, syntaxes, links = rewritten.text, rewritten.syntaxes, rewritten.links
+    if new_text == source.text and not (
+        rewritten.ambiguous or rewritten.ambiguous_labels or rewritten.untitled
+        or rewritten.named or rewritten.unwritable
+    ):
         return None
+    suspect = rewritten.suspect
     broken = rewriter.parser.adds_parse_errors(source.text, new_text, rel) if suspect else []
     if broken:  # never hand back a file that parses worse: leave it as it is
         line, message = broken[0]
@@ -834,10 +901,10 @@ def rewrite_file(
         refused = None
     text_of = (lambda text: text) if with_text else (lambda text: "")
     change = FileChange(
-        rel, text_of(source.text), text_of(new_text), syntaxes, ambiguous=ambiguous,
-        ambiguous_labels=ambiguous_labels, refused=refused, links=links, untitled=untitled,
-        named=named,
-        encoding=source.encoding, bom=source.bom,
+        rel, text_of(source.text), text_of(new_text), syntaxes,
+        ambiguous=rewritten.ambiguous, ambiguous_labels=rewritten.ambiguous_labels,
+        refused=refused, links=links, untitled=rewritten.untitled, named=rewritten.named,
+        unwritable=rewritten.unwritable, encoding=source.encoding, bom=source.bom,
     )
     if write and new_text != source.text:
         try:

@@ -35,10 +35,11 @@ class Span(NamedTuple):
     start: int
     end: int
     #: the markup around it: "link", "image", "reference", "toctree", "html", "doc",
-    #: "download", "include", "ref", "any", "repo-url", "mention"
+    #: "download", "include", "ref", "any", "repo-url", "mention", "external-toc"
     syntax: str
     #: "path": relative to the file; "doc": a docname; "repo": relative to the repo root;
-    #: "label": a label name (syntax "ref" for ``:ref:`` and ``:numref:``, "any" for ``:any:``)
+    #: "label": a label name (syntax "ref" for ``:ref:`` and ``:numref:``, "any" for ``:any:``);
+    #: "glob": a pattern of docnames
     mode: str = "path"
 
 
@@ -118,6 +119,46 @@ def find_targets(
             spans.append(Span(match.start(1), match.end(1), "mention", "repo"))
     # absolute URLs are rewritten only as own-repository URLs, by their path
     spans = [s for s in spans if s.mode == "repo" or not _SCHEME_AT.match(text, s.start, s.end)]
+    return _without_overlaps(spans)
+
+
+#: a ``root:``, ``file:`` or ``glob:`` key of sphinx-external-toc's site map (``_toc.yml``),
+#: in a block mapping (``- file: x``, after any number of ``- ``) or a flow one
+#: (``{file: x}``)
+_TOC_KEY = re.compile(
+    r"(?:^[ \t]*(?:-[ \t]+)*|([{,])[ \t]*)(root|file|glob)[ \t]*:[ \t]*", re.MULTILINE
+)
+#: the scalar after it: double-quoted without escapes, single-quoted without a quote, or
+#: plain, not an anchor, alias, tag or block scalar (up to a comment, and in a flow
+#: mapping up to its ``,`` or ``}``)
+_TOC_QUOTED = r'"([^"\\\r\n]*)"|' + r"'([^'\r\n]*)'(?!')"
+_TOC_PLAIN_START = r"""[^\s"'#,{}\[\]&*!|>%@`?:-]"""
+_TOC_BLOCK_VALUE = re.compile(
+    _TOC_QUOTED + rf"|({_TOC_PLAIN_START}[^\r\n#]*?)[ \t]*(?=\r?$|[ \t]#)", re.MULTILINE
+)
+_TOC_FLOW_VALUE = re.compile(
+    _TOC_QUOTED + rf"|({_TOC_PLAIN_START}[^\r\n#,{{}}]*?)[ \t]*(?=[,}}]|[ \t]#)"
+)
+
+
+def external_toc_targets(text: str) -> list[Span]:
+    """The documents sphinx-external-toc's site map names, ``root:`` and ``file:``
+    values (mode "doc": docnames from the top of the source folder, with or without
+    their suffix), and its ``glob:`` patterns (mode "glob").
+
+    A ``url:`` names no page of the project; a value this cannot read as YAML does
+    (escapes, anchors, tags) is left alone.
+    """
+    spans: list[Span] = []
+    for key in _TOC_KEY.finditer(text):
+        values = _TOC_FLOW_VALUE if key.group(1) else _TOC_BLOCK_VALUE
+        value = values.match(text, key.end())
+        if value is None:
+            continue
+        group = next(index for index in (1, 2, 3) if value.group(index) is not None)
+        if value.start(group) < value.end(group):
+            mode = "glob" if key.group(2) == "glob" else "doc"
+            spans.append(Span(value.start(group), value.end(group), "external-toc", mode))
     return _without_overlaps(spans)
 
 

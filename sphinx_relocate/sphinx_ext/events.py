@@ -15,6 +15,7 @@ from sphinx_relocate.sphinx_ext import (
     catalogs,
     check,
     config,
+    external_toc,
     inventory,
     old_ids,
     published,
@@ -35,7 +36,8 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 # -- config-inited: config.check_config (400, before Sphinx's own checks at 800) builds
-#    the settings; load_table runs after Sphinx normalized source_suffix (800)
+#    the settings; load_table runs after Sphinx normalized source_suffix (800) and
+#    before sphinx-external-toc reads its site map (900); map_site_map after it
 
 
 def load_table(app: Sphinx, config_: Config) -> None:
@@ -44,6 +46,14 @@ def load_table(app: Sphinx, config_: Config) -> None:
     config.read_build_table(app, config_)
     # 2. the stub template (stops the build on a bad one) and the stub bookkeeping
     stubs.load_stub_template(app)
+    # 3. exclude_patterns as conf.py set them (sphinx-external-toc adds to them)
+    external_toc.note_exclude_patterns(app, config_)
+
+
+def map_site_map(app: Sphinx, config_: Config) -> None:
+    """sphinx-external-toc's site map, read at 900, with its entries mapped through the
+    table before any page's toctree is made from it."""
+    external_toc.map_site_map(app, config_)
 
 
 # -- env-get-outdated ------------------------------------------------------------

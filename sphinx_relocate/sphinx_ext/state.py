@@ -251,6 +251,8 @@ class BuildState:
     shared_lookups: dict[tuple[str, str, str], tuple[str, str, str]] = field(
         default_factory=dict
     )
+    #: ``exclude_patterns`` before sphinx-external-toc adds to them (``external_toc.py``)
+    excluded_before_site_map: tuple[str, ...] | None = None
     _table_digest: tuple[RelocationTable, str] | None = None
 
     def table_digest(self) -> str:
