@@ -202,6 +202,28 @@ def test_a_new_entry_reads_back_as_itself(new: str, quote: str) -> None:
     assert yaml.safe_load(f"file: {written}\n") == {"file": new}
 
 
+def test_a_link_to_the_site_root_lands_on_its_redirect_page(tmp_path: Path) -> None:
+    """sphinx-external-toc writes ``index.html`` (a redirect to a root document not named
+    ``index``): a link to the site's root lands there, as on the published site."""
+    srcdir = tmp_path / "docs"
+    srcdir.mkdir()
+    (srcdir / "conf.py").write_text(
+        f"extensions = {[*PLAIN, 'sphinx_relocate']!r}\n"
+        'html_baseurl = "https://example.org/proposals"\n', encoding="utf-8"
+    )
+    (srcdir / "_toc.yml").write_text("root: README\n", encoding="utf-8")
+    (srcdir / "README.md").write_text(
+        "# Proposals\n\nRendered at <https://example.org/proposals>, and "
+        "[a page that is not](https://example.org/proposals/missing.html).\n",
+        encoding="utf-8",
+    )
+    for fresh in (True, False):  # the redirect page is written once, then kept
+        built = builds.build(srcdir, fresh=fresh)
+        warnings = COLOR.sub("", built.warnings)
+        assert "'https://example.org/proposals'" not in warnings
+        assert "repo url 'https://example.org/proposals/missing.html' does not land" in warnings
+
+
 def test_each_mapped_entry_is_reported_when_asked(tmp_path: Path) -> None:
     """``relocate_report_rewrites``: one ``relocate.outdated`` per entry, at its line."""
     srcdir = copy_root(tmp_path)

@@ -1080,11 +1080,16 @@ def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bo
         return False
     if target in made or posixpath.join(target, "index.html") in made:
         return True
+    state, docs = state_of(app), app.env.found_docs
+    if not target and "index.html" not in state.stale_pages and os.path.isfile(
+        os.path.join(app.outdir, "index.html")
+    ):  # the site's root, whose page another extension writes (sphinx-external-toc's
+        # redirect to a root document not named index)
+        return True
     stem, suffix = posixpath.splitext(target)
     if suffix and suffix.lower() not in _OUTPUT_SUFFIXES:  # not a page: any file written
         return os.path.isfile(os.path.join(app.outdir, target))
     # a redirect page (a loaded peer's, or this extension's stub) that lands on a page
-    state, docs = state_of(app), app.env.found_docs
     names = {stem, stem.removesuffix("/index")} if suffix else {target, f"{target}/index"}
     for table in (state.peer_redirects, state.table):
         for name in names:
