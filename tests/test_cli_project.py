@@ -86,6 +86,24 @@ def test_a_folder_without_conf_py_below_is_refused(
     ]
 
 
+def test_a_jupyter_book_without_conf_py_is_told_how_to_make_one(tmp_path, capsys,
+                                                                 monkeypatch) -> None:
+    """Jupyter Book 1 keeps its settings in ``_config.yml``: the conf.py the commands read
+    is one command away, and the error names it."""
+    write_tree(tmp_path, {
+        "book/_config.yml": "title: A book\n", "book/_toc.yml": "root: intro\n",
+        "book/intro.md": "# Intro\n",
+    }, {})
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, "rewrite", "book")
+    assert (status, out) == (2, [])
+    assert err.splitlines() == [
+        "sphinx-relocate: error: book: no conf.py in it or below it (looked in docs, doc, "
+        "docs/source, doc/source, …, 3 levels down): book is a Jupyter Book: "
+        "`jupyter-book config sphinx book` writes the conf.py its build uses"
+    ]
+
+
 @pytest.mark.parametrize("gate", sorted(GATES))
 def test_a_folder_with_two_conf_py_below_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

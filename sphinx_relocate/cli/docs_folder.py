@@ -49,9 +49,13 @@ def find_docs(path: Path) -> Path:
         if bare:
             names = ", ".join(display_path(folder / "conf.py") for folder in bare[:3])
             without = f"; {names} ha{'s' if len(bare) == 1 else 've'} no pages next to it"
+        ask = "give the folder with conf.py"
+        if (path / "_config.yml").is_file() and (path / "_toc.yml").is_file():
+            ask = (f"{path} is a Jupyter Book: `jupyter-book config sphinx {path}` writes "
+                   "the conf.py its build uses")
         raise UsageError(
             f"{path}: no conf.py in it or below it (looked in {', '.join(DOCS_FOLDERS[:4])}, "
-            f"…, {SEARCH_DEPTH} levels down){without}: give the folder with conf.py"
+            f"…, {SEARCH_DEPTH} levels down){without}: {ask}"
         )
     print(f"no conf.py in {path}: using {display_path(found[0] / 'conf.py')}", file=sys.stderr)
     return found[0]
