@@ -246,3 +246,22 @@ def test_each_mapped_entry_is_reported_when_asked(tmp_path: Path) -> None:
             (16, "guide/faq", "tutorial/faq"),
         )
     }
+
+
+def test_a_site_map_of_unknown_shape_is_used_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another version of sphinx-external-toc, whose objects differ: one warning at the
+    file, and the build goes on (no traceback)."""
+    from sphinx_external_toc import api
+
+    monkeypatch.delattr(api, "UrlItem")  # what a version without it would give
+    srcdir = copy_root(tmp_path)
+    toc = srcdir / "_toc.yml"  # its root as it is now, else no build starts
+    toc.write_text(toc.read_text("utf-8").replace("root: intro", "root: start/intro"), "utf-8")
+    built = builds.build(srcdir, confoverrides={"show_warning_types": True})
+    warnings = COLOR.sub("", built.warnings)
+    assert (f"WARNING: {toc}: the site map's entries are not mapped through the table: "
+            "its objects are not as this extension knows them") in warnings
+    assert "[relocate.toctree]" in warnings
+    assert "nonexisting document 'guide/install'" in warnings  # as sphinx-external-toc says

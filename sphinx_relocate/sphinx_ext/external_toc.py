@@ -50,7 +50,15 @@ def map_site_map(app: Sphinx, config: Config) -> None:
         getattr(config, "include_patterns", ("**",)),
     ))
     mapper = _SiteMapper(app, site_map, sources)
-    new = mapper.mapped()
+    try:
+        new = mapper.mapped()
+    except (AttributeError, ImportError, KeyError, TypeError, ValueError) as err:
+        # another version of sphinx-external-toc than those this knows: the build goes
+        # on with the site map as written, which that extension checks itself
+        warn(RelocateWarning.TOCTREE, f"the site map's entries are not mapped through the "
+             f"table: its objects are not as this extension knows them ({err!r})",
+             Location(str(mapper.path)))
+        return
     if new is None:
         return
     config.external_site_map = new
