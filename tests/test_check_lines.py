@@ -96,6 +96,8 @@ def test_rewrites_reported_at_their_links_line(
     assert outdated == sorted([
         ("index.md", line_of(srcdir, "index.md", "[another](gone/third.md)")),
         ("index.md", line_of(srcdir, "index.md", "[t](gone/item-second.md)")),
+        # a page named by a source file it does not have (page.md of page.rst)
+        ("index.md", line_of(srcdir, "index.md", "[t](page.md#no-such-anchor)")),
         ("page.rst", line_of(srcdir, "page.rst", "`another <gone/third.html>`_")),
         ("page.rst", line_of(srcdir, "page.rst", "`t <gone/item-second.html>`_")),
     ])

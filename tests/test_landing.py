@@ -241,8 +241,28 @@ def test_the_set_lookup_answers_as_the_whole_rule(
         assert quick == rule
         assert quick_notes <= rule_notes
     assert land(target, how, site, project) == rule
-    if rule is not None and rule.lands_on == "page" and rule.folder == 0 and not rule.via_table:
-        # the page a reader found from the file's folder (as MyST does)
+    if (rule is not None and rule.lands_on == "page" and rule.folder == 0
+            and not rule.via_table and not rule.respelled):
+        # the page a reader found from the file's folder (as MyST does, by its file)
         fragment = written[2][1:] if written[2].startswith("#") else ""
         page = existing_page(rule.target, fragment, site, project)
         assert page is None or page == rule
+
+
+def test_a_page_named_by_a_source_file_it_no_longer_has(tmp_path: Path) -> None:
+    """``install.rst`` of what is ``install.md`` now lands on the page, as written
+    against an old path (``rewrite`` writes the file's name now); the page's own file,
+    its built name and its docname are as written."""
+    project = project_of(
+        table_of(tmp_path, ""), {"install", "notes"}, {"docs/install.md", "docs/notes.rst"}
+    )
+    site = site_of("index", project)
+    renamed = land("install.rst", "any", site, project)
+    assert renamed == Landing("page", "install", respelled=True)
+    assert renamed is not None and renamed.changed
+    assert land("notes.md#usage", "any", site, project) == Landing(
+        "page", "notes", "usage", respelled=True
+    )
+    for written in ("install.md", "install.html", "install", "/install.md"):
+        found = land(written, "any", site, project)
+        assert found == Landing("page", "install") and not found.changed, written

@@ -431,3 +431,28 @@ def test_sphinx_autobuild_picks_up_a_table_edit(tmp_path: Path) -> None:
             process.wait(10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def test_a_page_named_by_its_old_source_file_lands_and_is_reported(tmp_path: Path) -> None:
+    """``b.rst`` renamed ``b.md`` (the document ``b`` unchanged): a MyST link to
+    ``b.rst`` lands on the page, and is a link written against an old path."""
+    srcdir = tmp_path / "src"
+    srcdir.mkdir()
+    (srcdir / "conf.py").write_text(
+        'extensions = ["myst_parser", "sphinx_relocate"]\nshow_warning_types = True\n',
+        encoding="utf-8",
+    )
+    (srcdir / "relocations.toml").write_text("", encoding="utf-8")
+    (srcdir / "index.md").write_text(
+        "# Home\n\nSee [B](b.rst#usage).\n\n```{toctree}\nb\n```\n", encoding="utf-8"
+    )
+    (srcdir / "b.md").write_text("# B\n\n(usage)=\n## Usage\n", encoding="utf-8")
+    built = build(srcdir, fresh=True)
+    assert built.warnings == ""
+    html = (built.outdir / "index.html").read_text("utf-8")
+    assert 'href="b.html#usage"' in html
+    built = build(srcdir, fresh=True, confoverrides={"relocate_report_rewrites": True})
+    assert re.sub(r"\x1b\[[0-9;]*m", "", built.warnings).strip() == (
+        f"{srcdir / 'index.md'}:3: WARNING: 'b.rst#usage' is written against an old path; "
+        "it now points to 'b#usage' [relocate.outdated]"
+    )

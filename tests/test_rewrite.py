@@ -158,6 +158,10 @@ def rewriter(tmp_path: Path) -> Rewriter:
         # reST inside Markdown is read as reST
         ("docs/index.md", "```{eval-rst}\n:doc:`T <pytorch/install>` [x](old.md)\n```",
          "```{eval-rst}\n:doc:`T <guides/install>` [x](old.md)\n```"),
+        # a page named by a source file it no longer has: the file's name now
+        ("docs/index.md", "[a](api.md#usage) [b](api.html) {doc}`api`",
+         "[a](api.rst#usage) [b](api.html) {doc}`api`"),
+        ("docs/api.rst", "`I <guides/install.rst>`_", "`I <guides/install.md>`_"),
         # CRLF files keep their line ends
         ("docs/index.md", "[i](pytorch/install.md)\r\n[r]: old.md\r\n",
          "[i](guides/install.md)\r\n[r]: https://example.org/old\r\n"),

@@ -251,11 +251,15 @@ class Landing(NamedTuple):
     #: the other meanings of a reference that lands on several targets and that
     #: nothing decided: settled by anchors later (:func:`settle`), else ambiguous
     others: tuple[Landing, ...] = ()
+    #: it names a document by a source file the document no longer has (``install.rst``
+    #: of what is ``install.md`` now): the file was renamed, the document was not
+    respelled: bool = False
 
     @property
     def changed(self) -> bool:
-        """Whether it lands elsewhere than the written target read from where it is now."""
-        return self.via_table or self.folder > 0
+        """Whether it lands elsewhere than the written target read from where it is now
+        (or on its document by another file's name)."""
+        return self.via_table or self.folder > 0 or self.respelled
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -396,7 +400,9 @@ def _existing(written: str, reads_as: ReadAs, site: Site, project: Project) -> L
     if name is not None and project.is_document(name):
         if fragment and project.moves_anchors_of(name):
             return None
-        landing = Landing("page", name, fragment)
+        landing = Landing(
+            "page", name, fragment, respelled=_respelled(inside, name, repo_path, project)
+        )
     elif reads_as != "page" and project.is_file(repo_path):
         landing = Landing("file", repo_path, fragment)
     else:
@@ -408,6 +414,16 @@ def _existing(written: str, reads_as: ReadAs, site: Site, project: Project) -> L
         if landing.lands_on == "file":
             note(("file", inside, ""))
     return landing
+
+
+def _respelled(docs_path: str, docname: str, repo_path: str, project: Project) -> bool:
+    """Whether ``docs_path`` names the document ``docname`` by a source file that is not
+    there while another is (``install.rst`` of ``install.md``); a built page's name
+    (``install.html``) or the docname itself (``install``) is no file's."""
+    if docs_path == docname or docs_path.endswith(".html") or project.is_file(repo_path):
+        return False
+    base = project.repo_path(docname)
+    return any(project.is_file(base + suffix) for suffix in project.suffixes)
 
 
 def existing_page(docname: str, fragment: str, site: Site, project: Project) -> Landing | None:
@@ -502,7 +518,8 @@ def _at(
             target = _moved_anchor(name, fragment, project)
             if target is not None:
                 return _through(target, folder, project)
-        return Landing("page", name, fragment, False, folder)
+        return Landing("page", name, fragment, False, folder,
+                       respelled=_respelled(inside, name, repo_path, project))
     # a file entry cannot change a landing on a document (documents come first): noted
     # only past it, and the page's lookup re-reads the document when the page goes
     if note is not None and reads_as != "page":
