@@ -122,43 +122,44 @@ def find_targets(
     return _without_overlaps(spans)
 
 
-#: a ``root:``, ``file:`` or ``glob:`` key of sphinx-external-toc's site map (``_toc.yml``),
-#: in a block mapping (``- file: x``, after any number of ``- ``) or a flow one
-#: (``{file: x}``)
-_TOC_KEY = re.compile(
-    r"(?:^[ \t]*(?:-[ \t]+)*|([{,])[ \t]*)(root|file|glob)[ \t]*:[ \t]*", re.MULTILINE
-)
-#: the scalar after it: double-quoted without escapes, single-quoted without a quote, or
-#: plain, not an anchor, alias, tag or block scalar (up to a comment, and in a flow
-#: mapping up to its ``,`` or ``}``)
-_TOC_QUOTED = r'"([^"\\\r\n]*)"|' + r"'([^'\r\n]*)'(?!')"
-_TOC_PLAIN_START = r"""[^\s"'#,{}\[\]&*!|>%@`?:-]"""
-_TOC_BLOCK_VALUE = re.compile(
-    _TOC_QUOTED + rf"|({_TOC_PLAIN_START}[^\r\n#]*?)[ \t]*(?=\r?$|[ \t]#)", re.MULTILINE
-)
-_TOC_FLOW_VALUE = re.compile(
-    _TOC_QUOTED + rf"|({_TOC_PLAIN_START}[^\r\n#,{{}}]*?)[ \t]*(?=[,}}]|[ \t]#)"
-)
+#: the keys of sphinx-external-toc's site map that name documents, and how each is read
+_TOC_KEYS = {"root": "doc", "file": "doc", "glob": "glob"}
 
 
 def external_toc_targets(text: str) -> list[Span]:
-    """The documents sphinx-external-toc's site map names, ``root:`` and ``file:``
-    values (mode "doc": docnames from the top of the source folder, with or without
-    their suffix), and its ``glob:`` patterns (mode "glob").
+    """The documents sphinx-external-toc's site map (``_toc.yml``) names: ``root:`` and
+    ``file:`` values (mode "doc": docnames from the top of the source folder, with or
+    without their suffix) and ``glob:`` patterns (mode "glob").
 
-    A ``url:`` names no page of the project; a value this cannot read as YAML does
-    (escapes, anchors, tags) is left alone.
+    Read as YAML (PyYAML, which sphinx-external-toc needs): a value is a span only
+    where its text is the string YAML reads, so one with escapes, folded over lines or
+    not a string is left alone; a file YAML cannot read has none.
     """
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - sphinx-external-toc requires it
+        return []
+    try:
+        document = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return []
     spans: list[Span] = []
-    for key in _TOC_KEY.finditer(text):
-        values = _TOC_FLOW_VALUE if key.group(1) else _TOC_BLOCK_VALUE
-        value = values.match(text, key.end())
-        if value is None:
-            continue
-        group = next(index for index in (1, 2, 3) if value.group(index) is not None)
-        if value.start(group) < value.end(group):
-            mode = "glob" if key.group(2) == "glob" else "doc"
-            spans.append(Span(value.start(group), value.end(group), "external-toc", mode))
+    stack = [document] if document is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.append(value)
+                mode = _TOC_KEYS.get(key.value) if isinstance(key, yaml.ScalarNode) else None
+                if mode is None or not isinstance(value, yaml.ScalarNode):
+                    continue
+                start, end = value.start_mark.index, value.end_mark.index
+                if value.style in ('"', "'"):
+                    start, end = start + 1, end - 1
+                if value.value and text[start:end] == value.value and value.tag.endswith(":str"):
+                    spans.append(Span(start, end, "external-toc", mode))
     return _without_overlaps(spans)
 
 
