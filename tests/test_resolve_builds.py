@@ -444,15 +444,15 @@ def test_a_page_named_by_its_old_source_file_lands_and_is_reported(tmp_path: Pat
     )
     (srcdir / "relocations.toml").write_text("", encoding="utf-8")
     (srcdir / "index.md").write_text(
-        "# Home\n\nSee [B](b.rst#usage).\n\n```{toctree}\nb\n```\n", encoding="utf-8"
+        "# Home\n\nSee [B](b.rst).\n\n```{toctree}\nb\n```\n", encoding="utf-8"
     )
-    (srcdir / "b.md").write_text("# B\n\n(usage)=\n## Usage\n", encoding="utf-8")
+    (srcdir / "b.md").write_text("# B\n", encoding="utf-8")
     built = build(srcdir, fresh=True)
     assert built.warnings == ""
     html = (built.outdir / "index.html").read_text("utf-8")
-    assert 'href="b.html#usage"' in html
+    assert 'href="b.html"' in html
     built = build(srcdir, fresh=True, confoverrides={"relocate_report_rewrites": True})
     assert re.sub(r"\x1b\[[0-9;]*m", "", built.warnings).strip() == (
-        f"{srcdir / 'index.md'}:3: WARNING: 'b.rst#usage' is written against an old path; "
-        "it now points to 'b#usage' [relocate.outdated]"
+        f"{srcdir / 'index.md'}:3: WARNING: 'b.rst' is written against an old path; "
+        "it now points to 'b' [relocate.outdated]"
     )
