@@ -40,6 +40,7 @@ from sphinx_relocate.core.paths import (
     join_relative,
     leaves_root,
     longest_first,
+    sphinx_pattern,
     split_target,
     strip_source_suffix,
 )
@@ -424,6 +425,24 @@ def _respelled(docs_path: str, docname: str, repo_path: str, project: Project) -
         return False
     base = project.repo_path(docname)
     return any(project.is_file(base + suffix) for suffix in project.suffixes)
+
+
+def moved_glob(pattern: str, table: RelocationTable, documents: Iterable[str]) -> str | None:
+    """A glob of docnames (a toctree's, a site map's) that matches none of
+    ``documents``, with its folder moved by ``[prefixes]``, when it matches there;
+    ``None``: keep it as written (it matches, or no move makes it match)."""
+    documents = list(documents)
+    if _matches_one(pattern, documents):
+        return None
+    moved = table.locate_pattern(pattern)
+    if moved is None or moved.url or not _matches_one(moved.path, documents):
+        return None
+    return moved.path
+
+
+def _matches_one(pattern: str, documents: Iterable[str]) -> bool:
+    match = re.compile(sphinx_pattern(pattern)).match  # as Sphinx's patfilter
+    return any(match(docname) for docname in documents)
 
 
 def existing_page(docname: str, fragment: str, site: Site, project: Project) -> Landing | None:

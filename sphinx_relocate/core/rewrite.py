@@ -60,6 +60,7 @@ from sphinx_relocate.core.landing import (
     framed,
     land,
     land_label,
+    moved_glob,
     repo_base,
     site_of,
     span_reads_as,
@@ -69,7 +70,6 @@ from sphinx_relocate.core.paths import (
     join_relative,
     longest_first,
     relative_path,
-    sphinx_pattern,
     split_target,
     strip_source_suffix,
 )
@@ -313,18 +313,8 @@ class Rewriter:
         return None if new == written else new
 
     def new_glob(self, pattern: str) -> str | None:
-        """A pattern that matches no document, with its folder moved by ``[prefixes]``
-        (the build's rule for a toctree's glob: ``resolve._map_glob``)."""
-        if self._matches_a_document(pattern):
-            return None
-        moved = self.table.locate_pattern(pattern)
-        if moved is None or moved.url or not self._matches_a_document(moved.path):
-            return None
-        return moved.path
-
-    def _matches_a_document(self, pattern: str) -> bool:
-        match = re.compile(sphinx_pattern(pattern)).match
-        return any(match(docname) for docname in self.documents)
+        """A site map's glob, moved as a toctree's (:func:`moved_glob`)."""
+        return moved_glob(pattern, self.table, self.documents)
 
     def new_label(
         self, written: str, syntax: str, path: str, text: str, bracketed: bool = False

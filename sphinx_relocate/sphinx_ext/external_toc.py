@@ -15,9 +15,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sphinx.util.matching import patfilter, patmatch
+from sphinx.util.matching import patmatch
 
-from sphinx_relocate.core.landing import Project, Site, land
+from sphinx_relocate.core.landing import Project, Site, land, moved_glob
 from sphinx_relocate.core.paths import strip_source_suffix
 from sphinx_relocate.core.spans import external_toc_targets
 from sphinx_relocate.core.table import Location, Target
@@ -187,13 +187,11 @@ class _SiteMapper:
 
     def glob(self, pattern: Any) -> Any:
         """A pattern that matches no document, with its folder moved by ``[prefixes]``."""
-        if patfilter(self.sources, pattern):
+        moved = moved_glob(str(pattern), self.project.table, self.sources)
+        if moved is None:
             return pattern
-        moved = self.project.table.locate_pattern(str(pattern))
-        if moved is None or moved.url or not patfilter(self.sources, moved.path):
-            return pattern
-        self.note(str(pattern), moved.path)
-        return type(pattern)(moved.path)
+        self.note(str(pattern), moved)
+        return type(pattern)(moved)
 
     def title_of(self, written: str, url: str) -> str | None:
         """The title a URL entry shows for the page ``written`` (its site map title,

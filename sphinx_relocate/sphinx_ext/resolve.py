@@ -40,7 +40,6 @@ from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.directives.other import TocTree
 from sphinx.util import docname_join
-from sphinx.util.matching import patfilter
 from sphinx.util.nodes import make_refnode
 from sphinx.util.osutil import relative_uri
 
@@ -55,6 +54,7 @@ from sphinx_relocate.core.landing import (
     existing_page,
     framed,
     land,
+    moved_glob,
     repo_base,
     repository_path,
     site_of,
@@ -1063,17 +1063,15 @@ def _old_title(resolver: Resolver, ref: str) -> str | None:
 def _map_glob(resolver: Resolver, entry: str, pattern: str) -> str:
     """A glob entry that matches no document, with its folder moved by ``[prefixes]``."""
     written = docname_join(resolver.docname, pattern)
-    others = resolver.docs - {resolver.docname}  # as Sphinx, which leaves out the page itself
-    if patfilter(others, written):
-        return entry  # it matches documents as written: keep it
     resolver.note_lookup(("file", written, ""))  # re-read when the table moves it again
-    moved = resolver.table.locate_pattern(written)
-    if moved is None or moved.url or not patfilter(others, moved.path):
-        return entry  # Sphinx warns that it matches nothing
+    others = resolver.docs - {resolver.docname}  # as Sphinx, which leaves out the page itself
+    moved = moved_glob(written, resolver.table, others)
+    if moved is None:
+        return entry  # it matches as written, or Sphinx warns that it matches nothing
     if resolver.verbose:
-        logger.verbose("relocated toctree glob %r → %r", pattern, moved.path,
+        logger.verbose("relocated toctree glob %r → %r", pattern, moved,
                        location=resolver.docname)
-    return "/" + moved.path
+    return "/" + moved
 
 
 # -- directives that read a file --------------------------------------------------
