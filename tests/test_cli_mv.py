@@ -389,3 +389,22 @@ def test_retarget_keeps_every_other_line(
     ]
     assert result == comment + "[pages]\n" + "".join(f'"{o}" = "{n}"\n' for o, n in kept)
     assert changed == [("pages", old, "c") for old, new in entries if new == "b"]
+
+
+def test_a_move_leaves_links_it_does_not_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``mv`` edits what points to its move: a link by an old source file of another page
+    (``b.rst`` of ``b.md``), which ``rewrite`` writes anew, is left as written."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text('extensions = ["myst_parser"]\n', encoding="utf-8")
+    (docs / "index.md").write_text("# Home\n\n[B](b.rst) and [C](c.md)\n", encoding="utf-8")
+    (docs / "b.md").write_text("# B\n", encoding="utf-8")
+    (docs / "c.md").write_text("# C\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["mv", "docs", "c.md", "d.md"]) == 0
+    assert (docs / "index.md").read_text("utf-8") == "# Home\n\n[B](b.rst) and [C](d.md)\n"
+    capsys.readouterr()
+    assert main(["rewrite", "docs", "--check"]) == 1
+    assert capsys.readouterr().out == "index.md:3:5: b.rst → b.md\n"  # no git: from docs

@@ -197,7 +197,7 @@ def _plan(
     if not args.keep_links:
         rewriter = make_rewriter(
             project, own, root, set(files_after), None, documents_after,
-            moved={new: old for old, new in moved_files.items()},
+            moved={new: old for old, new in moved_files.items()}, respell=False,
         )
         paths = candidate_files(
             files_after, prefix, project.source_suffixes, False, rewriter.site_map

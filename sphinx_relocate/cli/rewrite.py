@@ -90,10 +90,12 @@ def make_rewriter(
     repo_url: str | None = None,
     mentions: bool = False,
     moved: dict[str, str] | None = None,
+    respell: bool = True,
 ) -> Rewriter:
     """The rewriter of the docs folder's repository (``files``, ``folders`` and
     ``documents``: the tree the links are to land in, the folders of ``files`` when
-    ``None``); ``repo_url`` defaults to ``relocate_repo_url``."""
+    ``None``); ``repo_url`` defaults to ``relocate_repo_url``; ``respell``:
+    ``Rewriter.respell``."""
     from sphinx_relocate.cli.docutils_parser import DocutilsParser
     from sphinx_relocate.core.rewrite import Rewriter
 
@@ -112,6 +114,7 @@ def make_rewriter(
         moved=moved,
         labels_by_document=project.settings.labels_by_document,
         site_map=project.site_map(root),
+        respell=respell,
     )
 
 

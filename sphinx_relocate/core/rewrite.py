@@ -179,11 +179,16 @@ class Rewriter:
         moved: dict[str, str] | None = None,
         labels_by_document: bool = False,
         site_map: str = "",
+        respell: bool = True,
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
         #: sphinx-external-toc's site map (``_toc.yml``), repository-relative; ``""``: none
         self.site_map = site_map
+        #: rewrite a link that names a page by a source file it no longer has, which no
+        #: table entry changes (``Landing.respelled``): ``rewrite`` does; ``mv``, which
+        #: edits what its move changes, does not
+        self.respell = respell
         self.table = table
         #: reads reST tables to re-pad them, and tells a file that parses worse
         self.parser = parser
@@ -287,6 +292,8 @@ class Rewriter:
             return UNDECIDED if site.frame is UNDECIDED else _AMBIGUOUS
         if landing is None or not landing.exists or not landing.changed:
             return None
+        if not self.respell and not (landing.via_table or landing.folder):
+            return None  # only its file's name is old
         if landing.lands_on == "url":
             return landing.target
         new_path = landing.target
