@@ -514,3 +514,25 @@ def test_a_heading_with_inline_html_has_the_ids_the_build_gives_it() -> None:
     assert anchors_in_source(md, "index.md", Headings(2)) == {
         "myst---markedly-structured-text-", "myst-markedly-structured-text",
     }
+
+
+def test_a_toctree_glob_of_a_moved_folder_follows_it(tmp_path: Path) -> None:
+    """A glob that matches no document follows ``[prefixes]`` in the file, as the build
+    moves it (read from the page's folder; one that matches as written is kept)."""
+    rewriter = make_rewriter(
+        '[prefixes]\n"api/" = "reference/api/"\n',
+        {"docs/index.md", "docs/guide/index.rst", "docs/reference/api/a.md",
+         "docs/reference/api/b.md", "docs/other/x.md"},
+        tmp_path,
+    )
+    md = "```{toctree}\n:glob:\n\napi/*\nother/*\n/api/[ab]\nT <api/a>\n```\n"
+    assert rewriter.rewrite_text("docs/index.md", md)[0] == md.replace(
+        "\napi/*", "\nreference/api/*"
+    ).replace("/api/[ab]", "/reference/api/[ab]").replace("<api/a>", "<reference/api/a>")
+    rst = ".. toctree::\n   :glob:\n\n   ../api/*\n"
+    assert rewriter.rewrite_text("docs/guide/index.rst", rst)[0] == (
+        ".. toctree::\n   :glob:\n\n   ../reference/api/*\n"
+    )
+    # not a glob toctree: "api/*" is the name of a page, which no document has: left
+    plain = "```{toctree}\napi/*\n```\n"
+    assert rewriter.rewrite_text("docs/index.md", plain)[0] == plain

@@ -334,7 +334,7 @@ def references_in(text: str, path: str) -> list[tuple[str, ReadAs]]:
     return [
         (text[span.start : span.end], span_reads_as(span))
         for span in find_targets(text, path)
-        if span.mode != "repo"
+        if span.mode not in ("repo", "glob")
     ]
 
 

@@ -319,9 +319,27 @@ class Rewriter:
             new += "#"
         return None if new == written else new
 
-    def new_glob(self, pattern: str) -> str | None:
-        """A site map's glob, moved as a toctree's (:func:`moved_glob`)."""
-        return moved_glob(pattern, self.table, self.documents)
+    def new_glob(self, pattern: str, site: Site, path: str) -> str | None:
+        """A toctree's or a site map's glob in the file ``path``, read from the file's
+        folder (from the top with ``/``) and moved as the build moves it
+        (:func:`moved_glob`, among the documents but the page itself, as Sphinx's)."""
+        root = self.docs_prefix.rstrip("/")
+        folder = site.folders[0]
+        if folder == root:
+            folder = ""
+        elif folder.startswith(self.docs_prefix):
+            folder = folder[len(self.docs_prefix) :]
+        else:
+            return None  # not in the docs folder: no toctree of the build
+        absolute = pattern.startswith("/")
+        joined = pattern.lstrip("/") if absolute else posixpath.normpath(
+            posixpath.join(folder, pattern)
+        )
+        page = strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)[0]
+        moved = moved_glob(joined, self.table, self.documents - {page})
+        if moved is None:
+            return None
+        return "/" + moved if absolute else relative_path(folder, moved)
 
     def new_label(
         self, written: str, syntax: str, path: str, text: str, bracketed: bool = False
@@ -490,7 +508,7 @@ class Rewriter:
                 bracketed = text[span.start - 1 : span.start] == "<"
                 new = self.new_label(written, span.syntax, path, text, bracketed)
             if span.mode == "glob":
-                new = self.new_glob(written)
+                new = self.new_glob(written, site, path)
             elif new is None and span.mode == "repo":
                 new = self.new_target("/" + written, _REPO_SITE)
                 new = new[1:] if isinstance(new, str) and new.startswith("/") else new

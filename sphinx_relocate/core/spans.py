@@ -528,10 +528,13 @@ def _toctree_entries(body: list[tuple[int, str]], markdown: bool) -> list[Span]:
         if not match:
             continue
         group = 2 if match.group(2) is not None else 3
+        mode = "doc"
         if glob and any(c in match.group(group) for c in "*?["):
-            continue
+            if group == 2:
+                continue  # a title makes the entry one page, which Sphinx then looks up
+            mode = "glob"
         start = offset + lead
-        spans.append(Span(start + match.start(group), start + match.end(group), "toctree", "doc"))
+        spans.append(Span(start + match.start(group), start + match.end(group), "toctree", mode))
     return spans
 
 

@@ -180,7 +180,7 @@ class Resolver:
             path = self.state.source_path(self.env, self.docname)
             for span in find_targets(text, path):
                 reads_as = span_reads_as(span)
-                if span.mode == "repo" or reads_as == "file":
+                if span.mode in ("repo", "glob") or reads_as == "file":
                     continue
                 written = text[span.start : span.end]
                 landing = land(written, reads_as, here, self.project)
