@@ -13,6 +13,7 @@ import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
+from reorg_fixture import first_commit, git
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.rewrite import _yaml_scalar
@@ -112,6 +113,22 @@ def test_a_page_sent_to_a_url_without_a_title_warns_at_its_line(tmp_path: Path) 
     )
     links = toctree_links((built.outdir / "start" / "intro.html").read_text("utf-8"))
     assert ("https://tool.example.org/docs/", "https://tool.example.org/docs/") in links
+
+
+def test_a_page_sent_to_a_url_shows_its_title_from_git(tmp_path: Path) -> None:
+    """No ``title:`` in the site map: the URL entry shows the deleted page's title, as
+    the last version git has of it gives it (as a toctree entry's does)."""
+    srcdir = copy_root(tmp_path)
+    (srcdir / "old").mkdir()
+    (srcdir / "old" / "tool.md").write_text("# The old tool\n", encoding="utf-8")
+    first_commit(tmp_path, "before")
+    git(tmp_path, "rm", "-q", "docs/old/tool.md")
+    toc = srcdir / "_toc.yml"
+    toc.write_text(toc.read_text("utf-8").replace("    title: The tool\n", ""), "utf-8")
+    built = builds.build(srcdir, confoverrides={"relocate_repo_root": str(tmp_path)})
+    assert COLOR.sub("", built.warnings) == ""
+    links = toctree_links((built.outdir / "start" / "intro.html").read_text("utf-8"))
+    assert ("https://tool.example.org/docs/", "The old tool") in links
 
 
 def test_rewrite_writes_the_site_map_and_a_plain_build_lands_alike(

@@ -22,6 +22,7 @@ from sphinx_relocate.core.paths import strip_source_suffix
 from sphinx_relocate.core.spans import external_toc_targets
 from sphinx_relocate.core.table import Location, Target
 from sphinx_relocate.sphinx_ext.discovery import discover_files
+from sphinx_relocate.sphinx_ext.resolve import old_page_title
 from sphinx_relocate.sphinx_ext.state import FileCache, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
@@ -177,11 +178,9 @@ class _SiteMapper:
         target = self.target(written)
         if target is None or target.url:
             return written
-        suffixes = self.settings.source_suffixes
         new = target.path
-        if strip_source_suffix(written, suffixes)[1]:
-            source = self.sources.get(new, "")
-            new = source if source.endswith(suffixes) else new
+        if strip_source_suffix(written, self.settings.source_suffixes)[1]:
+            new = self.sources.get(new, new)  # its source file, as the entry was written
         self.note(written, new)
         return new
 
@@ -199,17 +198,8 @@ class _SiteMapper:
         self.note(written, url)
         if written in self.site_map and self.site_map[written].title:
             return str(self.site_map[written].title)
-        from sphinx_relocate.core.rewrite import deleted_page_title
-
-        root = Path(self.settings.repo_root)
         docname = strip_source_suffix(written, self.settings.source_suffixes)[0]
-        paths = []
-        for suffix in self.settings.source_suffixes:
-            absolute = os.path.join(self.app.srcdir, docname + suffix)
-            inside = os.path.relpath(absolute, root).replace(os.sep, "/")
-            if not inside.startswith("../"):
-                paths.append(inside)
-        title = deleted_page_title(root, paths)
+        title = old_page_title(self.settings, str(self.app.srcdir), docname)
         if title is None:
             warn(
                 RelocateWarning.TOCTREE,

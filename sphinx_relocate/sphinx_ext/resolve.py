@@ -73,6 +73,7 @@ from sphinx_relocate.core.paths import (
     split_target,
     strip_source_suffix,
 )
+from sphinx_relocate.core.settings import Settings
 from sphinx_relocate.core.spans import find_targets
 from sphinx_relocate.core.table import RelocationTable, normalize_label
 from sphinx_relocate.sphinx_ext.adapters import (
@@ -276,9 +277,7 @@ class Resolver:
 
     def in_repository(self, docs_path: str) -> str | None:
         """A source-relative path as a path from the repository root, ``None`` outside."""
-        absolute = os.path.normpath(os.path.join(self.srcdir, docs_path))
-        inside = os.path.relpath(absolute, self.state.settings.repo_root).replace(os.sep, "/")
-        return None if leaves_root(inside) else inside
+        return _in_repository(self.state.settings, self.srcdir, docs_path)
 
     def note(self, node: nodes.Node | None, line: int, written: str, resolved: Resolved,
              kind: RelocateWarning, *, by_name: bool = False) -> None:
@@ -1052,12 +1051,27 @@ class RelocatingTocTree(TocTree):
 
 def _old_title(resolver: Resolver, ref: str) -> str | None:
     """The title of the deleted page ``ref`` names, from the last version git has."""
+    return old_page_title(
+        resolver.state.settings, resolver.srcdir, docname_join(resolver.docname, ref)
+    )
+
+
+def old_page_title(settings: Settings, srcdir: str, docname: str) -> str | None:
+    """The title of the deleted page ``docname``, from the last version git has: what a
+    toctree's or a site map's entry that goes to a URL shows."""
     from sphinx_relocate.core.rewrite import deleted_page_title
 
-    old = docname_join(resolver.docname, ref)
-    paths = [resolver.in_repository(old + suffix) for suffix in resolver.suffixes]
-    root = Path(resolver.state.settings.repo_root)
-    return deleted_page_title(root, [path for path in paths if path is not None])
+    paths = [_in_repository(settings, srcdir, docname + suffix)
+             for suffix in settings.source_suffixes]
+    return deleted_page_title(
+        Path(settings.repo_root), [path for path in paths if path is not None]
+    )
+
+
+def _in_repository(settings: Settings, srcdir: str, docs_path: str) -> str | None:
+    absolute = os.path.normpath(os.path.join(srcdir, docs_path))
+    inside = os.path.relpath(absolute, settings.repo_root).replace(os.sep, "/")
+    return None if leaves_root(inside) else inside
 
 
 def _map_glob(resolver: Resolver, entry: str, pattern: str) -> str:
