@@ -30,12 +30,16 @@ def command_check(args: argparse.Namespace) -> int:
         srcdir = project.srcdir
         documents = project.docnames()
         problems += check_against_project(
-            table, documents, lambda p: (srcdir / p).exists(), project.source_suffixes
+            table, documents, lambda p: (srcdir / p).exists(), project.source_suffixes,
+            generated=project.generated_folders(),
         )
         if table.labels:  # against the labels the sources write
             labels, complete = project.labels()
             problems += check_labels(table, labels, targets=complete)
         problems += _published_problems(args, project, table, documents)
+    for note in [p for p in problems if p.subtype == "note"]:
+        print(f"note: {note}", file=sys.stderr)
+    problems = [p for p in problems if p.subtype != "note"]
     for problem in problems:
         print(finding(args.format, problem.location.file, problem.location.line, problem.message))
     if problems:

@@ -110,7 +110,7 @@ def _check_unredirected(
     changes: Changes,
 ) -> int:
     """``from-git --check``: exit 1 listing each renamed or deleted page with no entry."""
-    from sphinx_relocate.core.git import heading_at, unredirected, unredirected_message
+    from sphinx_relocate.core.git import unredirected, unredirected_message, written_at
     from sphinx_relocate.sphinx_ext.config import findings_file
 
     setting = project.settings.table
@@ -118,9 +118,9 @@ def _check_unredirected(
     missing = unredirected(changes, prefix, project.source_suffixes, table, section_ids(project))
     for old, new in missing:
         place, line = shown, 0
-        heading = heading_at(changes, old)
-        if heading is not None:  # a renamed heading: at its line in the page
-            place, line = display_path(Path(heading.file)), heading.line
+        written = written_at(changes, prefix, old)
+        if written is not None:  # a renamed heading, a moved folder: at its line in the page
+            place, line = display_path(Path(written.file)), written.line
         print(finding(args.format, place, line, unredirected_message(old, new, args.since)))
     since = args.since or "HEAD"
     if missing:
@@ -139,8 +139,11 @@ def _check_unredirected(
 
 
 def _pages_and_headings(found: list[tuple[str, str]]) -> str:
-    """``2 pages and 1 heading``: headings are the ``page#id`` among ``found``."""
+    """``2 pages and 1 heading``: headings are the ``page#id`` among ``found``, folders
+    (of autosummary's pages) end with ``/``."""
     headings = sum("#" in old for old, _ in found)
-    counts = [(len(found) - headings, "page"), (headings, "heading")]
+    folders = sum(old.endswith("/") for old, _ in found)
+    counts = [(len(found) - headings - folders, "page"), (headings, "heading"),
+              (folders, "autosummary folder")]
     return " and ".join(f"{n} {word}{'s' if n > 1 else ''}" for n, word in counts if n)
 

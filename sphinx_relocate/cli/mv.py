@@ -48,7 +48,7 @@ from sphinx_relocate.cli.rewrite import (
     say_findings,
     say_rewritten,
 )
-from sphinx_relocate.core.git import Derived
+from sphinx_relocate.core.git import Derived, FolderMove
 from sphinx_relocate.core.paths import strip_source_suffix
 from sphinx_relocate.core.rewrite import FileChange, SourceFile
 from sphinx_relocate.core.table import Location, RelocationTable, load_table
@@ -172,8 +172,10 @@ def _plan(
     files_after = sorted(moved_files.get(path, path) for path in files)
     documents_after = {_doc_after(move, doc) for doc in documents}
     present = [path[len(prefix) :] for path in files_after if path.startswith(prefix)]
+    renames = [(o, n) for o, n in moved_files.items() if o in listed]
+    generated = _moved_generated(root, prefix, project.source_suffixes, renames, listed)
     derived, _ = without_known(
-        derive(Changes(renames=[(o, n) for o, n in moved_files.items() if o in listed]),
+        derive(Changes(renames=renames, generated=generated),
                prefix, project.source_suffixes, present),
         table,
     )
@@ -205,6 +207,26 @@ def _plan(
         changes = list(rewrite_files(rewriter, root, paths, write=False, with_text=True))
     return Plan(move, prefix, table_file, before, after, derived, retargeted, own,
                 documents_after, changes, len(paths))
+
+
+def _moved_generated(
+    root: Path, prefix: str, suffixes: tuple[str, ...], renames: list[tuple[str, str]],
+    listed: set[str],
+) -> list[FolderMove]:
+    """The autosummary folders that move with the pages moved: their pages are made by
+    every build, in no file of the repository to move (where one is, it moves itself)."""
+    from sphinx_relocate.core.git import generated_folder_moves
+
+    moves: list[FolderMove] = []
+    for old, new in renames:
+        if not strip_source_suffix(old[len(prefix) :], suffixes)[1]:
+            continue
+        try:
+            text = (root / old).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        moves += generated_folder_moves(old, new, text, text)
+    return [m for m in moves if not any(path.startswith(m.old) for path in listed)]
 
 
 def _checked_move(

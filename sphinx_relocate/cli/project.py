@@ -85,6 +85,31 @@ class DocsProject:
         )
         return found, complete
 
+    def generated_folders(self) -> dict[str, str]:
+        """The folders autosummary writes pages into when the docs are built (with a
+        trailing ``/``), each with the ``file:line`` of the ``:toctree:`` that names it:
+        their pages are in no source a command can read."""
+        from sphinx_relocate.core.git import generated_folder
+        from sphinx_relocate.core.spans import autosummary_folders
+
+        extensions = self.settings.get("extensions") or ()
+        if "sphinx.ext.autosummary" not in extensions or (
+            self.settings.get("autosummary_generate", True) is False
+        ):
+            return {}
+        found: dict[str, str] = {}
+        for docname in sorted(self.docnames()):
+            for suffix in self.source_suffixes:
+                path = self.srcdir / f"{docname}{suffix}"
+                if path.is_file():
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                    for line, written in autosummary_folders(text, path.name):
+                        folder = generated_folder(docname + suffix, written)
+                        if folder is not None:
+                            found.setdefault(folder, f"{display_path(path)}:{line}")
+                    break
+        return found
+
     def peers(self, *, loaded_too: bool = False) -> Converted:
         """The peers' tables in conf.py as table rows, as the extension reads them: not the
         table of a peer that is still loaded (that one is the peer's), unless ``loaded_too``."""

@@ -23,8 +23,9 @@ NEEDED = frozenset(DECLARED) | {
     # section labels named by their page; MyST-NB's source suffixes; what makes MyST's
     # heading ids
     "autosectionlabel_prefix_document", "nb_custom_formats", "myst_enable_extensions",
-    # sphinx-external-toc's site map, whose entries name documents
-    "external_toc_path",
+    # sphinx-external-toc's site map, whose entries name documents; whether autosummary
+    # generates pages
+    "external_toc_path", "autosummary_generate",
 }
 
 

@@ -16,6 +16,10 @@ How it reads git, without touching the user's index:
   ``git cat-file --batch``): a heading renamed in place, or whose section kept its
   text or its label, becomes an ``[anchors]`` entry; a section gone is listed.
 
+* A renamed page's ``autosummary`` folders (``:toctree: generated``, relative to the
+  page) are compared between its old text and its new one: pages generated into a
+  folder no commit holds moved with it, though git shows no rename of theirs.
+
 Pages (source suffixes) become ``[pages]`` entries by docname, other files ``[files]``
 entries; a folder whose every page and file moved to the same place under one new
 folder, leaving nothing behind, becomes one ``[prefixes]`` entry instead.  Pages
@@ -51,6 +55,7 @@ from sphinx_relocate.core.spans import (
     Span,
     _markdown_targets,
     _outside,
+    autosummary_folders,
 )
 from sphinx_relocate.core.table import Location, RelocationTable
 
@@ -110,6 +115,57 @@ class Changes:
     modified: list[str] = field(default_factory=list)
     #: headings renamed or removed on the pages present at both ends
     sections: list[SectionChange] = field(default_factory=list)
+    #: folders of generated pages that moved with the page generating them
+    generated: list[FolderMove] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FolderMove:
+    """The folder autosummary writes a page's generated pages into (its ``:toctree:``,
+    relative to the page), moved because the page moved: no commit has those pages, so
+    git shows no rename, yet each of their URLs moves.  Paths are repository-relative,
+    with a trailing ``/``; ``path`` and ``line`` are where the option is written now."""
+
+    old: str
+    new: str
+    path: str = ""
+    line: int = 0
+
+
+def generated_folder_moves(
+    old_page: str, new_page: str, old_text: str, new_text: str
+) -> list[FolderMove]:
+    """The autosummary folders of a page moved from ``old_page`` to ``new_page`` (source
+    paths) that name another folder now: the n-th ``:toctree:`` of the old text against
+    the n-th of the new one.
+
+    Left out: a page whose directives were added or removed (which folder went where is
+    unknown), a folder written from the root or outside the repository, and the page's
+    own folder (its other pages did not move: no folder entry can say it).
+    """
+    before = autosummary_folders(old_text, old_page)
+    after = autosummary_folders(new_text, new_page)
+    if len(before) != len(after):
+        return []
+    moves: list[FolderMove] = []
+    for (_, old_value), (line, new_value) in zip(before, after, strict=True):
+        old = generated_folder(old_page, old_value)
+        new = generated_folder(new_page, new_value)
+        if old and new and old != new and all(m.old != old for m in moves):
+            moves.append(FolderMove(old, new, new_page, line))
+    return moves
+
+
+def generated_folder(page: str, written: str) -> str | None:
+    """The folder a ``:toctree:`` value names from ``page``, with a trailing ``/``."""
+    written = written.strip()
+    folder = posixpath.dirname(page)
+    if not written or written.startswith("/") or "\n" in written:
+        return None
+    path = posixpath.normpath(posixpath.join(folder, written))
+    if path in (".", folder) or path == ".." or path.startswith("../"):
+        return None
+    return path + "/"
 
 
 def changes_since(
@@ -556,23 +612,15 @@ def section_changes(
         pairs.append((old, new if kept else None))
     if not pairs or revision == EMPTY_TREE:
         return []
-    request = "".join(f"{revision}:{old}\n" for old, _ in pairs).encode()
-    out = git(["cat-file", "--batch"], root, stdin=request)
     found: list[SectionChange] = []
     #: the sections a page added or changed has that it did not have: (doc, path, section)
     fresh: list[tuple[str, str, Section]] = []
     #: (old doc, old section, lost id, whether the section is a deleted page's title)
     lost_here: list[tuple[str, Section, str, bool]] = []
-    offset = 0
-    for old, new in pairs:
-        header_end = out.index(b"\n", offset)
-        header = out[offset:header_end].split()
-        offset = header_end + 1
-        if len(header) != 3 or header[1] != b"blob":
+    old_texts = _texts_at(root, revision, [old for old, _ in pairs])
+    for (old, new), old_text in zip(pairs, old_texts, strict=True):
+        if old_text is None:
             continue
-        size = int(header[2])
-        old_text = out[offset : offset + size].decode("utf-8", "replace")
-        offset += size + 1
         old_doc = strip_source_suffix(old[len(docs_prefix) :], suffixes)[0]
         old_sections = sections_in(old_text, old, headings)
         if new is None:  # deleted: every id is lost here
@@ -620,6 +668,62 @@ def section_changes(
         new_id = old_id if old_id in went.ids else _counterpart(section, old_id, went, set())
         found.append(SectionChange(old_doc, old_id, doc, new_id, str(root / path), went.line))
     return found
+
+
+def _texts_at(root: Path, revision: str, paths: list[str]) -> list[str | None]:
+    """The texts of ``paths`` at ``revision``, in one ``git cat-file --batch`` (``None``
+    for a path that is no file there)."""
+    if not paths:
+        return []
+    request = "".join(f"{revision}:{path}\n" for path in paths).encode()
+    out = git(["cat-file", "--batch"], root, stdin=request)
+    texts: list[str | None] = []
+    offset = 0
+    for _ in paths:
+        header_end = out.index(b"\n", offset)
+        header = out[offset:header_end].split()
+        offset = header_end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            texts.append(None)
+            continue
+        size = int(header[2])
+        texts.append(out[offset : offset + size].decode("utf-8", "replace"))
+        offset += size + 1
+    return texts
+
+
+def generated_moves(
+    root: Path, revision: str, changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]
+) -> list[FolderMove]:
+    """The autosummary folders that moved with the pages git renamed under the docs
+    folder (:func:`generated_folder_moves`), left out where ``revision`` tracked a file
+    in the old folder: then git shows what became of each of them."""
+    def is_page(path: str) -> bool:
+        return path.startswith(docs_prefix) and "\n" not in path and strip_source_suffix(
+            path[len(docs_prefix) :], suffixes)[1]
+
+    pairs = [(old, new) for old, new in changes.renames if is_page(old) and is_page(new)]
+    if not pairs or revision == EMPTY_TREE:
+        return []
+    moves: list[FolderMove] = []
+    old_texts = _texts_at(root, revision, [old for old, _ in pairs])
+    for (old, new), old_text in zip(pairs, old_texts, strict=True):
+        if old_text is None or "autosummary" not in old_text:
+            continue
+        try:
+            new_text = (root / new).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        moves += [
+            replace(move, path=str(root / new))
+            for move in generated_folder_moves(old, new, old_text, new_text)
+        ]
+    if not moves:
+        return []
+    out = git(["ls-tree", "-r", "-z", "--name-only", revision, "--",
+               *(move.old for move in moves)], root)
+    tracked = [path for path in out.decode("utf-8", "replace").split("\0") if path]
+    return [m for m in moves if not any(path.startswith(m.old) for path in tracked)]
 
 
 #: the most (lost section, new section) pairs whose texts are compared across pages; past
@@ -705,7 +809,23 @@ def derive(
     ``present`` are the files in the docs folder now (relative to it): a folder that
     still holds any is not a folder that moved.
     """
-    return fold_folders(_entries(changes, docs_prefix, suffixes), present)
+    derived = fold_folders(_entries(changes, docs_prefix, suffixes), present)
+    generated = [  # a folder that moved with the folder above it is said by its entry
+        (old, new) for old, new in _generated_prefixes(changes, docs_prefix)
+        if not any(old.startswith(o) and n + old[len(o) :] == new for o, n in derived.prefixes)
+    ]
+    if not generated:
+        return derived
+    return replace(derived, prefixes=sorted({*derived.prefixes, *generated}))
+
+
+def _generated_prefixes(changes: Changes, docs_prefix: str) -> list[tuple[str, str]]:
+    """The moved autosummary folders inside the docs folder, relative to it."""
+    return [
+        (move.old[len(docs_prefix) :], move.new[len(docs_prefix) :])
+        for move in changes.generated
+        if move.old.startswith(docs_prefix) and move.new.startswith(docs_prefix)
+    ]
 
 
 def _entries(changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]) -> Derived:
@@ -899,10 +1019,12 @@ def docs_changes(
             out = git(["rev-parse", "--verify", "--quiet", f"{since or 'HEAD'}^{{commit}}"], root)
         except GitError:
             return prefix, changes  # no commit yet: no section had an id
-        sections = section_changes(
-            root, out.decode().strip(), changes, prefix, suffixes, headings
+        revision = out.decode().strip()
+        changes = replace(
+            changes,
+            sections=section_changes(root, revision, changes, prefix, suffixes, headings),
+            generated=generated_moves(root, revision, changes, prefix, suffixes),
         )
-        changes = replace(changes, sections=sections)
     return prefix, changes
 
 
@@ -989,15 +1111,26 @@ def unredirected(
     Folders are not folded, so each page of a moved folder is checked on its own.
     """
     missing, _ = without_known(_entries(changes, docs_prefix, suffixes), table, ids_of)
+    folders = [
+        (old, new) for old, new in _generated_prefixes(changes, docs_prefix)
+        if table.locate_pattern(old + "*") is None
+    ]
     return sorted({  # a heading and its label may name one section twice
         *missing.pages, *((page, became_of(missing, page)) for page in missing.deleted),
         *missing.anchors,
         *((section, "") for section in missing.removed),
+        *folders,
     })
 
 
-def heading_at(changes: Changes, old: str) -> Location | None:
-    """Where the heading renamed from ``old`` (``page#id``) is now, for its finding."""
+def written_at(changes: Changes, docs_prefix: str, old: str) -> Location | None:
+    """Where the finding for ``old`` goes: the heading renamed from it (``page#id``) or
+    the ``:toctree:`` option of the page whose autosummary folder it was (``folder/``)."""
+    if old.endswith("/"):
+        return next((
+            Location(m.path, m.line) for m in changes.generated
+            if m.old == docs_prefix + old and m.path
+        ), None)
     return next(
         (Location(c.path, c.line) for c in changes.sections if c.old == old and c.path), None
     )
@@ -1006,6 +1139,9 @@ def heading_at(changes: Changes, old: str) -> Location | None:
 def unredirected_message(old: str, new: str, since: str | None) -> str:
     """The line the command and the build give for a page or section that lost its URL
     silently (``old`` and ``new`` of a section are ``page#id``)."""
+    if old.endswith("/"):
+        return (f"autosummary's pages in {old} moved to {new} with the page that makes them "
+                f"since {since or 'HEAD'}, and no [prefixes] entry moves them")
     if "#" in old:
         moved = new and new.partition("#")[0] != old.partition("#")[0]
         change = f"{'moved' if moved else 'was renamed'} to {new}" if new else "was removed"

@@ -182,7 +182,11 @@ class Project:
         return None
 
     def page_name(self, docs_path: str, reads_as: ReadAs) -> str | None:
-        """The docname a path may name: with a source suffix, ``.html``, or no suffix."""
+        """The docname a path may name: with a source suffix, ``.html``, or no suffix.
+
+        A dot in the name is no suffix unless it is a file's (``logo.png``): MyST takes
+        ``[..](api/pkg.mod)`` for the page ``api/pkg.mod``, as autosummary names them.
+        """
         if reads_as == "file":
             return None
         stem, had_suffix = strip_source_suffix(docs_path, self.suffixes)
@@ -190,7 +194,8 @@ class Project:
             return stem
         if docs_path.endswith(".html"):
             return docs_path[: -len(".html")]
-        if reads_as == "page" or "." not in posixpath.basename(docs_path):
+        base = posixpath.basename(docs_path)
+        if reads_as == "page" or "." not in base or not FILE_LIKE.search(base):
             return docs_path or None
         return None
 

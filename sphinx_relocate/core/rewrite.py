@@ -400,6 +400,10 @@ class Rewriter:
         for suffix in self.suffixes:
             if base + suffix in self.files:
                 return suffix
+        if self.root is not None:  # a page in no listing (autosummary's, git-ignored)
+            return next(
+                (sfx for sfx in self.suffixes if (self.root / (base + sfx)).is_file()), ""
+            )
         return ""
 
     def has_anchor(self, docname: str, anchor: str) -> bool | None:

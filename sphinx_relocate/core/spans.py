@@ -355,11 +355,7 @@ def _myst_blocks(
         if fence.startswith(":") and not directive:
             position = body_start  # a bare ::: is not a fence
             continue
-        closing = re.compile(
-            rf"^[ ]{{0,3}}{re.escape(fence)}{re.escape(fence[0])}*[ \t]*\r?$", re.MULTILINE
-        ).search(text, body_start)
-        end = closing.start() if closing else len(text)
-        position = closing.end() if closing else len(text)
+        end, position = _fence_end(text, fence, body_start)
         fences.append((match.start(), body_start))
         fences.append((end, position))
         name = directive[1:-1] if directive else ""
@@ -392,6 +388,15 @@ def _myst_blocks(
             # a body of Markdown (a note, a div) may hold directives of its own
             spans.extend(_nested_blocks(text, body_start, end, code, opaque, fences, labels))
     return spans
+
+
+def _fence_end(text: str, fence: str, body_start: int) -> tuple[int, int]:
+    """Where the body of a fence opened by ``fence`` ends, and where its closing line
+    does (both the end of ``text`` when it is not closed)."""
+    closing = re.compile(
+        rf"^[ ]{{0,3}}{re.escape(fence)}{re.escape(fence[0])}*[ \t]*\r?$", re.MULTILINE
+    ).search(text, body_start)
+    return (closing.start(), closing.end()) if closing else (len(text), len(text))
 
 
 def _nested_blocks(
@@ -775,17 +780,7 @@ def _design_links(
     are plain references (``old.html``), so the build sends them on like any other; here
     they are read the same way for ``rewrite``.
     """
-    options: dict[str, tuple[int, int, str]] = {}
-    for offset, line in body:
-        if line.strip() == "---":
-            continue  # MyST's YAML block of options
-        match = _OPTION.match(line)
-        if match is None:
-            break  # the options end at the first line that is none
-        if match.group(3) is not None:
-            options[match.group(2)] = (
-                offset + match.start(3), offset + match.end(3), match.group(3)
-            )
+    options = _directive_options(body)
     option, default = _DESIGN_LINKS[name]
     kind = options.get(option, (0, 0, default))[2]
     start, end = argument if name.startswith("button-") else options.get("link", (0, 0, ""))[:2]
@@ -798,6 +793,63 @@ def _design_links(
     if kind == "ref" and labels:
         return [Span(start, end, "ref", "label")]
     return []
+
+
+def _directive_options(body: list[tuple[int, str]]) -> dict[str, tuple[int, int, str]]:
+    """The options that open a directive's body, by name: ``(start, end, value)``, an
+    option without a value left out."""
+    options: dict[str, tuple[int, int, str]] = {}
+    for offset, line in body:
+        if line.strip() == "---":
+            continue  # MyST's YAML block of options
+        match = _OPTION.match(line)
+        if match is None:
+            break  # the options end at the first line that is none
+        if match.group(3) is not None:
+            options[match.group(2)] = (
+                offset + match.start(3), offset + match.end(3), match.group(3)
+            )
+    return options
+
+
+def autosummary_folders(text: str, path: str) -> list[tuple[int, str]]:
+    """``(line, folder)``: the ``:toctree:`` of each ``autosummary`` directive in a reST
+    or MyST source, as written (relative to the page's folder), code samples left out.
+
+    autosummary writes the pages it generates into that folder at every build: they are
+    in no commit, and they move when the page that asks for them moves.
+    """
+    if "autosummary" not in text:
+        return []
+    suffix = posixpath.splitext(path)[1].lower()
+    code: list[tuple[int, int]] = []
+    bodies: list[tuple[int, list[tuple[int, str]]]] = []  # (directive's offset, body)
+    folders: list[tuple[int, str]] = []
+    if suffix in MARKDOWN_SUFFIXES:
+        _markdown_targets(text, code=code)
+        for match in _FENCE.finditer(text):
+            line_end = text.find("\n", match.end())
+            body_start = len(text) if line_end < 0 else line_end + 1
+            if match.group(2) == "{autosummary}":
+                bodies.append((match.start(), _lines(text[body_start:], body_start)))
+            elif match.group(2) == "{eval-rst}" and not _inside(code, match.start()):
+                end = _fence_end(text, match.group(1), body_start)[0]
+                above = text.count("\n", 0, body_start)
+                folders += [(line + above, folder) for line, folder in
+                            autosummary_folders(text[body_start:end], "eval-rst.rst")]
+    elif suffix in REST_SUFFIXES or suffix == ".txt":
+        code = _rest_code(text)
+        for match in _RST_DIRECTIVE.finditer(text):
+            indent = _at_line_start(text, match.start())
+            if match.group(1) == "autosummary" and indent is not None:
+                bodies.append(
+                    (match.start(), _directive_body(text, match.end(), len(indent.expandtabs())))
+                )
+    for start, body in bodies:
+        option = _directive_options(body).get("toctree")
+        if option is not None and not _inside(code, start):
+            folders.append((text.count("\n", 0, option[0]) + 1, option[2]))
+    return sorted(folders)
 
 
 def _file_options(body: list[tuple[int, str]]) -> list[Span]:

@@ -251,10 +251,10 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     from sphinx_relocate.core.git import (
         GitError,
         docs_changes,
-        heading_at,
         ids_now,
         unredirected,
         unredirected_message,
+        written_at,
     )
 
     confdir = Path(app.confdir)
@@ -278,7 +278,7 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
         state.since_reported.add(old)
         message = unredirected_message(old, new, since)
         warn(RelocateWarning.UNREDIRECTED, message,
-             location=str(heading_at(changes, old) or where))
+             location=str(written_at(changes, prefix, old) or where))
 
 
 def setting_location(confdir: Path, name: str) -> Location:

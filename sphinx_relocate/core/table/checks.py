@@ -6,7 +6,7 @@ they are warnings, never fatal.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from sphinx_relocate.core.paths import DEFAULT_SOURCE_SUFFIXES
 from sphinx_relocate.core.table.lookup import RelocationTable
@@ -20,15 +20,19 @@ def check_against_project(
     file_exists: Callable[[str], bool],
     suffixes: Iterable[str] = DEFAULT_SOURCE_SUFFIXES,
     labels: Collection[str] | None = None,
+    generated: Mapping[str, str] | None = None,
 ) -> list[Problem]:
     """Problems that need the project: targets that are not there, old names still there.
 
     ``docnames`` are the project's documents; ``file_exists`` answers for a
-    source-relative path; ``labels`` are its labels, when known (:func:`check_labels`).
+    source-relative path; ``labels`` are its labels, when known (:func:`check_labels`);
+    ``generated`` the folders a build writes pages into, for a check without a build
+    (a target there is a note, not checked).
     These are warnings (``target_missing``, ``shadowed``), not fatal: a build can go on
     and report them at the entry's line.
     """
-    check = ProjectCheck(table, set(docnames), file_exists, tuple(suffixes))
+    check = ProjectCheck(table, set(docnames), file_exists, tuple(suffixes),
+                         generated=generated or {})
     for entry in table.entries:
         section = SECTIONS[entry.section]
         if section.check is not None:

@@ -16,7 +16,7 @@ import json
 import re
 import string
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from sphinx_relocate.core.paths import longest_first, strip_source_suffix
@@ -492,6 +492,24 @@ class ProjectCheck:
     ordered: list[str] = field(default_factory=list)
     #: non-ASCII documents by their NFC form, once one such target is missing
     by_nfc: dict[str, str] | None = None
+    #: the folders the build writes pages into (autosummary's), by where each is named:
+    #: a check without a build cannot see their pages
+    generated: Mapping[str, str] = field(default_factory=dict)
+
+    def made_by_build(self, entry: Entry, path: str) -> bool:
+        """Whether the missing target ``path`` is in a folder the build makes pages in;
+        if it is, a note says it was not checked."""
+        folder = next((f for f in self.generated if path.startswith(f) or path + "/" == f), None)
+        if folder is None:
+            return False
+        self.problems.append(Problem(
+            entry.location,
+            f"target {path!r} of {entry.old!r}: autosummary writes the pages of {folder} "
+            f"when the docs are built ({self.generated[folder]}); not checked without a build",
+            fatal=False,
+            subtype="note",
+        ))
+        return True
 
     def missing(self, entry: Entry, what: str, page: str = "") -> None:
         """A ``target_missing`` warning, with the document ``page`` was probably meant
@@ -527,7 +545,9 @@ def _check_page(check: ProjectCheck, entry: Entry) -> None:
     elif not entry.new.url and entry.new.path not in documents:
         # a chain stops at the first page that exists: not this one
         final = check.table.locate_page(entry.old, documents.__contains__) or entry.new
-        if not final.url and final.path not in documents:
+        if not final.url and final.path not in documents and not check.made_by_build(
+            entry, final.path
+        ):
             check.missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a document",
                           final.path)
 
@@ -563,7 +583,7 @@ def _check_folder(check: ProjectCheck, entry: Entry) -> None:
     folder = entry.new.path
     if not entry.new.url and not any(d.startswith(folder) for d in check.documents) and (
         not check.file_exists(folder.rstrip("/"))
-    ):
+    ) and not check.made_by_build(entry, folder):
         check.missing(entry, f"target folder {folder!r} of {entry.old!r} does not exist")
 
 

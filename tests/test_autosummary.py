@@ -1,0 +1,239 @@
+"""autosummary's generated pages move with the page that makes them.
+
+``.. autosummary::`` with ``:toctree: generated`` writes a page per entry into
+``generated/`` beside its page at every build; the pages are in no commit (the folder is
+usually ignored).  When the page moves into ``reference/``, they are written into
+``reference/generated/`` and every old URL of them (the API pages, the most linked from
+outside) is gone, while git shows no rename: ``from-git`` and ``mv`` derive the folder's
+``[prefixes]`` entry, ``from-git --check`` and ``relocate_since`` name it missing at the
+``:toctree:`` line, and ``check`` says it cannot see the folder's pages without a build.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from reorg_fixture import first_commit, git, write_tree
+from sphinx.testing.util import SphinxTestApp
+
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.core.git import FolderMove, generated_folder_moves
+from sphinx_relocate.core.spans import autosummary_folders
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+CONF = """\
+project = "astrial"
+extensions = ["sphinx.ext.autosummary", "sphinx_relocate", "myst_parser"]
+"""
+API = """\
+.. _api-top:
+
+API
+===
+
+.. autosummary::
+   :toctree: generated
+
+   textwrap
+   json.dumps
+   json.loads
+
+Also :doc:`guide`.
+"""
+#: a link by docname, one by file, one by a docname with a dot (MyST reads it as a page)
+GUIDE = ("# Guide\n\nRead {doc}`generated/textwrap`, [dumps](generated/json.dumps.rst) and "
+         "[loads](generated/json.loads).\n")
+INDEX = "Home\n====\n\n.. toctree::\n\n   guide\n   api\n"
+#: the line of ``:toctree:`` in API
+TOCTREE_LINE = 7
+
+
+@pytest.mark.parametrize(("path", "text", "expected"), [
+    ("api.rst", API, [(7, "generated")]),
+    ("api.rst", ".. autosummary::\n   :nosignatures:\n   :toctree: ../gen\n\n   x\n",
+     [(3, "../gen")]),
+    ("api.rst", ".. autosummary::\n\n   x\n", []),  # no pages generated
+    # a reST sample of the directive is no directive
+    ("api.rst", "A\n=\n\n::\n\n   .. autosummary::\n      :toctree: no\n", []),
+    ("api.md", "# A\n\n```{autosummary}\n:toctree: gen\njson.dumps\n```\n", [(4, "gen")]),
+    ("api.md", ":::{autosummary}\n---\nnosignatures:\ntoctree: api/gen\n---\nx\n:::\n",
+     [(4, "api/gen")]),
+    ("api.md", "````md\n```{autosummary}\n:toctree: no\n```\n````\n", []),
+    # reST inside MyST, as MyST projects often write it
+    ("api.md", "# A\n\n```{eval-rst}\n.. autosummary::\n   :toctree: gen\n\n   x\n```\n",
+     [(5, "gen")]),
+    ("api.md", "````md\n```{eval-rst}\n.. autosummary::\n   :toctree: no\n```\n````\n", []),
+    ("api.md", "Use `autosummary` here.\n", []),
+])
+def test_the_toctree_of_each_autosummary_is_read_outside_code(
+    path: str, text: str, expected: list[tuple[int, str]]
+) -> None:
+    assert autosummary_folders(text, path) == expected
+
+
+def test_a_folder_moves_with_its_page_only_where_a_folder_entry_can_say_it() -> None:
+    rst = ".. autosummary::\n   :toctree: {}\n\n   x\n"
+    assert generated_folder_moves(
+        "docs/api.rst", "docs/reference/api.rst", API, API
+    ) == [FolderMove("docs/generated/", "docs/reference/generated/", "docs/reference/api.rst",
+                     TOCTREE_LINE)]
+    # the same folder from both places: nothing moved
+    assert generated_folder_moves(
+        "docs/api.rst", "docs/reference/api.rst", rst.format("generated"),
+        rst.format("../generated"),
+    ) == []
+    # the page's own folder holds its other pages: no folder entry can move only these
+    assert generated_folder_moves(
+        "docs/a/api.rst", "docs/b/api.rst", rst.format("."), rst.format(".")
+    ) == []
+    # written from the root, or a directive added: which folder went where is unknown
+    assert generated_folder_moves(
+        "docs/api.rst", "docs/r/api.rst", rst.format("/gen"), rst.format("/gen")
+    ) == []
+    assert generated_folder_moves(
+        "docs/api.rst", "docs/r/api.rst", rst.format("gen"), rst.format("gen") * 2
+    ) == []
+
+
+def _moved_project(root: Path, *, tracked: bool = False) -> str:
+    """A project whose ``api.rst`` (with autosummary) moved into ``reference/``,
+    committed; the commit before the move."""
+    write_tree(root, {
+        ".gitignore": "" if tracked else "docs/generated/\ndocs/reference/generated/\n",
+        "docs/conf.py": CONF,
+        "docs/index.rst": INDEX,
+        "docs/guide.md": GUIDE,
+        "docs/api.rst": API,
+    }, {})
+    if tracked:  # pages written by hand, or generated and committed
+        for name in ("textwrap", "json.dumps"):
+            (root / f"docs/generated/{name}.rst").parent.mkdir(exist_ok=True)
+            (root / f"docs/generated/{name}.rst").write_text(
+                f"{name}\n{'=' * len(name)}\n\n.. autofunction:: {name}\n", "utf-8")
+    base = first_commit(root, "base")
+    (root / "docs/reference").mkdir()
+    git(root, "mv", "docs/api.rst", "docs/reference/api.rst")
+    (root / "docs/index.rst").write_text(INDEX.replace("   api", "   reference/api"), "utf-8")
+    git(root, "commit", "-q", "-am", "api into reference/")
+    return base
+
+
+def test_from_git_derives_the_folder_check_names_it_and_the_build_lands_its_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "repo"
+    base = _moved_project(root)
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 1
+    out, err = capsys.readouterr()
+    assert (f"docs/reference/api.rst:{TOCTREE_LINE}: autosummary's pages in generated/ moved "
+            f"to reference/generated/ with the page that makes them since {base}, and no "
+            "[prefixes] entry moves them") in out.splitlines(), out
+    assert "1 page and 1 autosummary folder renamed or deleted" in err
+    assert main(["from-git", "docs", "--since", base]) == 0
+    derived = tomllib.loads(capsys.readouterr()[0])
+    assert derived == {"pages": {"api": "reference/api"},
+                       "prefixes": {"generated/": "reference/generated/"}}
+    assert main(["from-git", "docs", "--since", base, "--write"]) == 0
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 0
+    capsys.readouterr()
+    # a fresh clone has no generated page yet: the target is noted, not failed
+    assert not (root / "docs/reference/generated").exists()
+    assert main(["check", "docs"]) == 0
+    err = capsys.readouterr().err
+    assert ("note: docs/relocations.toml:5: target 'reference/generated/' of 'generated/': "
+            "autosummary writes the pages of reference/generated/ when the docs are built "
+            f"(docs/reference/api.rst:{TOCTREE_LINE}); not checked without a build") in err, err
+
+    warning = StringIO()
+    out_dir = tmp_path / "build"
+    app = SphinxTestApp("html", srcdir=root / "docs", builddir=out_dir, status=StringIO(),
+                        warning=warning, confoverrides={"show_warning_types": True})
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    assert re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()) == ""
+    html = out_dir / "html"
+    names = ("textwrap", "json.dumps", "json.loads")
+    for name in names:  # the old URLs are stubs to the pages now
+        assert (html / f"reference/generated/{name}.html").is_file()
+        stub = (html / f"generated/{name}.html").read_text("utf-8")
+        assert f'href="../reference/generated/{name}.html"' in stub
+    guide = (html / "guide.html").read_text("utf-8")
+    assert [f'href="reference/generated/{name}.html"' in guide for name in names] == [True] * 3
+
+    # rewritten, the sources land the same without the extension (the generated pages
+    # are in no listing of the repository: git ignores them)
+    assert main(["rewrite", "docs", "--write"]) == 0
+    assert (root / "docs/guide.md").read_text("utf-8") == GUIDE.replace(
+        "generated/", "reference/generated/")
+    conf = root / "docs/conf.py"
+    conf.write_text(CONF.replace('"sphinx_relocate", ', ""), "utf-8")
+    plain = tmp_path / "plain"
+    app = SphinxTestApp("html", srcdir=root / "docs", builddir=plain, status=StringIO(),
+                        warning=warning)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    assert re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()) == ""
+    hrefs = re.compile(r'href="([^"]+)"')
+    assert hrefs.findall((plain / "html/guide.html").read_text("utf-8")) == hrefs.findall(guide)
+
+
+def test_a_folder_git_tracks_is_left_to_its_renames(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Generated pages that are committed were not moved with their page here: git
+    says what became of each file, and no folder entry is made up for them."""
+    root = tmp_path / "repo"
+    base = _moved_project(root, tracked=True)
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert tomllib.loads(capsys.readouterr()[0]) == {"pages": {"api": "reference/api"}}
+
+
+def test_mv_records_the_folder_and_relocate_since_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {
+        ".gitignore": "docs/generated/\ndocs/reference/generated/\n",
+        "docs/conf.py": CONF, "docs/index.rst": INDEX, "docs/guide.md": GUIDE,
+        "docs/api.rst": API,
+    }, {})
+    base = first_commit(root, "base")
+    monkeypatch.chdir(root)
+    assert main(["mv", "docs", "docs/api.rst", "docs/reference/api.rst"]) == 0
+    capsys.readouterr()
+    table = root / "docs/relocations.toml"
+    assert tomllib.loads(table.read_text("utf-8")) == {
+        "pages": {"api": "reference/api"}, "prefixes": {"generated/": "reference/generated/"},
+    }
+    # without the folder's entry, a build with relocate_since names it at its line
+    table.write_text('[pages]\n"api" = "reference/api"\n', "utf-8")
+    (root / "docs/conf.py").write_text(CONF + f"relocate_since = {base!r}\n", "utf-8")
+    warning = StringIO()
+    app = SphinxTestApp("html", srcdir=root / "docs", builddir=tmp_path / "build",
+                        status=StringIO(), warning=warning,
+                        confoverrides={"show_warning_types": True})
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    found = [line for line in re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()).splitlines()
+             if "[relocate.unredirected]" in line]
+    assert found == [
+        f"{root / 'docs/reference/api.rst'}:{TOCTREE_LINE}: WARNING: autosummary's pages in "
+        f"generated/ moved to reference/generated/ with the page that makes them since "
+        f"{base}, and no [prefixes] entry moves them [relocate.unredirected]",
+    ]
