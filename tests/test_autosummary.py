@@ -202,6 +202,19 @@ def test_a_folder_git_tracks_is_left_to_its_renames(
     assert tomllib.loads(capsys.readouterr()[0]) == {"pages": {"api": "reference/api"}}
 
 
+def test_a_toctree_option_changed_in_place_moves_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {".gitignore": "docs/generated/\ndocs/api/\n", "docs/conf.py": CONF,
+                      "docs/index.rst": INDEX, "docs/guide.md": GUIDE, "docs/api.rst": API}, {})
+    base = first_commit(root, "base")
+    (root / "docs/api.rst").write_text(API.replace(":toctree: generated", ":toctree: api"))
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert tomllib.loads(capsys.readouterr()[0]) == {"prefixes": {"generated/": "api/"}}
+
+
 def test_mv_records_the_folder_and_relocate_since_names_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

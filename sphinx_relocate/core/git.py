@@ -135,9 +135,9 @@ class FolderMove:
 def generated_folder_moves(
     old_page: str, new_page: str, old_text: str, new_text: str
 ) -> list[FolderMove]:
-    """The autosummary folders of a page moved from ``old_page`` to ``new_page`` (source
-    paths) that name another folder now: the n-th ``:toctree:`` of the old text against
-    the n-th of the new one.
+    """The autosummary folders of a page, moved from ``old_page`` to ``new_page`` (source
+    paths; the same for a page changed in place), that are another folder now: the n-th
+    ``:toctree:`` of the old text against the n-th of the new one.
 
     Left out: a page whose directives were added or removed (which folder went where is
     unknown), a folder written from the root or outside the repository, and the page's
@@ -696,13 +696,18 @@ def generated_moves(
     root: Path, revision: str, changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]
 ) -> list[FolderMove]:
     """The autosummary folders that moved with the pages git renamed under the docs
-    folder (:func:`generated_folder_moves`), left out where ``revision`` tracked a file
-    in the old folder: then git shows what became of each of them."""
+    folder, or that a page changed in place now names otherwise (``:toctree:
+    generated`` → ``:toctree: api``), by :func:`generated_folder_moves`; left out where
+    ``revision`` tracked a file in the old folder: then git shows what became of each."""
     def is_page(path: str) -> bool:
         return path.startswith(docs_prefix) and "\n" not in path and strip_source_suffix(
             path[len(docs_prefix) :], suffixes)[1]
 
-    pairs = [(old, new) for old, new in changes.renames if is_page(old) and is_page(new)]
+    pairs = [
+        (old, new)
+        for old, new in [*changes.renames, *((path, path) for path in changes.modified)]
+        if is_page(old) and is_page(new)
+    ]
     if not pairs or revision == EMPTY_TREE:
         return []
     moves: list[FolderMove] = []
