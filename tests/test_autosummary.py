@@ -150,8 +150,9 @@ def test_from_git_derives_the_folder_check_names_it_and_the_build_lands_its_page
     assert main(["check", "docs"]) == 0
     err = capsys.readouterr().err
     assert ("note: docs/relocations.toml:5: target 'reference/generated/' of 'generated/': "
-            "autosummary writes the pages of reference/generated/ when the docs are built "
-            f"(docs/reference/api.rst:{TOCTREE_LINE}); not checked without a build") in err, err
+            f"autosummary (docs/reference/api.rst:{TOCTREE_LINE}) writes the pages of "
+            "reference/generated/ when the docs are built; not checked without a build"
+            ) in err, err
 
     warning = StringIO()
     out_dir = tmp_path / "build"

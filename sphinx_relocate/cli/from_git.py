@@ -44,6 +44,7 @@ def command_from_git(args: argparse.Namespace) -> int:
             project.srcdir, args.since, args.similarity, project.exclude_patterns,
             project.source_suffixes,
             project.settings.headings,
+            project.gallery_conf(),
         )
     except GitError as err:
         raise UsageError(str(err)) from None
@@ -71,6 +72,7 @@ def command_from_git(args: argparse.Namespace) -> int:
         )
     entries = (
         len(derived.pages) + len(derived.files) + len(derived.prefixes) + len(derived.anchors)
+        + len(derived.labels)
     )
     already = f" ({known} already in the table)" if known else ""
     if not args.write:

@@ -202,7 +202,8 @@ def _plan(
             moved={new: old for old, new in moved_files.items()}, respell=False,
         )
         paths = candidate_files(
-            files_after, prefix, project.source_suffixes, False, rewriter.site_map
+            files_after, prefix, project.source_suffixes, False, rewriter.site_map,
+            rewriter.scripts,
         )
         changes = list(rewrite_files(rewriter, root, paths, write=False, with_text=True))
     return Plan(move, prefix, table_file, before, after, derived, retargeted, own,

@@ -13,12 +13,13 @@ import os
 import sys
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx_relocate.cli.docs_folder import find_docs
 from sphinx_relocate.cli.output import UsageError, display_path, stop
+from sphinx_relocate.core.gallery import EXTENSION as GALLERY_EXTENSION
 from sphinx_relocate.core.settings import Settings, SettingsError, build_settings
 from sphinx_relocate.core.table import Problem, RelocationTable, load_table
 
@@ -36,6 +37,10 @@ class DocsProject:
     settings: Settings
     #: the pages that declare old names (``relocated_from``), once the table is loaded
     declaring: frozenset[str] = frozenset()
+    #: :meth:`_gallery_files`, once read
+    _gallery: list[tuple[str, str, tuple[str, ...]]] | None = field(
+        default=None, init=False, repr=False
+    )
 
     @property
     def source_suffixes(self) -> tuple[str, ...]:
@@ -46,11 +51,12 @@ class DocsProject:
         return list(self.settings.get("exclude_patterns") or ())
 
     def docnames(self) -> set[str]:
-        """The project's documents, discovered the way Sphinx does."""
+        """The project's documents, discovered the way Sphinx does, and the pages
+        sphinx-gallery makes of the example scripts."""
         from sphinx.project import Project
 
         project = Project(self.srcdir, dict.fromkeys(self.source_suffixes, "restructuredtext"))
-        return set(project.discover(self.excludes()))
+        return set(project.discover(self.excludes())) | self.gallery_pages()[0]
 
     def site_map(self, root: Path) -> str:
         """sphinx-external-toc's site map (``external_toc_path``), relative to the
@@ -70,14 +76,16 @@ class DocsProject:
         return [*self.exclude_patterns, "_build", "**/.*"]
 
     def labels(self) -> tuple[set[str], bool]:
-        """The labels written in the sources, and whether they are all the project's:
-        not with ``sphinx.ext.autosectionlabel`` (every section title is one) or sources
-        that are not reST or Markdown text (notebooks)."""
+        """The labels written in the sources and those sphinx-gallery writes, and
+        whether they are all the project's: not with ``sphinx.ext.autosectionlabel``
+        (every section title is one) or sources that are not reST or Markdown text
+        (notebooks)."""
         from sphinx_relocate.core.rewrite import project_labels, walk_repository
         from sphinx_relocate.core.spans import MARKDOWN_SUFFIXES, REST_SUFFIXES
 
         files, _ = walk_repository(self.srcdir)
         found = project_labels(self.srcdir, "", files, self.source_suffixes)
+        found |= self.gallery_pages()[1]
         extensions = self.settings.get("extensions") or ()
         complete = "sphinx.ext.autosectionlabel" not in extensions and all(
             suffix in (*MARKDOWN_SUFFIXES, *REST_SUFFIXES, ".txt")
@@ -85,10 +93,66 @@ class DocsProject:
         )
         return found, complete
 
+    def gallery_conf(self) -> object:
+        """conf.py's ``sphinx_gallery_conf`` when it loads sphinx-gallery (its default
+        galleries where conf.py sets none), else ``None``; ``None`` too when conf.py
+        sets it but could not be run and the value is no literal: never guessed."""
+        from sphinx_relocate.core.settings import setting_line
+
+        if GALLERY_EXTENSION not in (self.settings.get("extensions") or ()):
+            return None
+        conf = self.settings.get("sphinx_gallery_conf")
+        if conf is None and setting_line(self.confdir / "conf.py", "sphinx_gallery_conf"):
+            return None  # set, but not read: the note on conf.py names it
+        return conf if conf is not None else {}
+
+    def gallery_pages(self) -> tuple[set[str], set[str]]:
+        """The documents and labels sphinx-gallery makes of the example scripts on
+        disk, when conf.py loads it: a command sees no source of them."""
+        documents = {docname for _, docname, _ in self._gallery_files()}
+        labels = {label for _, _, made in self._gallery_files() for label in made}
+        return documents, labels
+
+    def gallery_scripts(self, root: Path) -> dict[str, str]:
+        """sphinx-gallery's example scripts under ``root`` (relative to it) by the
+        document each makes; folders' header files are left out."""
+        from sphinx_relocate.core.gallery import HEADERS
+
+        top = Path(os.path.abspath(root))
+        scripts: dict[str, str] = {}
+        for path, docname, _ in self._gallery_files():
+            if os.path.basename(path) not in HEADERS:
+                inside = os.path.relpath(path, top).replace(os.sep, "/")
+                if not inside.startswith("../"):
+                    scripts[inside] = docname
+        return scripts
+
+    def _gallery_files(self) -> list[tuple[str, str, tuple[str, ...]]]:
+        """``(absolute path, document, labels)`` of every file of the galleries on disk
+        that makes a page, read once."""
+        from sphinx_relocate.core.gallery import galleries_of, labels_of
+
+        if self._gallery is not None:
+            return self._gallery
+        found: list[tuple[str, str, tuple[str, ...]]] = []
+        conf = self.gallery_conf()
+        # the galleries' folders from the file system's root: any folder it holds
+        for gallery in galleries_of(conf, self.srcdir.resolve().as_posix().lstrip("/")):
+            top = "/" + gallery.examples
+            for folder, _, names in os.walk(top):
+                rel = os.path.relpath(folder, top).replace(os.sep, "/")
+                for name in sorted(names):
+                    path = gallery.examples + ("" if rel == "." else rel + "/") + name
+                    docname = gallery.page_of(path)
+                    if docname is not None:
+                        found.append(("/" + path, docname, labels_of(docname, path, gallery)))
+        self._gallery = found
+        return found
+
     def generated_folders(self) -> dict[str, str]:
         """The folders autosummary writes pages into when the docs are built (with a
-        trailing ``/``), each with the ``file:line`` of the ``:toctree:`` that names it:
-        their pages are in no source a command can read."""
+        trailing ``/``), each with what writes it (``autosummary (api.rst:7)``, the
+        ``:toctree:`` that names it): their pages are in no source a command can read."""
         from sphinx_relocate.core.git import generated_folder
         from sphinx_relocate.core.spans import autosummary_folders
 
@@ -106,7 +170,7 @@ class DocsProject:
                     for line, written in autosummary_folders(text, path.name):
                         folder = generated_folder(docname + suffix, written)
                         if folder is not None:
-                            found.setdefault(folder, f"{display_path(path)}:{line}")
+                            found.setdefault(folder, f"autosummary ({display_path(path)}:{line})")
                     break
         return found
 

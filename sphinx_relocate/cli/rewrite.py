@@ -37,7 +37,8 @@ def command_rewrite(args: argparse.Namespace) -> int:
         repo_url=args.repo_url, mentions=args.mentions,
     )
     paths = candidate_files(
-        files, rewriter.docs_prefix, project.source_suffixes, args.mentions, rewriter.site_map
+        files, rewriter.docs_prefix, project.source_suffixes, args.mentions, rewriter.site_map,
+        rewriter.scripts,
     )
     changed = problems = 0
     kinds: Counter[str] = Counter()
@@ -97,12 +98,18 @@ def make_rewriter(
     ``None``); ``repo_url`` defaults to ``relocate_repo_url``; ``respell``:
     ``Rewriter.respell``."""
     from sphinx_relocate.cli.docutils_parser import DocutilsParser
-    from sphinx_relocate.core.rewrite import Rewriter
+    from sphinx_relocate.core.rewrite import Rewriter, project_labels
 
+    prefix = docs_prefix(root, project.srcdir)
+    made = project.gallery_pages()[1]  # labels no source writes
+    labels = (
+        project_labels(root, prefix, files, project.source_suffixes) | made
+        if table.labels and made else None
+    )
     return Rewriter(
         table,
         parser=DocutilsParser(),
-        docs_prefix=docs_prefix(root, project.srcdir),
+        docs_prefix=prefix,
         source_suffixes=project.source_suffixes,
         files=files,
         folders=folders,
@@ -115,6 +122,8 @@ def make_rewriter(
         labels_by_document=project.settings.labels_by_document,
         site_map=project.site_map(root),
         respell=respell,
+        labels=labels,
+        scripts=project.gallery_scripts(root),
     )
 
 

@@ -26,6 +26,8 @@ NEEDED = frozenset(DECLARED) | {
     # sphinx-external-toc's site map, whose entries name documents; whether autosummary
     # generates pages
     "external_toc_path", "autosummary_generate",
+    # sphinx-gallery's galleries, whose pages its examples make
+    "sphinx_gallery_conf",
 }
 
 

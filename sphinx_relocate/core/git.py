@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from sphinx_relocate.core.gallery import Gallery, galleries_of, labels_of
 from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings, make_id
 from sphinx_relocate.core.paths import sphinx_pattern, strip_source_suffix
 from sphinx_relocate.core.spans import (
@@ -117,6 +118,8 @@ class Changes:
     sections: list[SectionChange] = field(default_factory=list)
     #: folders of generated pages that moved with the page generating them
     generated: list[FolderMove] = field(default_factory=list)
+    #: labels of generated pages renamed with them (sphinx-gallery's), old → new
+    labels: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -798,11 +801,13 @@ class Derived:
     anchors: list[tuple[str, str]] = field(default_factory=list)
     #: section ids gone from their page (``page#id``): they need a target
     removed: list[str] = field(default_factory=list)
+    #: labels renamed with their page (sphinx-gallery's examples)
+    labels: list[tuple[str, str]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(
             self.pages or self.files or self.deleted or self.prefixes or self.anchors
-            or self.removed
+            or self.removed or self.labels
         )
 
 
@@ -869,6 +874,7 @@ def _entries(changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]) -> D
             derived.anchors.append((old_id, news.pop()))
         else:  # removed, or two places it may have gone: the user says which
             derived.removed.append(old_id)
+    derived.labels = sorted(set(changes.labels))
     derived.pages.sort()
     derived.files.sort()
     derived.anchors.sort()
@@ -920,6 +926,7 @@ def fold_folders(derived: Derived, present: Iterable[str]) -> Derived:
         prefixes=sorted((f"{old}/", f"{new}/") for old, new in folded),
         anchors=derived.anchors,
         removed=derived.removed,
+        labels=derived.labels,
     )
 
 
@@ -960,10 +967,11 @@ def without_known(
         prefixes=[(o, n) for o, n in derived.prefixes if o not in known_folders],
         anchors=[(o, n) for o, n in derived.anchors if not _anchor_known(table, o, n, ids_of)],
         removed=[o for o in with_page if not _anchor_known(table, o, "", ids_of)],
+        labels=[(o, n) for o, n in derived.labels if o not in table.labels],
     )
     dropped = len(with_page) - len(kept.removed) + sum(
         len(getattr(derived, name)) - len(getattr(kept, name))
-        for name in ("pages", "files", "deleted", "prefixes", "anchors")
+        for name in ("pages", "files", "deleted", "prefixes", "anchors", "labels")
     )
     return kept, dropped
 
@@ -1011,13 +1019,19 @@ def ids_now(
 def docs_changes(
     srcdir: Path, since: str | None, similarity: int, exclude_patterns: Iterable[str] = (),
     suffixes: tuple[str, ...] = (), headings: Headings = PLAIN_HEADINGS,
+    gallery_conf: object = None,
 ) -> tuple[str, Changes]:
     """The changes under the docs folder, with its path in the repository (``"docs/"``);
-    with ``suffixes``, also the section ids the pages of those suffixes lost."""
+    with ``suffixes``, also the section ids the pages of those suffixes lost; with a
+    ``sphinx_gallery_conf``, the pages its examples' renames move."""
     root = top_level(srcdir).resolve()
     folder = srcdir.resolve().relative_to(root).as_posix()
     prefix = "" if folder == "." else folder + "/"
     changes = changes_since(root, prefix.rstrip("/"), since, similarity, exclude_patterns)
+    if gallery_conf is not None and ".rst" in suffixes:
+        changes = _with_galleries(
+            changes, root, prefix, since, similarity, galleries_of(gallery_conf, folder)
+        )
     if suffixes:
         changes = _same_page_new_suffix(changes, prefix, suffixes)
         try:
@@ -1031,6 +1045,45 @@ def docs_changes(
             generated=generated_moves(root, revision, changes, prefix, suffixes),
         )
     return prefix, changes
+
+
+def _with_galleries(
+    changes: Changes, root: Path, docs_prefix: str, since: str | None, similarity: int,
+    galleries: list[Gallery],
+) -> Changes:
+    """``changes`` with the pages and labels that sphinx-gallery's examples moved: an
+    example renamed is its page renamed (as the ``.rst`` sphinx-gallery writes), one
+    deleted is its page deleted."""
+    renames: list[tuple[str, str]] = []
+    deleted: list[str] = []
+    labels: list[tuple[str, str]] = []
+
+    def page_of(path: str) -> tuple[str, Gallery] | None:
+        return next(((d, g) for g in galleries if (d := g.page_of(path)) is not None), None)
+
+    for gallery in galleries:
+        found = changes_since(root, gallery.examples.rstrip("/"), since, similarity)
+        for old, new in found.renames:
+            before, after = page_of(old), page_of(new)
+            if before is None:
+                continue
+            if after is None:  # no example now: its page is gone
+                deleted.append(f"{docs_prefix}{before[0]}.rst")
+                continue
+            if after[0] == before[0]:
+                continue
+            renames.append((f"{docs_prefix}{before[0]}.rst", f"{docs_prefix}{after[0]}.rst"))
+            labels += zip(labels_of(before[0], old, before[1]),
+                          labels_of(after[0], new, after[1]), strict=True)
+        deleted += [f"{docs_prefix}{p[0]}.rst" for p in map(page_of, found.deleted) if p]
+    if not renames and not deleted:
+        return changes
+    return replace(
+        changes,
+        renames=[*changes.renames, *renames],
+        deleted=[*changes.deleted, *deleted],
+        labels=[*changes.labels, *labels],
+    )
 
 
 def _same_page_new_suffix(
@@ -1222,6 +1275,8 @@ def _section_lines(derived: Derived) -> dict[str, list[str]]:
         if derived.removed:
             lines += [*REMOVED_NOTE.splitlines(), *map(removed_line, derived.removed)]
         sections["anchors"] = lines
+    if derived.labels:
+        sections["labels"] = [f"{toml_string(o)} = {toml_string(n)}" for o, n in derived.labels]
     return sections
 
 

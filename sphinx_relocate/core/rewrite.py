@@ -40,7 +40,7 @@ import re
 import stat
 import subprocess
 from collections import Counter
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Collection, Generator, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -180,9 +180,13 @@ class Rewriter:
         labels_by_document: bool = False,
         site_map: str = "",
         respell: bool = True,
+        scripts: Mapping[str, str] | None = None,
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
+        #: sphinx-gallery's example scripts (repository-relative) by the document each
+        #: makes: their text blocks are reST written from that page
+        self.scripts = scripts or {}
         #: sphinx-external-toc's site map (``_toc.yml``), repository-relative; ``""``: none
         self.site_map = site_map
         #: rewrite a link that names a page by a source file it no longer has, which no
@@ -351,11 +355,12 @@ class Rewriter:
         link = syntax not in ("ref", "any")
         name = decode(written[1:] if link and written.startswith("#") else written)
         renamed = normalize_label(name) in self.table.labels
-        if not path.startswith(self.docs_prefix) or not (renamed or (
+        script = self.scripts.get(path)  # an example's text is reST of its page
+        if (script is None and not path.startswith(self.docs_prefix)) or not (renamed or (
             self.labels_by_document and document_label(self.table, name, self._is_label)
         )):
             return None
-        page, _ = strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)
+        page = script or strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)[0]
         if link and not written.startswith("#") and join_relative(
             posixpath.dirname(path), name
         ) in self.files:
@@ -471,7 +476,9 @@ class Rewriter:
             folder = self.docs_prefix.rstrip("/")
             site = self._sites[path] = Site((folder,), folder, 0)
             return site
-        if path.startswith(self.docs_prefix):
+        if path in self.scripts:
+            page, had = self.scripts[path], True
+        elif path.startswith(self.docs_prefix):
             page, had = strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)
         if had and page is not None:
             site = site_of(page, self.project)
@@ -486,7 +493,8 @@ class Rewriter:
             spans = external_toc_targets(text)
         else:
             spans = find_targets(
-                text, path, self._url_re, self._mention_re, labels=self._label_references
+                text, path, self._url_re, self._mention_re, labels=self._label_references,
+                script=path in self.scripts,
             )
         syntaxes: Counter[str] = Counter()
         if not spans:
@@ -823,10 +831,10 @@ def walk_repository(root: Path) -> tuple[list[str], set[str]]:
 
 def candidate_files(
     files: Iterable[str], docs_prefix: str, suffixes: Iterable[str], mentions: bool,
-    site_map: str = "",
+    site_map: str = "", scripts: Collection[str] = (),
 ) -> list[str]:
     """The files whose text may hold links: Markdown and reST anywhere, docs sources,
-    and sphinx-external-toc's site map."""
+    sphinx-external-toc's site map and sphinx-gallery's example scripts."""
     wanted = {*MARKDOWN_SUFFIXES, *REST_SUFFIXES}
     if mentions:
         wanted.add(".py")
@@ -835,7 +843,7 @@ def candidate_files(
     for path in files:
         suffix = posixpath.splitext(path)[1].lower()
         if (suffix in wanted or (suffix in docs_suffixes and path.startswith(docs_prefix))
-                or path == site_map):
+                or path == site_map or path in scripts):
             chosen.append(path)
     return chosen
 

@@ -93,16 +93,20 @@ def find_targets(
     mention_re: re.Pattern[str] | None = None,
     *,
     labels: bool = False,
+    script: bool = False,
 ) -> list[Span]:
     """Every link target written in ``text``, as non-overlapping spans in text order.
 
     With ``labels``, the targets of label roles too (``:ref:``, ``:numref:``, ``:any:``),
     for the rewriter; a page's frame and its links' spellings are read without them.
+    With ``script``, ``text`` is a sphinx-gallery example: the reST of its text blocks.
     """
     suffix = posixpath.splitext(path)[1].lower()
     spans: list[Span] = []
     code: list[tuple[int, int]] = []
-    if suffix in MARKDOWN_SUFFIXES:
+    if script:
+        spans.extend(_script_targets(text, labels))
+    elif suffix in MARKDOWN_SUFFIXES:
         spans.extend(_markdown_targets(text, labels, code))
     elif suffix == NOTEBOOK_SUFFIX:
         spans.extend(_notebook_targets(text, labels, code))
@@ -614,6 +618,66 @@ def _label_role_targets(text: str, markdown: bool) -> list[Span]:
         syntax = "any" if match.group(2) == "any" else "ref"
         spans.append(Span(match.start(group), match.end(group), syntax, "label"))
     return spans
+
+
+#: a line that opens a text block of a sphinx-gallery example: ``# %%`` or 20 ``#``
+_SCRIPT_BLOCK = re.compile(r"^(?:#[ \t]?%%|#{20,})", re.MULTILINE)
+_STRING_START = re.compile(r"[rRuU]?(\"\"\"|\'\'\'|\"|\')")
+
+
+def _script_targets(text: str, labels: bool) -> list[Span]:
+    """The link targets of a sphinx-gallery example's reST: its module docstring, and
+    each line of its comment blocks (``# %%``, then ``# text`` lines), read line by line
+    without the ``#``.  Code is never read."""
+    regions: list[tuple[int, int]] = []
+    docstring = _docstring_region(text)
+    if docstring is not None:
+        regions.append(docstring)
+    for match in _SCRIPT_BLOCK.finditer(text):
+        offset = text.find("\n", match.end())
+        while offset != -1:
+            end = text.find("\n", offset + 1)
+            line = text[offset + 1 : end if end != -1 else len(text)]
+            if not line.startswith("#"):
+                break
+            start = offset + 2 + (line[1:2] == " ")
+            regions.append((start, offset + 1 + len(line.rstrip("\r"))))
+            offset = end
+    spans: list[Span] = []
+    for start, end in regions:
+        spans.extend(
+            span._replace(start=span.start + start, end=span.end + start)
+            for span in _rest_targets(text[start:end], labels)
+        )
+    return spans
+
+
+def _docstring_region(text: str) -> tuple[int, int] | None:
+    """The offsets of the text of a module's docstring between its quotes."""
+    import ast
+
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError):
+        return None
+    if not body or not isinstance(body[0], ast.Expr) or not isinstance(
+        body[0].value, ast.Constant
+    ) or not isinstance(body[0].value.value, str):
+        return None
+    node = body[0].value
+    if node.end_lineno is None or node.end_col_offset is None:
+        return None
+    starts = [0, *accumulate(len(line) for line in text.splitlines(keepends=True))]
+
+    def offset(line: int, column: int) -> int:  # ast's columns count UTF-8 bytes
+        line_text = text[starts[line - 1] : starts[line]]
+        return starts[line - 1] + len(line_text.encode()[:column].decode(errors="ignore"))
+
+    start, end = offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
+    quote = _STRING_START.match(text, start)
+    if quote is None or text[end - len(quote.group(1)) : end] != quote.group(1):
+        return None  # implicitly joined strings: not one text
+    return quote.end(), end - len(quote.group(1))
 
 
 def _rest_targets(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx_relocate.core.declared import QuietSources, declared_names
+from sphinx_relocate.core.gallery import EXTENSION as GALLERY_EXTENSION
 from sphinx_relocate.core.ids import Headings
 from sphinx_relocate.core.peers import PEERS, Converted, documents_on_disk
 from sphinx_relocate.core.peers import convert as convert_peers
@@ -263,6 +264,8 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
             Path(app.srcdir), since, 50, app.config.exclude_patterns,
             source_suffixes(app),
             state_of(app).settings.headings,
+            getattr(app.config, "sphinx_gallery_conf", None)
+            if GALLERY_EXTENSION in app.extensions else None,
         )
     except GitError as err:
         message = f"relocate_since = {since!r}: cannot check for pages without an entry: {err}"

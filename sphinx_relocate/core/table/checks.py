@@ -26,8 +26,8 @@ def check_against_project(
 
     ``docnames`` are the project's documents; ``file_exists`` answers for a
     source-relative path; ``labels`` are its labels, when known (:func:`check_labels`);
-    ``generated`` the folders a build writes pages into, for a check without a build
-    (a target there is a note, not checked).
+    ``generated`` the folders a build writes pages into, with what writes them, for a
+    check without a build (a target there is a note, not checked).
     These are warnings (``target_missing``, ``shadowed``), not fatal: a build can go on
     and report them at the entry's line.
     """

@@ -492,8 +492,8 @@ class ProjectCheck:
     ordered: list[str] = field(default_factory=list)
     #: non-ASCII documents by their NFC form, once one such target is missing
     by_nfc: dict[str, str] | None = None
-    #: the folders the build writes pages into (autosummary's), by where each is named:
-    #: a check without a build cannot see their pages
+    #: the folders the build writes pages into, with what writes them ("autosummary
+    #: (api.rst:7)"): a check without a build cannot see their pages
     generated: Mapping[str, str] = field(default_factory=dict)
 
     def made_by_build(self, entry: Entry, path: str) -> bool:
@@ -504,8 +504,8 @@ class ProjectCheck:
             return False
         self.problems.append(Problem(
             entry.location,
-            f"target {path!r} of {entry.old!r}: autosummary writes the pages of {folder} "
-            f"when the docs are built ({self.generated[folder]}); not checked without a build",
+            f"target {path!r} of {entry.old!r}: {self.generated[folder]} writes the pages "
+            f"of {folder} when the docs are built; not checked without a build",
             fatal=False,
             subtype="note",
         ))
