@@ -92,6 +92,8 @@ def test_a_gallery_names_its_pages_and_labels() -> None:
     assert galleries_of({"examples_dirs": ".."}, "docs") == []  # the whole repository
     assert galleries_of(["not", "a", "dict"], "docs") == []
     assert galleries_of({"gallery_dirs": "../out"}, "docs") == []  # outside the docs
+    assert galleries_of({"examples_dirs": [Path("../ex")], "gallery_dirs": [Path("g")]},
+                        "docs") == [Gallery("ex/", "g/")]
 
 
 def test_an_examples_rest_is_read_from_its_text_blocks_only() -> None:

@@ -10,6 +10,7 @@ example moved or renamed in git moves its page, and its labels
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from collections.abc import Mapping
@@ -103,14 +104,22 @@ def _folder_pairs(conf: object) -> list[tuple[str, str]]:
         return []
     examples = conf.get("examples_dirs", DEFAULT_EXAMPLES)
     pages = conf.get("gallery_dirs", DEFAULT_PAGES)
-    examples = [examples] if isinstance(examples, str) else examples
-    pages = [pages] if isinstance(pages, str) else pages
+    examples = [examples] if isinstance(examples, str | os.PathLike) else examples
+    pages = [pages] if isinstance(pages, str | os.PathLike) else pages
     if not isinstance(examples, list | tuple) or not isinstance(pages, list | tuple):
         return []
     pairs: list[tuple[str, str]] = []
-    for source, output in zip(examples, pages, strict=False):
-        if isinstance(source, str) and isinstance(output, str):
+    for written_source, written_output in zip(examples, pages, strict=False):
+        source, output = _path_text(written_source), _path_text(written_output)
+        if source is not None and output is not None:
             output_path = posixpath.normpath(output)
             if not output_path.startswith(("/", "..")):
                 pairs.append((source, "" if output_path == "." else output_path + "/"))
     return pairs
+
+
+def _path_text(path: object) -> str | None:
+    """A folder as conf.py may write it (a string or a ``pathlib`` path), with ``/``."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    return path.replace(os.sep, "/") if isinstance(path, str) else None
