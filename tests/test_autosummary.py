@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import re
 import sys
-from io import StringIO
 from pathlib import Path
 
 import pytest
+from builds import build
 from reorg_fixture import first_commit, git, write_tree
-from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.git import FolderMove, generated_folder_moves
@@ -103,6 +102,12 @@ def test_a_folder_moves_with_its_page_only_where_a_folder_entry_can_say_it() -> 
     ) == []
 
 
+def _warnings(srcdir: Path, builddir: Path) -> str:
+    """The warnings of an HTML build of ``srcdir``, each with its type."""
+    built = build(srcdir, builddir=builddir, confoverrides={"show_warning_types": True})
+    return re.sub(r"\x1b\[[0-9;]*m", "", built.warnings)
+
+
 def _moved_project(root: Path, *, tracked: bool = False) -> str:
     """A project whose ``api.rst`` (with autosummary) moved into ``reference/``,
     committed; the commit before the move."""
@@ -154,16 +159,8 @@ def test_from_git_derives_the_folder_check_names_it_and_the_build_lands_its_page
             "reference/generated/ when the docs are built; not checked without a build"
             ) in err, err
 
-    warning = StringIO()
-    out_dir = tmp_path / "build"
-    app = SphinxTestApp("html", srcdir=root / "docs", builddir=out_dir, status=StringIO(),
-                        warning=warning, confoverrides={"show_warning_types": True})
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    assert re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()) == ""
-    html = out_dir / "html"
+    assert _warnings(root / "docs", tmp_path / "build") == ""
+    html = tmp_path / "build/html"
     names = ("textwrap", "json.dumps", "json.loads")
     for name in names:  # the old URLs are stubs to the pages now
         assert (html / f"reference/generated/{name}.html").is_file()
@@ -179,16 +176,10 @@ def test_from_git_derives_the_folder_check_names_it_and_the_build_lands_its_page
         "generated/", "reference/generated/")
     conf = root / "docs/conf.py"
     conf.write_text(CONF.replace('"sphinx_relocate", ', ""), "utf-8")
-    plain = tmp_path / "plain"
-    app = SphinxTestApp("html", srcdir=root / "docs", builddir=plain, status=StringIO(),
-                        warning=warning)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    assert re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()) == ""
+    assert _warnings(root / "docs", tmp_path / "plain") == ""
     hrefs = re.compile(r'href="([^"]+)"')
-    assert hrefs.findall((plain / "html/guide.html").read_text("utf-8")) == hrefs.findall(guide)
+    plain = (tmp_path / "plain/html/guide.html").read_text("utf-8")
+    assert hrefs.findall(plain) == hrefs.findall(guide)
 
 
 def test_a_folder_git_tracks_is_left_to_its_renames(
@@ -236,15 +227,7 @@ def test_mv_records_the_folder_and_relocate_since_names_it(
     # without the folder's entry, a build with relocate_since names it at its line
     table.write_text('[pages]\n"api" = "reference/api"\n', "utf-8")
     (root / "docs/conf.py").write_text(CONF + f"relocate_since = {base!r}\n", "utf-8")
-    warning = StringIO()
-    app = SphinxTestApp("html", srcdir=root / "docs", builddir=tmp_path / "build",
-                        status=StringIO(), warning=warning,
-                        confoverrides={"show_warning_types": True})
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    found = [line for line in re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue()).splitlines()
+    found = [line for line in _warnings(root / "docs", tmp_path / "build").splitlines()
              if "[relocate.unredirected]" in line]
     assert found == [
         f"{root / 'docs/reference/api.rst'}:{TOCTREE_LINE}: WARNING: autosummary's pages in "

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import re
 import sys
-from io import StringIO
 from pathlib import Path
 
 import pytest
+from builds import build
 from reorg_fixture import first_commit, git, write_tree
-from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.gallery import Gallery, galleries_of, labels_of
@@ -116,15 +115,10 @@ def _moved(root: Path) -> str:
     return base
 
 
-def _build(srcdir: Path, out: Path) -> str:
-    warning = StringIO()
-    app = SphinxTestApp("html", srcdir=srcdir, builddir=out, status=StringIO(),
-                        warning=warning, confoverrides={"show_warning_types": True})
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return re.sub(r"\x1b\[[0-9;]*m", "", warning.getvalue())
+def _build(srcdir: Path, builddir: Path) -> str:
+    """The warnings of an HTML build of ``srcdir``, each with its type."""
+    built = build(srcdir, builddir=builddir, confoverrides={"show_warning_types": True})
+    return re.sub(r"\x1b\[[0-9;]*m", "", built.warnings)
 
 
 def test_moved_examples_keep_their_pages_labels_and_links(
