@@ -217,9 +217,17 @@ def test_mv_records_the_folder_and_relocate_since_names_it(
         "docs/api.rst": API,
     }, {})
     base = first_commit(root, "base")
+    # the last build's pages (git ignores them) move with their page: left behind, the
+    # next build would read them as pages of their own beside the pages made anew
+    stale = root / "docs/generated/textwrap.rst"
+    stale.parent.mkdir()
+    stale.write_text("textwrap\n========\n\n.. automodule:: textwrap\n", "utf-8")
     monkeypatch.chdir(root)
     assert main(["mv", "docs", "docs/api.rst", "docs/reference/api.rst"]) == 0
-    capsys.readouterr()
+    assert ("moved docs/generated/ → docs/reference/generated/ (the pages autosummary made "
+            "for docs/reference/api.rst, in no commit)") in capsys.readouterr().err
+    assert not stale.parent.exists()
+    assert (root / "docs/reference/generated/textwrap.rst").is_file()
     table = root / "docs/relocations.toml"
     assert tomllib.loads(table.read_text("utf-8")) == {
         "pages": {"api": "reference/api"}, "prefixes": {"generated/": "reference/generated/"},

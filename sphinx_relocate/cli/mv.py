@@ -114,6 +114,9 @@ class Plan:
     #: the files whose links the move affects (empty with ``--keep-links``)
     changes: list[FileChange]
     scanned: int
+    #: autosummary's folders of the moved pages that are on disk (the last build's
+    #: pages, in no commit): they move with their page, or the next build reads both
+    generated: tuple[FolderMove, ...] = ()
 
 
 def command_mv(args: argparse.Namespace) -> int:
@@ -141,6 +144,9 @@ def command_mv(args: argparse.Namespace) -> int:
     count = f" ({number} file{'s' if number != 1 else ''})" if move.kind == "folder" else ""
     print(f"{'would move' if args.dry_run else 'moved'} {prefix}{move.old} → "
           f"{prefix}{move.new}{count}", file=sys.stderr)
+    for folder in plan.generated:
+        print(f"{'would move' if args.dry_run else 'moved'} {folder.old} → {folder.new} "
+              f"(the pages autosummary made for {folder.path}, in no commit)", file=sys.stderr)
     _say_table(args, plan)
     kinds: Counter[str] = Counter()
     for change in edits:
@@ -206,8 +212,10 @@ def _plan(
             rewriter.scripts,
         )
         changes = list(rewrite_files(rewriter, root, paths, write=False, with_text=True))
+    on_disk = tuple(m for m in generated if (root / m.old).is_dir() and not (
+        root / m.new.rstrip("/")).exists())
     return Plan(move, prefix, table_file, before, after, derived, retargeted, own,
-                documents_after, changes, len(paths))
+                documents_after, changes, len(paths), on_disk)
 
 
 def _moved_generated(
@@ -392,6 +400,10 @@ def _apply(args: argparse.Namespace, root: Path, plan: Plan, edits: list[FileCha
     try:
         _move_source(root / prefix / move.old, root / prefix / move.new)
         done.append(f"moved {prefix}{move.old} → {prefix}{move.new}")
+        for folder in plan.generated:
+            (root / folder.new).parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(root / folder.old, root / folder.new)
+            done.append(f"moved {folder.old} → {folder.new}")
         if plan.after != plan.before.text:
             write_merged(plan.table_file, lambda _: plan.after)
             done.append(f"wrote {display_path(plan.table_file)}")
