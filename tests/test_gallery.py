@@ -197,3 +197,26 @@ def test_relocate_since_names_a_moved_example_without_an_entry(tmp_path: Path) -
         f"auto_examples/basics/plot_hello since {base} and has no entry "
         "[relocate.unredirected]",
     ]
+
+
+def test_a_page_left_from_an_earlier_build_is_named_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """sphinx-gallery leaves the page of an example moved since the last build: the
+    entry is shadowed, and the warning says why and what to delete."""
+    root = tmp_path / "repo"
+    write_tree(root, TREE, {})
+    first_commit(root, "base")
+    assert _build(root / "docs", tmp_path / "build") == ""
+    git(root, "mv", "examples/plot_hello.py", "examples/basics/plot_hello.py")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--write"]) == 0
+    capsys.readouterr()
+    shadowed = [line for line in _build(root / "docs", tmp_path / "build").splitlines()
+                if "'auto_examples/plot_hello' still exists" in line]
+    assert shadowed == [
+        f"{root / 'docs/relocations.toml'}:2: WARNING: 'auto_examples/plot_hello' still "
+        "exists, so its entry is not used (a page sphinx-gallery wrote in an earlier build "
+        "from an example that is gone: delete auto_examples/plot_hello.rst, or the whole "
+        "auto_examples/, which the next build writes anew) [relocate.shadowed]",
+    ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 #: the module conf.py's ``extensions`` names to load sphinx-gallery
@@ -51,6 +51,25 @@ class Gallery:
         if suffix not in self.extensions or _ignored(self.ignore, path):
             return None
         return self.pages + posixpath.join(folder, stem) if stem else None
+
+
+def left_over(galleries: list[Gallery], docname: str, is_file: Callable[[str], bool]) -> str:
+    """Why a page of a gallery is there though its example is gone (``is_file`` asks
+    for a path as the galleries write them), as advice; ``""`` for any other page.
+
+    sphinx-gallery does not delete the pages of examples that were moved or deleted:
+    until its folder is cleaned, Sphinx builds them at their old names.
+    """
+    for gallery in galleries:
+        if gallery.pages and docname.startswith(gallery.pages):
+            rest = docname[len(gallery.pages) :]
+            if posixpath.basename(rest) == "index":
+                continue  # a folder's page: its header may be any of several files
+            if not any(is_file(gallery.examples + rest + e) for e in gallery.extensions):
+                return (f"a page sphinx-gallery wrote in an earlier build from an example "
+                        f"that is gone: delete {gallery.pages}{rest}.rst, or the whole "
+                        f"{gallery.pages}, which the next build writes anew")
+    return ""
 
 
 def _ignored(pattern: str, path: str) -> bool:

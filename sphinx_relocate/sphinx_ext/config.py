@@ -227,7 +227,8 @@ def on_env_get_outdated(
     table = table_of(app)
     srcdir = Path(app.srcdir)
     found = check_against_project(
-        table, env.found_docs, lambda p: (srcdir / p).exists(), source_suffixes(app)
+        table, env.found_docs, lambda p: (srcdir / p).exists(), source_suffixes(app),
+        left_over=gallery_left_over(app),
     )
     state_of(app).table_problems = found
     problems = [*table.warnings, *found]
@@ -235,6 +236,18 @@ def on_env_get_outdated(
         warn(RelocateWarning(problem.subtype), problem.message, location=problem.location)
     report_unredirected(app, table)
     return []
+
+
+def gallery_left_over(app: Sphinx) -> Callable[[str], str] | None:
+    """Why a page of sphinx-gallery is still there (:func:`core.gallery.left_over`),
+    when conf.py loads it."""
+    from sphinx_relocate.core.gallery import galleries_of, left_over
+
+    if GALLERY_EXTENSION not in app.extensions:
+        return None
+    conf = getattr(app.config, "sphinx_gallery_conf", None)
+    galleries = galleries_of(conf, Path(app.srcdir).resolve().as_posix().lstrip("/"))
+    return lambda docname: left_over(galleries, docname, lambda p: Path("/", p).is_file())
 
 
 def findings_file(confdir: Path, setting: str | None) -> Path:

@@ -21,18 +21,22 @@ def check_against_project(
     suffixes: Iterable[str] = DEFAULT_SOURCE_SUFFIXES,
     labels: Collection[str] | None = None,
     generated: Mapping[str, str] | None = None,
+    left_over: Callable[[str], str] | None = None,
 ) -> list[Problem]:
     """Problems that need the project: targets that are not there, old names still there.
 
     ``docnames`` are the project's documents; ``file_exists`` answers for a
     source-relative path; ``labels`` are its labels, when known (:func:`check_labels`);
     ``generated`` the folders a build writes pages into, with what writes them, for a
-    check without a build (a target there is a note, not checked).
+    check without a build (a target there is a note, not checked); ``left_over`` says
+    why an old page is still there, when it can (``ProjectCheck.left_over``).
     These are warnings (``target_missing``, ``shadowed``), not fatal: a build can go on
     and report them at the entry's line.
     """
     check = ProjectCheck(table, set(docnames), file_exists, tuple(suffixes),
                          generated=generated or {})
+    if left_over is not None:
+        check.left_over = left_over
     for entry in table.entries:
         section = SECTIONS[entry.section]
         if section.check is not None:

@@ -495,6 +495,9 @@ class ProjectCheck:
     #: the folders the build writes pages into, with what writes them ("autosummary
     #: (api.rst:7)"): a check without a build cannot see their pages
     generated: Mapping[str, str] = field(default_factory=dict)
+    #: why an old page is still there, when a build can tell (a page an extension wrote
+    #: in an earlier build): advice for its ``shadowed`` warning, ``""`` if none
+    left_over: Callable[[str], str] = field(default=lambda docname: "")
 
     def made_by_build(self, entry: Entry, path: str) -> bool:
         """Whether the missing target ``path`` is in a folder the build makes pages in;
@@ -528,11 +531,11 @@ class ProjectCheck:
             what += f"; did you mean `{close[0]}`?" if close else ""
         self.problems.append(Problem(entry.location, what, fatal=False, subtype="target_missing"))
 
-    def shadowed(self, entry: Entry) -> None:
+    def shadowed(self, entry: Entry, advice: str = "") -> None:
         self.problems.append(Problem(
             entry.location,
             f"{entry.old!r} still exists, so its entry is not used "
-            "(delete the old file or the entry)",
+            f"({advice or 'delete the old file or the entry'})",
             fatal=False,
             subtype="shadowed",
         ))
@@ -541,7 +544,7 @@ class ProjectCheck:
 def _check_page(check: ProjectCheck, entry: Entry) -> None:
     documents = check.documents
     if entry.old in documents:
-        check.shadowed(entry)
+        check.shadowed(entry, check.left_over(entry.old))
     elif not entry.new.url and entry.new.path not in documents:
         # a chain stops at the first page that exists: not this one
         final = check.table.locate_page(entry.old, documents.__contains__) or entry.new
