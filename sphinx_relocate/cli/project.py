@@ -130,22 +130,25 @@ class DocsProject:
     def _gallery_files(self) -> list[tuple[str, str, tuple[str, ...]]]:
         """``(absolute path, document, labels)`` of every file of the galleries on disk
         that makes a page, read once."""
-        from sphinx_relocate.core.gallery import galleries_of, labels_of
+        from sphinx_relocate.core.gallery import labels_of
+        from sphinx_relocate.core.git import repository_galleries
 
         if self._gallery is not None:
             return self._gallery
         found: list[tuple[str, str, tuple[str, ...]]] = []
         conf = self.gallery_conf()
-        # the galleries' folders from the file system's root: any folder it holds
-        for gallery in galleries_of(conf, self.srcdir.resolve().as_posix().lstrip("/")):
-            top = "/" + gallery.examples
+        root, galleries = repository_galleries(conf, self.srcdir) if conf is not None else (
+            Path(), [])
+        for gallery in galleries:
+            top = root / gallery.examples
             for folder, _, names in os.walk(top):
                 rel = os.path.relpath(folder, top).replace(os.sep, "/")
                 for name in sorted(names):
                     path = gallery.examples + ("" if rel == "." else rel + "/") + name
                     docname = gallery.page_of(path)
                     if docname is not None:
-                        found.append(("/" + path, docname, labels_of(docname, path, gallery)))
+                        made = labels_of(docname, path, gallery)
+                        found.append((str(root / path), docname, made))
         self._gallery = found
         return found
 

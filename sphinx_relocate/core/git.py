@@ -16,9 +16,11 @@ How it reads git, without touching the user's index:
   ``git cat-file --batch``): a heading renamed in place, or whose section kept its
   text or its label, becomes an ``[anchors]`` entry; a section gone is listed.
 
-* A renamed page's ``autosummary`` folders (``:toctree: generated``, relative to the
-  page) are compared between its old text and its new one: pages generated into a
-  folder no commit holds moved with it, though git shows no rename of theirs.
+* Pages no commit holds move too, though git shows no rename of theirs: a renamed
+  page's ``autosummary`` folders (``:toctree: generated``, relative to the page) are
+  compared between its old text and its new one, and with ``sphinx_gallery_conf`` an
+  example script renamed (outside the docs folder too) is its gallery page renamed,
+  with the labels sphinx-gallery gives it.
 
 Pages (source suffixes) become ``[pages]`` entries by docname, other files ``[files]``
 entries; a folder whose every page and file moved to the same place under one new
@@ -102,6 +104,18 @@ def top_level(path: Path) -> Path:
     except GitError:
         raise GitError(f"{path}: not inside a git work tree") from None
     return Path(os.fsdecode(out.strip()))
+
+
+def repository_galleries(conf: object, srcdir: Path) -> tuple[Path, list[Gallery]]:
+    """The repository that holds the docs folder ``srcdir`` (the folder above it outside
+    git), and the galleries of ``sphinx_gallery_conf`` inside it, their folders relative
+    to it: a folder conf.py names outside it (the whole disk) is never read."""
+    srcdir = srcdir.resolve()
+    try:
+        root = top_level(srcdir).resolve()
+    except GitError:
+        root = srcdir.parent
+    return root, galleries_of(conf, srcdir.relative_to(root).as_posix())
 
 
 @dataclass(frozen=True)

@@ -241,13 +241,18 @@ def on_env_get_outdated(
 def gallery_left_over(app: Sphinx) -> Callable[[str], str] | None:
     """Why a page of sphinx-gallery is still there (:func:`core.gallery.left_over`),
     when conf.py loads it."""
-    from sphinx_relocate.core.gallery import galleries_of, left_over
+    from sphinx_relocate.core.gallery import left_over
+    from sphinx_relocate.core.git import repository_galleries
 
     if GALLERY_EXTENSION not in app.extensions:
         return None
     conf = getattr(app.config, "sphinx_gallery_conf", None)
-    galleries = galleries_of(conf, Path(app.srcdir).resolve().as_posix().lstrip("/"))
-    return lambda docname: left_over(galleries, docname, lambda p: Path("/", p).is_file())
+
+    def advice(docname: str) -> str:  # asked only of an old page that still exists
+        root, galleries = repository_galleries(conf, Path(app.srcdir))
+        return left_over(galleries, docname, lambda path: (root / path).is_file())
+
+    return advice
 
 
 def findings_file(confdir: Path, setting: str | None) -> Path:
