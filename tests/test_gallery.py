@@ -220,3 +220,18 @@ def test_a_page_left_from_an_earlier_build_is_named_so(
         "from an example that is gone: delete auto_examples/plot_hello.rst, or the whole "
         "auto_examples/, which the next build writes anew) [relocate.shadowed]",
     ]
+
+
+def test_galleries_are_read_inside_the_repository_only(tmp_path: Path) -> None:
+    """conf.py is untrusted: a gallery folder it names outside the repository (up to
+    the whole disk) is never walked."""
+    from sphinx_relocate.core.git import repository_galleries
+
+    root = tmp_path / "repo"
+    write_tree(root, {"docs/conf.py": "", "examples/plot_a.py": ""}, {})
+    first_commit(root, "base")
+    found_root, galleries = repository_galleries(
+        {"examples_dirs": ["../examples", "../../..", "/", "../../../../../../.."],
+         "gallery_dirs": ["a", "b", "c", "d"]}, root / "docs")
+    assert found_root == root.resolve()
+    assert galleries == [Gallery("examples/", "a/")]
