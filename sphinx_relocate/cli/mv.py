@@ -209,7 +209,7 @@ def _plan(
         )
         paths = candidate_files(
             files_after, prefix, project.source_suffixes, False, rewriter.site_map,
-            rewriter.scripts,
+            rewriter.scripts, rewriter.templates,
         )
         changes = list(rewrite_files(rewriter, root, paths, write=False, with_text=True))
     on_disk = tuple(m for m in generated if (root / m.old).is_dir() and not (

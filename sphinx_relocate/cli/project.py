@@ -152,6 +152,24 @@ class DocsProject:
         self._gallery = found
         return found
 
+    def template_files(self, root: Path) -> list[str]:
+        """The HTML files of ``templates_path`` under ``root``, relative to it: the
+        templates whose ``pathto('name')`` name pages."""
+        top = Path(os.path.abspath(root))
+        found: list[str] = []
+        for folder in self.settings.get("templates_path") or ():
+            if not isinstance(folder, str):
+                continue
+            base = Path(os.path.abspath(self.confdir / folder))
+            for current, folders, names in os.walk(base):
+                folders.sort()
+                for name in sorted(names):
+                    if name.endswith((".html", ".htm")):
+                        inside = os.path.relpath(os.path.join(current, name), top)
+                        if not inside.startswith(".."):
+                            found.append(inside.replace(os.sep, "/"))
+        return found
+
     def generated_folders(self) -> dict[str, str]:
         """The folders autosummary writes pages into when the docs are built (with a
         trailing ``/``), each with what writes it (``autosummary (api.rst:7)``, the

@@ -38,7 +38,7 @@ def command_rewrite(args: argparse.Namespace) -> int:
     )
     paths = candidate_files(
         files, rewriter.docs_prefix, project.source_suffixes, args.mentions, rewriter.site_map,
-        rewriter.scripts,
+        rewriter.scripts, rewriter.templates,
     )
     changed = problems = 0
     kinds: Counter[str] = Counter()
@@ -124,6 +124,7 @@ def make_rewriter(
         respell=respell,
         labels=labels,
         scripts=project.gallery_scripts(root),
+        templates=project.template_files(root),
     )
 
 
@@ -154,7 +155,12 @@ def say_findings(style: str, shown: str, change: FileChange) -> int:
                      "[relocate.ambiguous]", entry.column)
         for entry in change.named
     ]
+    template = change.path.endswith((".html", ".htm"))
     found += [
+        (entry.line, f"{entry.written!r} goes to {entry.new} now, which a template's "
+                     "pathto() and hasdoc() cannot name (they take a page's name only): left "
+                     "as written; write it in the template [relocate.link]", entry.column)
+        if template else
         (entry.line, f"site map entry {entry.written!r} goes to {entry.new} now, which a "
                      "'file:' entry cannot name: left as written; write it as 'url: "
                      f"{entry.new}' with a 'title:' [relocate.toctree]", entry.column)

@@ -26,8 +26,9 @@ NEEDED = frozenset(DECLARED) | {
     # sphinx-external-toc's site map, whose entries name documents; whether autosummary
     # generates pages
     "external_toc_path", "autosummary_generate",
-    # sphinx-gallery's galleries, whose pages its examples make
-    "sphinx_gallery_conf",
+    # sphinx-gallery's galleries, whose pages its examples make; the HTML templates,
+    # whose pathto('name') names pages
+    "sphinx_gallery_conf", "templates_path",
 }
 
 

@@ -83,6 +83,7 @@ from sphinx_relocate.core.spans import (
     find_targets,
     labels_in,
     role_around,
+    template_targets,
     title_in,
 )
 from sphinx_relocate.core.table import RelocationTable, normalize_label
@@ -181,12 +182,16 @@ class Rewriter:
         site_map: str = "",
         respell: bool = True,
         scripts: Mapping[str, str] | None = None,
+        templates: Collection[str] = (),
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
         #: sphinx-gallery's example scripts (repository-relative) by the document each
         #: makes: their text blocks are reST written from that page
         self.scripts = scripts or {}
+        #: the project's HTML templates (repository-relative), whose ``pathto('name')``
+        #: names documents from the source folder
+        self.templates = frozenset(templates)
         #: sphinx-external-toc's site map (``_toc.yml``), repository-relative; ``""``: none
         self.site_map = site_map
         #: rewrite a link that names a page by a source file it no longer has, which no
@@ -472,7 +477,7 @@ class Rewriter:
         if site is not None:
             return site
         page, had = (None, False)
-        if path == self.site_map:  # its entries name documents from the source folder
+        if path == self.site_map or path in self.templates:  # names from the source folder
             folder = self.docs_prefix.rstrip("/")
             site = self._sites[path] = Site((folder,), folder, 0)
             return site
@@ -491,6 +496,8 @@ class Rewriter:
         """The new text of the repository file ``path``, what was rewritten and left."""
         if path == self.site_map:
             spans = external_toc_targets(text)
+        elif path in self.templates:
+            spans = template_targets(text)
         else:
             spans = find_targets(
                 text, path, self._url_re, self._mention_re, labels=self._label_references,
@@ -542,6 +549,13 @@ class Rewriter:
                 ambiguous.append(written)
             elif new is _AMBIGUOUS_LABEL:
                 ambiguous_labels.append(written)
+            elif new is not None and span.syntax in ("pathto", "hasdoc"):  # a page name only
+                if _SCHEME.match(new) or "#" in new or text[span.start - 1] in new:
+                    unwritable.append(_link_edit(text, span.start, written, new))
+                    continue
+                links_rewritten.append(_link_edit(text, span.start, written, new))
+                edits.append((span.start, span.end, new))
+                syntaxes[span.syntax] += 1
             elif new is not None and span.syntax == "external-toc":
                 if _SCHEME.match(new):  # a file: entry names no URL
                     unwritable.append(_link_edit(text, span.start, written, new))
@@ -831,10 +845,11 @@ def walk_repository(root: Path) -> tuple[list[str], set[str]]:
 
 def candidate_files(
     files: Iterable[str], docs_prefix: str, suffixes: Iterable[str], mentions: bool,
-    site_map: str = "", scripts: Collection[str] = (),
+    site_map: str = "", scripts: Collection[str] = (), templates: Collection[str] = (),
 ) -> list[str]:
     """The files whose text may hold links: Markdown and reST anywhere, docs sources,
-    sphinx-external-toc's site map and sphinx-gallery's example scripts."""
+    sphinx-external-toc's site map, sphinx-gallery's example scripts and the project's
+    HTML templates."""
     wanted = {*MARKDOWN_SUFFIXES, *REST_SUFFIXES}
     if mentions:
         wanted.add(".py")
@@ -843,7 +858,7 @@ def candidate_files(
     for path in files:
         suffix = posixpath.splitext(path)[1].lower()
         if (suffix in wanted or (suffix in docs_suffixes and path.startswith(docs_prefix))
-                or path == site_map or path in scripts):
+                or path == site_map or path in scripts or path in templates):
             chosen.append(path)
     return chosen
 

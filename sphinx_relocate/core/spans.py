@@ -167,6 +167,31 @@ def external_toc_targets(text: str) -> list[Span]:
     return _without_overlaps(spans)
 
 
+#: a Jinja ``pathto('name')`` or ``hasdoc('name')`` call of an HTML template, and the
+#: second argument of ``pathto`` if any
+_PATHTO = re.compile(
+    r"""\b(pathto|hasdoc)\(\s*(?:'([^'\\\n{}]+)'|"([^"\\\n{}]+)")\s*"""
+    r"""(?:,\s*([^,)]*?)\s*)?\)"""
+)
+#: a second argument that makes ``pathto`` take a file (``resource``), not a page
+_RESOURCE = re.compile(r"(?:resource\s*=\s*)?(?:1|[Tt]rue)")
+
+
+def template_targets(text: str) -> list[Span]:
+    """The pages an HTML template links by ``pathto('name')`` and asks for by
+    ``hasdoc('name')`` (syntax "pathto" and "hasdoc", mode "doc": docnames from the top
+    of the source folder); a file's ``pathto('_static/x', 1)`` and a name Jinja
+    computes are not read."""
+    spans: list[Span] = []
+    for match in _PATHTO.finditer(text):
+        resource = match.group(4)
+        if resource is not None and (match.group(1) == "hasdoc" or _RESOURCE.fullmatch(resource)):
+            continue
+        group = 2 if match.group(2) is not None else 3
+        spans.append(Span(match.start(group), match.end(group), match.group(1), "doc"))
+    return spans
+
+
 def _without_overlaps(spans: list[Span]) -> list[Span]:
     """Earlier spans win; a span that overlaps a kept one is dropped."""
     kept: list[Span] = []

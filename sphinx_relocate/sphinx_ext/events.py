@@ -23,6 +23,7 @@ from sphinx_relocate.sphinx_ext import (
     resolve,
     stubs,
     summary,
+    templates,
 )
 
 if TYPE_CHECKING:
@@ -169,6 +170,8 @@ def prepare_page_context(
     stubs.on_html_page_context(app, pagename)
     # 2. the script that sends the page's departed fragments on
     old_ids.on_html_page_context(app, pagename, context)
+    # 3. the template's pathto('old/page') links the page it moved to
+    templates.follow_pathto(app, context)
 
 
 # -- build-finished: write_redirects at 500, among other extensions' outputs, then
@@ -187,6 +190,8 @@ def report_build(app: Sphinx, exception: BaseException | None) -> None:
     """The last lines of a build, after every other handler's warnings."""
     # 0. the published URLs nothing serves, now that the builder's own pages are known
     published.on_build_finished(app, exception)
+    if exception is None:  # and the pages the templates name, counted with the rest
+        templates.check_template_links(app)
     # 1. the dangling count (state.dangling); fails the build when asked to
     check.on_build_finished(app, exception)
     # 2. the summary line, from what 1 and write_redirects left in the state
