@@ -505,13 +505,9 @@ class ProjectCheck:
         folder = next((f for f in self.generated if path.startswith(f) or path + "/" == f), None)
         if folder is None:
             return False
-        self.problems.append(Problem(
-            entry.location,
-            f"target {path!r} of {entry.old!r}: {self.generated[folder]} writes the pages "
-            f"of {folder} when the docs are built; not checked without a build",
-            fatal=False,
-            subtype="note",
-        ))
+        self.found(entry, f"target {path!r} of {entry.old!r}: {self.generated[folder]} "
+                    f"writes the pages of {folder} when the docs are built; not checked "
+                    "without a build", "note")
         return True
 
     def missing(self, entry: Entry, what: str, page: str = "") -> None:
@@ -529,16 +525,15 @@ class ProjectCheck:
             self.ordered[:] = self.ordered or sorted(self.documents)
             close = difflib.get_close_matches(page, self.ordered, n=1, cutoff=0.8)
             what += f"; did you mean `{close[0]}`?" if close else ""
-        self.problems.append(Problem(entry.location, what, fatal=False, subtype="target_missing"))
+        self.found(entry, what, "target_missing")
 
     def shadowed(self, entry: Entry, advice: str = "") -> None:
-        self.problems.append(Problem(
-            entry.location,
-            f"{entry.old!r} still exists, so its entry is not used "
-            f"({advice or 'delete the old file or the entry'})",
-            fatal=False,
-            subtype="shadowed",
-        ))
+        self.found(entry, f"{entry.old!r} still exists, so its entry is not used "
+                    f"({advice or 'delete the old file or the entry'})", "shadowed")
+
+    def found(self, entry: Entry, message: str, subtype: str) -> None:
+        """A problem of ``entry`` that does not stop the build."""
+        self.problems.append(Problem(entry.location, message, fatal=False, subtype=subtype))
 
 
 def _check_page(check: ProjectCheck, entry: Entry) -> None:
@@ -561,12 +556,9 @@ def _check_file(check: ProjectCheck, entry: Entry) -> None:
         return
     stem, is_source = strip_source_suffix(entry.new.path, check.suffixes)
     if not entry.new.url and is_source and stem in check.documents:
-        check.problems.append(Problem(
-            entry.location,
-            f"{entry.new.path!r} is a document: pages are moved under [pages], "
-            "[files] is for other files (images, downloads, include fragments)",
-            fatal=False,
-        ))
+        check.found(entry, f"{entry.new.path!r} is a document: pages are moved under "
+                    "[pages], [files] is for other files (images, downloads, include "
+                    "fragments)", "table")
         return
     final = check.table.locate_file(entry.old, check.file_exists) or entry.new
     if not final.url and not check.file_exists(final.path):
