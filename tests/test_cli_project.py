@@ -147,7 +147,7 @@ def test_the_repository_root_finds_docs_source(
     assert status == 1
     if gate == "rewrite --check":
         assert len(out) == 1 and out[0].startswith("docs/source/index.rst:"), out
-        assert lines[-1].endswith("; 4 files scanned")  # README and the three pages
+        assert lines[-1].endswith("; 5 files scanned")  # README, the three pages, conf.py
     else:
         assert out == ["docs/source/relocations.toml: other was renamed to other2 since HEAD "
                        "and has no entry"]

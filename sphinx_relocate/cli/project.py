@@ -170,6 +170,15 @@ class DocsProject:
                             found.append(inside.replace(os.sep, "/"))
         return found
 
+    def conf_file(self, root: Path) -> str:
+        """conf.py relative to ``root`` (whose ``html_sidebars`` keys name pages); ``""``
+        when there is none inside it."""
+        path = Path(os.path.abspath(self.confdir / "conf.py"))
+        inside = os.path.relpath(path, os.path.abspath(root))
+        if inside.startswith("..") or not path.is_file():
+            return ""
+        return inside.replace(os.sep, "/")
+
     def generated_folders(self) -> dict[str, str]:
         """The folders autosummary writes pages into when the docs are built (with a
         trailing ``/``), each with what writes it (``autosummary (api.rst:7)``, the

@@ -37,8 +37,7 @@ def command_rewrite(args: argparse.Namespace) -> int:
         repo_url=args.repo_url, mentions=args.mentions,
     )
     paths = candidate_files(
-        files, rewriter.docs_prefix, project.source_suffixes, args.mentions, rewriter.site_map,
-        rewriter.scripts, rewriter.templates,
+        files, rewriter.docs_prefix, project.source_suffixes, args.mentions, rewriter.named_files,
     )
     changed = problems = 0
     kinds: Counter[str] = Counter()
@@ -125,6 +124,7 @@ def make_rewriter(
         labels=labels,
         scripts=project.gallery_scripts(root),
         templates=project.template_files(root),
+        conf=project.conf_file(root),
     )
 
 
@@ -155,17 +155,8 @@ def say_findings(style: str, shown: str, change: FileChange) -> int:
                      "[relocate.ambiguous]", entry.column)
         for entry in change.named
     ]
-    template = change.path.endswith((".html", ".htm"))
-    found += [
-        (entry.line, f"{entry.written!r} goes to {entry.new} now, which a template's "
-                     "pathto() and hasdoc() cannot name (they take a page's name only): left "
-                     "as written; write it in the template [relocate.link]", entry.column)
-        if template else
-        (entry.line, f"site map entry {entry.written!r} goes to {entry.new} now, which a "
-                     "'file:' entry cannot name: left as written; write it as 'url: "
-                     f"{entry.new}' with a 'title:' [relocate.toctree]", entry.column)
-        for entry in change.unwritable
-    ]
+    found += [(entry.line, _unwritable(change.path, entry.written, entry.new), entry.column)
+              for entry in change.unwritable]
     found += [
         (entry.line, f"toctree entry {entry.written!r} goes to {entry.new} now, and the old "
                      "page's title is not known: left as written; write the title: "
@@ -175,6 +166,22 @@ def say_findings(style: str, shown: str, change: FileChange) -> int:
     for line, message, column in found:
         print(finding(style, shown, line, message, column), file=sys.stderr)
     return len(found)
+
+
+def _unwritable(path: str, written: str, new: str) -> str:
+    """Why a target of a file that names pages only (a template, conf.py, a site map)
+    was left as written."""
+    if path.endswith((".html", ".htm")):
+        return (f"{written!r} goes to {new} now, which a template's pathto() and hasdoc() "
+                "cannot name (they take a page's name only): left as written; write it in "
+                "the template [relocate.link]")
+    if path.endswith(".py"):
+        return (f"html_sidebars key {written!r} matches no page: the table moved what it "
+                f"named ({new}); left as written: write a key for the new names "
+                "[relocate.sidebar]")
+    return (f"site map entry {written!r} goes to {new} now, which a 'file:' entry cannot "
+            f"name: left as written; write it as 'url: {new}' with a 'title:' "
+            "[relocate.toctree]")
 
 
 def read_only_message(change: FileChange) -> str:

@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
 from sphinx_relocate.core.paths import (
+    SIDEBAR_WILDCARDS,
     decode,
     join_relative,
     leaves_root,
@@ -443,6 +444,47 @@ def moved_glob(pattern: str, table: RelocationTable, documents: Iterable[str]) -
     if moved is None or moved.url or not _matches_one(moved.path, documents):
         return None
     return moved.path
+
+
+def moved_sidebar_key(key: str, table: RelocationTable, documents: Collection[str]) -> str | None:
+    """The ``html_sidebars`` key for the pages ``key`` named before the table moved them:
+    a page name where the page went, a pattern with its folder moved (:func:`moved_glob`);
+    ``None``: keep it (it matches a document, or the table moves it nowhere it can name)."""
+    if SIDEBAR_WILDCARDS.intersection(key):
+        return moved_glob(key, table, documents)
+    if key in documents:
+        return None
+    target = table.locate_page(key, documents.__contains__)
+    if target is None or target.url or target.anchor or target.path not in documents:
+        return None
+    return target.path
+
+
+def lost_sidebar_key(key: str, table: RelocationTable, documents: Collection[str]) -> str | None:
+    """Where the table sent the pages of an ``html_sidebars`` key that matches no document
+    and that :func:`moved_sidebar_key` cannot move (a page that became a URL, a pattern
+    whose pages went to different folders), for a warning; ``None``: the table has no
+    entry for what it names (a key of its own, such as ``search``, or one left over)."""
+    if SIDEBAR_WILDCARDS.intersection(key):
+        if _matches_one(key, documents):
+            return None
+        match = re.compile(sphinx_pattern(key)).match
+        olds = sorted(old for old in table.pages if match(old))
+        moved = table.locate_pattern(key)
+        if moved is not None:
+            return f"{key!r} went to {moved.url or moved.path!r}"
+        if not olds:
+            return None
+        shown = ", ".join(f"{old!r} → {_written(table.pages[old])!r}" for old in olds[:3])
+        return shown + (f" and {len(olds) - 3} more" if len(olds) > 3 else "")
+    if key in documents:
+        return None
+    target = table.locate_page(key, documents.__contains__)
+    return None if target is None else f"{key!r} went to {_written(target)!r}"
+
+
+def _written(target: Target) -> str:
+    return target.url or (f"{target.path}#{target.anchor}" if target.anchor else target.path)
 
 
 def _matches_one(pattern: str, documents: Iterable[str]) -> bool:

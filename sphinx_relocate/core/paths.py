@@ -231,6 +231,10 @@ def safe_output_path(path: str) -> str | None:
     return normal
 
 
+#: characters that make an ``html_sidebars`` key a pattern (Sphinx's ``_has_wildcard``)
+SIDEBAR_WILDCARDS = frozenset("*?[")
+
+
 def sphinx_pattern(pattern: str) -> str:
     """A Sphinx pattern (``exclude_patterns``, a toctree glob) as a regular expression,
     as ``sphinx.util.matching`` translates it: ``*`` and ``?`` stop at ``/``, ``**`` not."""

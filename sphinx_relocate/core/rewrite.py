@@ -60,6 +60,7 @@ from sphinx_relocate.core.landing import (
     framed,
     land,
     land_label,
+    lost_sidebar_key,
     moved_glob,
     repo_base,
     site_of,
@@ -83,6 +84,7 @@ from sphinx_relocate.core.spans import (
     find_targets,
     labels_in,
     role_around,
+    sidebar_keys,
     template_targets,
     title_in,
 )
@@ -183,6 +185,7 @@ class Rewriter:
         respell: bool = True,
         scripts: Mapping[str, str] | None = None,
         templates: Collection[str] = (),
+        conf: str = "",
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -192,6 +195,9 @@ class Rewriter:
         #: the project's HTML templates (repository-relative), whose ``pathto('name')``
         #: names documents from the source folder
         self.templates = frozenset(templates)
+        #: the project's conf.py (repository-relative; ``""``: none in the repository),
+        #: whose ``html_sidebars`` keys name documents from the source folder
+        self.conf = conf
         #: sphinx-external-toc's site map (``_toc.yml``), repository-relative; ``""``: none
         self.site_map = site_map
         #: rewrite a link that names a page by a source file it no longer has, which no
@@ -470,6 +476,12 @@ class Rewriter:
             )
         return normalize_label(decode(written)) in self._every_label
 
+    @property
+    def named_files(self) -> frozenset[str]:
+        """The files read in a syntax of their own: the site map, the example scripts,
+        the templates and conf.py."""
+        return frozenset({self.site_map, self.conf, *self.scripts, *self.templates} - {""})
+
     def site_of(self, path: str) -> Site:
         """The :class:`Site` of targets written in the repository file ``path`` (a moved
         page's frame is read from its text when a link first needs it)."""
@@ -477,7 +489,7 @@ class Rewriter:
         if site is not None:
             return site
         page, had = (None, False)
-        if path == self.site_map or path in self.templates:  # names from the source folder
+        if path in (self.site_map, self.conf) or path in self.templates:  # from the top
             folder = self.docs_prefix.rstrip("/")
             site = self._sites[path] = Site((folder,), folder, 0)
             return site
@@ -498,6 +510,8 @@ class Rewriter:
             spans = external_toc_targets(text)
         elif path in self.templates:
             spans = template_targets(text)
+        elif path == self.conf:
+            spans = sidebar_keys(text)
         else:
             spans = find_targets(
                 text, path, self._url_re, self._mention_re, labels=self._label_references,
@@ -549,6 +563,17 @@ class Rewriter:
                 ambiguous.append(written)
             elif new is _AMBIGUOUS_LABEL:
                 ambiguous_labels.append(written)
+            elif span.syntax == "html_sidebars":  # a page name or a pattern of them
+                if new is not None and any(text[k.start : k.end] == new for k in spans):
+                    continue  # conf.py has a key for the new name already, which wins
+                if new is None or _SCHEME.match(new) or "#" in new:
+                    lost = lost_sidebar_key(written, self.table, self.documents)
+                    if lost is not None:
+                        unwritable.append(_link_edit(text, span.start, written, lost))
+                    continue
+                links_rewritten.append(_link_edit(text, span.start, written, new))
+                edits.append((span.start, span.end, new))
+                syntaxes[span.syntax] += 1
             elif new is not None and span.syntax in ("pathto", "hasdoc"):  # a page name only
                 if _SCHEME.match(new) or "#" in new or text[span.start - 1] in new:
                     unwritable.append(_link_edit(text, span.start, written, new))
@@ -845,11 +870,11 @@ def walk_repository(root: Path) -> tuple[list[str], set[str]]:
 
 def candidate_files(
     files: Iterable[str], docs_prefix: str, suffixes: Iterable[str], mentions: bool,
-    site_map: str = "", scripts: Collection[str] = (), templates: Collection[str] = (),
+    named: Collection[str] = (),
 ) -> list[str]:
     """The files whose text may hold links: Markdown and reST anywhere, docs sources,
-    sphinx-external-toc's site map, sphinx-gallery's example scripts and the project's
-    HTML templates."""
+    and the files the rewriter reads in a syntax of their own whatever their suffix
+    (``named``: :attr:`Rewriter.named_files`)."""
     wanted = {*MARKDOWN_SUFFIXES, *REST_SUFFIXES}
     if mentions:
         wanted.add(".py")
@@ -858,7 +883,7 @@ def candidate_files(
     for path in files:
         suffix = posixpath.splitext(path)[1].lower()
         if (suffix in wanted or (suffix in docs_suffixes and path.startswith(docs_prefix))
-                or path == site_map or path in scripts or path in templates):
+                or path in named):
             chosen.append(path)
     return chosen
 

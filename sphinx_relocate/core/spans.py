@@ -18,6 +18,7 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings, make_id
+from sphinx_relocate.core.paths import SIDEBAR_WILDCARDS
 
 #: Files read as Markdown and as reStructuredText anywhere in the repository.
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -189,6 +190,46 @@ def template_targets(text: str) -> list[Span]:
             continue
         group = 2 if match.group(2) is not None else 3
         spans.append(Span(match.start(group), match.end(group), match.group(1), "doc"))
+    return spans
+
+
+def sidebar_keys(text: str) -> list[Span]:
+    """The keys of a conf.py's ``html_sidebars = {…}`` (syntax "html_sidebars"; mode
+    "doc" for a page name, "glob" for a pattern), each a docname or a pattern of them
+    from the top of the source folder.  Only plain string literals are read: a key with
+    an escape, a prefix or a computed one is left alone, as is a conf.py that does not
+    parse."""
+    import ast  # only for the conf.py of a project that has one
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    starts = [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]
+    spans: list[Span] = []
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target, value = statement.target, statement.value
+        else:
+            continue
+        if not (isinstance(target, ast.Name) and target.id == "html_sidebars"
+                and isinstance(value, ast.Dict)):
+            continue
+        for key in value.keys:
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value
+                    and key.end_lineno == key.lineno and key.end_col_offset is not None):
+                continue
+            line = text[starts[key.lineno - 1] :].partition("\n")[0].encode("utf-8")
+            start = starts[key.lineno - 1] + len(line[: key.col_offset].decode("utf-8"))
+            end = starts[key.lineno - 1] + len(line[: key.end_col_offset].decode("utf-8"))
+            written = text[start:end]
+            if len(written) < 3 or written[0] not in "'\"" or written[-1] != written[0] \
+                    or written[1:-1] != key.value or "\\" in written:
+                continue
+            mode = "glob" if SIDEBAR_WILDCARDS.intersection(key.value) else "doc"
+            spans.append(Span(start + 1, end - 1, "html_sidebars", mode))
     return spans
 
 

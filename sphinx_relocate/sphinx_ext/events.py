@@ -21,6 +21,7 @@ from sphinx_relocate.sphinx_ext import (
     published,
     record,
     resolve,
+    sidebars,
     stubs,
     summary,
     templates,
@@ -141,6 +142,8 @@ def check_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
     rewrite += old_ids.on_env_updated(app, env)
     # 4. whether the documents read changed what the stubs' plan reads of them
     stubs.on_env_updated(app, env)
+    # 5. the html_sidebars keys that named moved pages (state.moved_sidebars)
+    sidebars.on_env_updated(app, env)
     return rewrite
 
 
@@ -172,6 +175,8 @@ def prepare_page_context(
     old_ids.on_html_page_context(app, pagename, context)
     # 3. the template's pathto('old/page') links the page it moved to
     templates.follow_pathto(app, context)
+    # 4. a moved page keeps the sidebars its html_sidebars key gave it
+    sidebars.follow_sidebars(app, pagename, context)
 
 
 # -- build-finished: write_redirects at 500, among other extensions' outputs, then

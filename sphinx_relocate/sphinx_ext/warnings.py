@@ -67,6 +67,10 @@ class RelocateWarning(str, Enum):
     """A link that leaves the docs folder names no file of the repository."""
     REPO_URL = "repo_url"
     """An absolute URL of the project's own site or repository names no file or page."""
+    SIDEBAR = "sidebar"
+    """An ``html_sidebars`` key named pages the table moved where no key can follow them
+    (a page that became a URL, a pattern whose pages went to different folders): it
+    matches no page now."""
 
     # -- redirect stubs --
     CASE_RENAME = "case_rename"

@@ -1,0 +1,139 @@
+"""``html_sidebars`` keys that name pages the table moved.
+
+A key is a page name or a pattern of them; once the page moves the key matches nothing
+and the page silently gets the theme's default sidebars.  The build gives a moved page
+the sidebars its old key named, warns (``relocate.sidebar``, at the key's line of
+conf.py) where no key can follow the table, and ``rewrite`` writes the new keys.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import builds
+import pytest
+from reorg_fixture import first_commit
+
+from sphinx_relocate.cli.main import main
+from sphinx_relocate.core.landing import lost_sidebar_key, moved_sidebar_key
+from sphinx_relocate.core.spans import sidebar_keys
+from sphinx_relocate.core.table import RelocationTable, load_table
+
+ROOT = Path(__file__).parent / "roots" / "test-sidebars"
+COLOR = re.compile(r"\x1b\[[0-9;]*m")
+SIDEBAR = re.compile(r'<div class="sphinxsidebar".*?<div class="clearer">', re.DOTALL)
+#: the heading each sidebar template shows ("This Page": sourcelink.html, "Quick
+#: search": searchbox.html)
+HEADING = re.compile(r"<h[34][^>]*>([^<]+)</h[34]>")
+LOST = [
+    "docs/conf.py:7: WARNING: html_sidebars key 'faq' matches no page: the table moved "
+    "what it named ('faq' went to 'https://example.org/faq'); write a key for the new "
+    "names [relocate.sidebar]",
+    "docs/conf.py:8: WARNING: html_sidebars key 'recipes/*' matches no page: the table "
+    "moved what it named ('recipes/a' → 'guide/a', 'recipes/b' → 'other/b'); write a key "
+    "for the new names [relocate.sidebar]",
+]
+
+
+def copy_root(tmp_path: Path) -> Path:
+    srcdir = tmp_path / "docs"
+    shutil.copytree(ROOT, srcdir)
+    return srcdir
+
+
+def warnings_of(srcdir: Path, builddir: Path, **confoverrides: object) -> list[str]:
+    built = builds.build(srcdir, builddir=builddir,
+                         confoverrides={"show_warning_types": True, **confoverrides})
+    return [line.replace(str(srcdir), "docs")
+            for line in COLOR.sub("", built.warnings).splitlines()]
+
+
+def sidebars(html: Path, page: str) -> set[str]:
+    match = SIDEBAR.search((html / f"{page}.html").read_text("utf-8"))
+    assert match is not None
+    return set(HEADING.findall(match.group(0)))
+
+
+def table_of(tmp_path: Path, toml: str) -> RelocationTable:
+    path = tmp_path / "relocations.toml"
+    path.write_text(toml, encoding="utf-8")
+    table, problems = load_table(path)
+    assert not problems
+    return table
+
+
+def test_keys_are_read_from_plain_string_literals() -> None:
+    text = ('# é\nhtml_sidebars = {"**": ["a"], \'ü/page\': [],  # c\n'
+            '  "api/*" : [], r"raw": [], "a\\tb": [], 1: [], f"x": []}\n'
+            'other = {"install": []}\n')
+    assert [(text[s.start : s.end], s.mode) for s in sidebar_keys(text)] == [
+        ("**", "glob"), ("ü/page", "doc"), ("api/*", "glob")]
+    assert sidebar_keys("html_sidebars = {") == []
+
+
+def test_a_key_follows_the_table_where_one_key_can_name_the_pages(tmp_path: Path) -> None:
+    table = table_of(tmp_path, '[pages]\n"install" = "guide/install"\n"gone" = '
+                     '"https://example.org/gone"\n"a/x" = "b/x"\n"a/y" = "c/y"\n'
+                     '[prefixes]\n"howto/" = "guide/howto/"\n')
+    documents = {"index", "guide/install", "guide/howto/one", "b/x", "c/y"}
+    assert moved_sidebar_key("install", table, documents) == "guide/install"
+    assert moved_sidebar_key("howto/*", table, documents) == "guide/howto/*"
+    for kept in ("index", "**", "search", "gone", "a/*"):
+        assert moved_sidebar_key(kept, table, documents) is None
+    assert lost_sidebar_key("gone", table, documents) == (
+        "'gone' went to 'https://example.org/gone'")
+    assert lost_sidebar_key("a/*", table, documents) == "'a/x' → 'b/x', 'a/y' → 'c/y'"
+    for unrelated in ("index", "**", "search", "nothing/*"):  # no entry: nothing to say
+        assert lost_sidebar_key(unrelated, table, documents) is None
+
+
+def test_moved_pages_keep_their_sidebars(tmp_path: Path) -> None:
+    srcdir = copy_root(tmp_path)
+    assert warnings_of(srcdir, tmp_path / "build") == LOST
+    html = tmp_path / "build/html"
+    assert sidebars(html, "guide/install") == {"This Page"}  # "install" followed
+    assert sidebars(html, "guide/howto/one") == {"Quick search"}  # "howto/*" followed
+    assert sidebars(html, "guide/kept") == {"This Page"}  # conf.py's key for the new name
+    # the theme's own, with the next page: no key names the page
+    assert {"Next topic", "This Page", "Quick search"} <= sidebars(html, "guide/a")
+    # again with nothing to read: the keys are still checked
+    assert warnings_of(srcdir, tmp_path / "build") == LOST
+    notes = warnings_of(srcdir, tmp_path / "notes", relocate_report_rewrites=True)
+    assert [n for n in notes if "html_sidebars" in n and "outdated" in n] == [
+        "docs/conf.py:5: WARNING: html_sidebars key 'install' names old pages; it now "
+        "applies to 'guide/install' [relocate.outdated]",
+        "docs/conf.py:6: WARNING: html_sidebars key 'howto/*' names old pages; it now "
+        "applies to 'guide/howto/*' [relocate.outdated]",
+    ]
+    # without a table the extension changes nothing, and says nothing
+    (srcdir / "relocations.toml").unlink()
+    assert warnings_of(srcdir, tmp_path / "plain") == []
+    assert "Next topic" in sidebars(tmp_path / "plain/html", "guide/install")
+
+
+def test_rewrite_writes_the_new_keys_into_conf_py(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    srcdir = copy_root(tmp_path)
+    first_commit(tmp_path, "base")
+    monkeypatch.chdir(tmp_path)
+    assert main(["rewrite", "docs", "--write"]) == 1  # two keys it cannot write
+    err = capsys.readouterr().err
+    assert ("docs/conf.py:7:6: html_sidebars key 'faq' matches no page: the table moved "
+            "what it named ('faq' went to 'https://example.org/faq'); left as written: "
+            "write a key for the new names [relocate.sidebar]") in err, err
+    assert "docs/conf.py:8:6: html_sidebars key 'recipes/*' matches no page" in err
+    assert "rewrote 2 links in 1 file (html_sidebars 2)" in err
+    conf = (srcdir / "conf.py").read_text("utf-8")
+    assert '"guide/install": ["sourcelink.html"]' in conf
+    assert '"guide/howto/*": ["searchbox.html"]' in conf
+    assert '"kept": ["searchbox.html"]' in conf  # conf.py has "guide/kept" already
+    # built without the extension, the moved pages have their sidebars
+    conf = conf.replace('["sphinx_relocate"]', "[]")
+    (srcdir / "conf.py").write_text(conf, "utf-8")
+    builds.build(srcdir, builddir=tmp_path / "plain")
+    html = tmp_path / "plain/html"
+    assert sidebars(html, "guide/install") == {"This Page"}
+    assert sidebars(html, "guide/howto/one") == {"Quick search"}
