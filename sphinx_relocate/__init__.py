@@ -113,6 +113,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-updated", events.check_site)
     app.connect("missing-reference", events.resolve_missing_reference)
     app.connect("doctree-resolved", events.finish_page)
+    app.connect("html-page-context", events.give_moved_pages_their_sidebars, priority=400)
     app.connect("html-page-context", events.prepare_page_context)
     app.connect("build-finished", events.write_redirects)
     # after every other handler, so its lines are the last before Sphinx's own

@@ -121,10 +121,10 @@ def test_rewrite_writes_the_new_keys_into_conf_py(
     monkeypatch.chdir(tmp_path)
     assert main(["rewrite", "docs", "--write"]) == 1  # two keys it cannot write
     err = capsys.readouterr().err
-    assert ("docs/conf.py:7:6: html_sidebars key 'faq' matches no page: the table moved "
+    assert ("docs/conf.py:7:6: sidebar key 'faq' matches no page: the table moved "
             "what it named ('faq' went to 'https://example.org/faq'); left as written: "
             "write a key for the new names [relocate.sidebar]") in err, err
-    assert "docs/conf.py:8:6: html_sidebars key 'recipes/*' matches no page" in err
+    assert "docs/conf.py:8:6: sidebar key 'recipes/*' matches no page" in err
     assert "rewrote 2 links in 1 file (html_sidebars 2)" in err
     conf = (srcdir / "conf.py").read_text("utf-8")
     assert '"guide/install": ["sourcelink.html"]' in conf
@@ -137,3 +137,28 @@ def test_rewrite_writes_the_new_keys_into_conf_py(
     html = tmp_path / "plain/html"
     assert sidebars(html, "guide/install") == {"This Page"}
     assert sidebars(html, "guide/howto/one") == {"Quick search"}
+
+
+def test_pydata_theme_sidebars_follow_too(tmp_path: Path) -> None:
+    """pydata-sphinx-theme reads ``html_sidebars`` (written without ``.html``) and matches
+    its own ``secondary_sidebar_items`` keys, both after the moved keys are given."""
+    pytest.importorskip("pydata_sphinx_theme")
+    srcdir = copy_root(tmp_path)
+    (srcdir / "conf.py").write_text(
+        'extensions = ["pydata_sphinx_theme", "sphinx_relocate"]\n'  # the theme first
+        'html_theme = "pydata_sphinx_theme"\n'
+        'html_sidebars = {"install": ["search-field"]}\n'
+        'html_theme_options = {"secondary_sidebar_items": {\n'
+        '    "**": ["page-toc"], "install": ["sourcelink"], "faq": []}}\n', "utf-8")
+    for page in ("guide/install", "guide/a"):
+        with (srcdir / f"{page}.rst").open("a", encoding="utf-8") as file:
+            file.write("\nSection\n-------\n\nText.\n")
+    assert warnings_of(srcdir, tmp_path / "build") == [
+        "docs/conf.py:5: WARNING: secondary_sidebar_items key 'faq' matches no page: the "
+        "table moved what it named ('faq' went to 'https://example.org/faq'); write a key "
+        "for the new names [relocate.sidebar]"]
+    install = (tmp_path / "build/html/guide/install.html").read_text("utf-8")
+    other = (tmp_path / "build/html/guide/a.html").read_text("utf-8")
+    assert "bd-docs-nav" not in install and "bd-docs-nav" in other  # the primary sidebar
+    assert "Show Source" in install and 'class="page-toc' not in install  # the secondary
+    assert 'class="page-toc' in other and "Show Source" not in other

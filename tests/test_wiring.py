@@ -117,6 +117,10 @@ def test_setup_connects_the_handlers_of_events_py_only() -> None:
         "config-inited": [("check_config", 400), ("load_table", 899), ("map_site_map", 905)],
         "doctree-read": [("rewrite_references", 200), ("collect_anchors", 900)],
         "build-finished": [("write_redirects", 500), ("report_build", 900)],
+        # a theme reads and filters the sidebars at 500 (pydata-sphinx-theme): a moved
+        # page's are given before
+        "html-page-context": [("give_moved_pages_their_sidebars", 400),
+                              ("prepare_page_context", 500)],
     }
 
 

@@ -176,7 +176,7 @@ def _unwritable(path: str, written: str, new: str) -> str:
                 "cannot name (they take a page's name only): left as written; write it in "
                 "the template [relocate.link]")
     if path.endswith(".py"):
-        return (f"html_sidebars key {written!r} matches no page: the table moved what it "
+        return (f"sidebar key {written!r} matches no page: the table moved what it "
                 f"named ({new}); left as written: write a key for the new names "
                 "[relocate.sidebar]")
     return (f"site map entry {written!r} goes to {new} now, which a 'file:' entry cannot "

@@ -78,6 +78,7 @@ from sphinx_relocate.core.spans import (
     MARKDOWN_SUFFIXES,
     NOTEBOOK_SUFFIX,
     REST_SUFFIXES,
+    SIDEBAR_SETTINGS,
     SPHINX_LABELS,
     anchors_in_source,
     external_toc_targets,
@@ -563,8 +564,10 @@ class Rewriter:
                 ambiguous.append(written)
             elif new is _AMBIGUOUS_LABEL:
                 ambiguous_labels.append(written)
-            elif span.syntax == "html_sidebars":  # a page name or a pattern of them
-                if new is not None and any(text[k.start : k.end] == new for k in spans):
+            elif span.syntax in SIDEBAR_SETTINGS:  # a page name or a pattern of them
+                if new is not None and any(
+                    k.syntax == span.syntax and text[k.start : k.end] == new for k in spans
+                ):
                     continue  # conf.py has a key for the new name already, which wins
                 if new is None or _SCHEME.match(new) or "#" in new:
                     lost = lost_sidebar_key(written, self.table, self.documents)

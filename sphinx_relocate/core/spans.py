@@ -193,12 +193,18 @@ def template_targets(text: str) -> list[Span]:
     return spans
 
 
+#: the conf.py settings whose keys name pages: Sphinx's ``html_sidebars``, and the
+#: ``secondary_sidebar_items`` of ``html_theme_options`` (pydata-sphinx-theme's)
+SIDEBAR_SETTINGS = ("html_sidebars", "secondary_sidebar_items")
+
+
 def sidebar_keys(text: str) -> list[Span]:
-    """The keys of a conf.py's ``html_sidebars = {…}`` (syntax "html_sidebars"; mode
-    "doc" for a page name, "glob" for a pattern), each a docname or a pattern of them
-    from the top of the source folder.  Only plain string literals are read: a key with
-    an escape, a prefix or a computed one is left alone, as is a conf.py that does not
-    parse."""
+    """The keys of a conf.py's ``html_sidebars = {…}`` and of the
+    ``"secondary_sidebar_items": {…}`` of its ``html_theme_options = {…}`` (syntax: the
+    setting's name; mode "doc" for a page name, "glob" for a pattern), each a docname or
+    a pattern of them from the top of the source folder.  Only plain string literals
+    are read: a key with an escape, a prefix or a computed one is left alone, as is a
+    conf.py that does not parse."""
     import ast  # only for the conf.py of a project that has one
 
     try:
@@ -206,6 +212,22 @@ def sidebar_keys(text: str) -> list[Span]:
     except (SyntaxError, ValueError):
         return []
     starts = [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]
+
+    def key_spans(mapping: ast.Dict, syntax: str) -> Iterator[Span]:
+        for key in mapping.keys:
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value
+                    and key.end_lineno == key.lineno and key.end_col_offset is not None):
+                continue
+            line = text[starts[key.lineno - 1] :].partition("\n")[0].encode("utf-8")
+            start = starts[key.lineno - 1] + len(line[: key.col_offset].decode("utf-8"))
+            end = starts[key.lineno - 1] + len(line[: key.end_col_offset].decode("utf-8"))
+            written = text[start:end]
+            if (len(written) < 3 or written[0] not in "'\"" or written[-1] != written[0]
+                    or written[1:-1] != key.value or "\\" in written):
+                continue
+            mode = "glob" if SIDEBAR_WILDCARDS.intersection(key.value) else "doc"
+            yield Span(start + 1, end - 1, syntax, mode)
+
     spans: list[Span] = []
     for statement in tree.body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
@@ -214,22 +236,15 @@ def sidebar_keys(text: str) -> list[Span]:
             target, value = statement.target, statement.value
         else:
             continue
-        if not (isinstance(target, ast.Name) and target.id == "html_sidebars"
-                and isinstance(value, ast.Dict)):
+        if not isinstance(target, ast.Name) or not isinstance(value, ast.Dict):
             continue
-        for key in value.keys:
-            if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value
-                    and key.end_lineno == key.lineno and key.end_col_offset is not None):
-                continue
-            line = text[starts[key.lineno - 1] :].partition("\n")[0].encode("utf-8")
-            start = starts[key.lineno - 1] + len(line[: key.col_offset].decode("utf-8"))
-            end = starts[key.lineno - 1] + len(line[: key.end_col_offset].decode("utf-8"))
-            written = text[start:end]
-            if len(written) < 3 or written[0] not in "'\"" or written[-1] != written[0] \
-                    or written[1:-1] != key.value or "\\" in written:
-                continue
-            mode = "glob" if SIDEBAR_WILDCARDS.intersection(key.value) else "doc"
-            spans.append(Span(start + 1, end - 1, "html_sidebars", mode))
+        if target.id == "html_sidebars":
+            spans.extend(key_spans(value, "html_sidebars"))
+        elif target.id == "html_theme_options":
+            for key, option in zip(value.keys, value.values, strict=True):
+                if (isinstance(key, ast.Constant) and key.value == "secondary_sidebar_items"
+                        and isinstance(option, ast.Dict)):
+                    spans.extend(key_spans(option, "secondary_sidebar_items"))
     return spans
 
 

@@ -165,6 +165,18 @@ def finish_page(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     old_ids.on_doctree_resolved(app, doctree, docname)
 
 
+# -- html-page-context: give_moved_pages_their_sidebars at 400, before a theme's
+#    handlers (pydata-sphinx-theme's at 500) read and filter the sidebars; then
+#    prepare_page_context among the others
+
+
+def give_moved_pages_their_sidebars(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], *args: object
+) -> None:
+    """A moved page keeps the sidebars its old name's key gave it."""
+    sidebars.follow_sidebars(app, pagename, context)
+
+
 def prepare_page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], *args: object
 ) -> None:
@@ -175,8 +187,6 @@ def prepare_page_context(
     old_ids.on_html_page_context(app, pagename, context)
     # 3. the template's pathto('old/page') links the page it moved to
     templates.follow_pathto(app, context)
-    # 4. a moved page keeps the sidebars its html_sidebars key gave it
-    sidebars.follow_sidebars(app, pagename, context)
 
 
 # -- build-finished: write_redirects at 500, among other extensions' outputs, then

@@ -251,9 +251,10 @@ class BuildState:
     shared_lookups: dict[tuple[str, str, str], tuple[str, str, str]] = field(
         default_factory=dict
     )
-    #: each ``html_sidebars`` key that named pages the table moved → the key for their
-    #: new names (``sidebars.on_env_updated``), worked out once per build
-    moved_sidebars: dict[str, str] = field(default_factory=dict)
+    #: setting (``html_sidebars``, ``secondary_sidebar_items``) → each of its keys that
+    #: named pages the table moved → the key for their new names
+    #: (``sidebars.on_env_updated``), worked out once per build
+    moved_sidebars: dict[str, dict[str, str]] = field(default_factory=dict)
     #: ``exclude_patterns`` before sphinx-external-toc adds to them (``external_toc.py``)
     excluded_before_site_map: tuple[str, ...] | None = None
     _table_digest: tuple[RelocationTable, str] | None = None
