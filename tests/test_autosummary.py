@@ -142,7 +142,7 @@ def test_from_git_derives_the_folder_check_names_it_and_the_build_lands_its_page
     assert (f"docs/reference/api.rst:{TOCTREE_LINE}: autosummary's pages in generated/ moved "
             f"to reference/generated/ with the page that makes them since {base}, and no "
             "[prefixes] entry moves them") in out.splitlines(), out
-    assert "1 page and 1 autosummary folder renamed or deleted" in err
+    assert "1 page and 1 generated folder renamed or deleted" in err
     assert main(["from-git", "docs", "--since", base]) == 0
     derived = tomllib.loads(capsys.readouterr()[0])
     assert derived == {"pages": {"api": "reference/api"},

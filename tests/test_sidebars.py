@@ -18,7 +18,7 @@ from reorg_fixture import first_commit
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.landing import lost_sidebar_key, moved_sidebar_key
-from sphinx_relocate.core.spans import sidebar_keys
+from sphinx_relocate.core.spans import find_targets, sidebar_keys
 from sphinx_relocate.core.table import RelocationTable, load_table
 
 ROOT = Path(__file__).parent / "roots" / "test-sidebars"
@@ -71,6 +71,12 @@ def test_keys_are_read_from_plain_string_literals() -> None:
     assert [(text[s.start : s.end], s.mode) for s in sidebar_keys(text)] == [
         ("**", "glob"), ("ü/page", "doc"), ("api/*", "glob")]
     assert sidebar_keys("html_sidebars = {") == []
+    # rewrite --mentions reads conf.py for the paths it quotes too, as any .py file
+    conf = 'html_sidebars = {"a": []}\nsource = "docs/guide/a.md"\n'
+    mention = re.compile(r"(docs/[\w/.]+)")
+    assert [(conf[s.start : s.end], s.syntax) for s in find_targets(
+        conf, "docs/conf.py", None, mention, conf=True)] == [
+        ("a", "html_sidebars"), ("docs/guide/a.md", "mention")]
 
 
 def test_a_key_follows_the_table_where_one_key_can_name_the_pages(tmp_path: Path) -> None:

@@ -45,6 +45,7 @@ def command_from_git(args: argparse.Namespace) -> int:
             project.source_suffixes,
             project.settings.headings,
             project.gallery_conf(),
+            project.autoapi(),
         )
     except GitError as err:
         raise UsageError(str(err)) from None
@@ -112,7 +113,12 @@ def _check_unredirected(
     changes: Changes,
 ) -> int:
     """``from-git --check``: exit 1 listing each renamed or deleted page with no entry."""
-    from sphinx_relocate.core.git import unredirected, unredirected_message, written_at
+    from sphinx_relocate.core.git import (
+        folder_move,
+        unredirected,
+        unredirected_message,
+        written_at,
+    )
     from sphinx_relocate.sphinx_ext.config import findings_file
 
     setting = project.settings.table
@@ -123,7 +129,9 @@ def _check_unredirected(
         written = written_at(changes, prefix, old)
         if written is not None:  # a renamed heading, a moved folder: at its line in the page
             place, line = display_path(Path(written.file)), written.line
-        print(finding(args.format, place, line, unredirected_message(old, new, args.since)))
+        move = folder_move(changes, prefix, old) if old.endswith("/") else None
+        message = unredirected_message(old, new, args.since, *(move.maker,) if move else ())
+        print(finding(args.format, place, line, message))
     since = args.since or "HEAD"
     if missing:
         print(f"{_pages_and_headings(missing)} renamed or deleted since {since} "
@@ -142,10 +150,10 @@ def _check_unredirected(
 
 def _pages_and_headings(found: list[tuple[str, str]]) -> str:
     """``2 pages and 1 heading``: headings are the ``page#id`` among ``found``, folders
-    (of autosummary's pages) end with ``/``."""
+    (of generated pages: autosummary's, sphinx-autoapi's) end with ``/``."""
     headings = sum("#" in old for old, _ in found)
     folders = sum(old.endswith("/") for old, _ in found)
     counts = [(len(found) - headings - folders, "page"), (headings, "heading"),
-              (folders, "autosummary folder")]
+              (folders, "generated folder")]
     return " and ".join(f"{n} {word}{'s' if n > 1 else ''}" for n, word in counts if n)
 

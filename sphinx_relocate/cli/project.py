@@ -179,19 +179,33 @@ class DocsProject:
             return ""
         return inside.replace(os.sep, "/")
 
+    def autoapi(self) -> tuple[Path, str] | None:
+        """conf.py and the folder sphinx-autoapi writes its pages into, when conf.py
+        loads it (``autoapi_root``, ``autoapi`` by default)."""
+        from sphinx_relocate.core.git import AUTOAPI_ROOT, autoapi_folder
+
+        folder = autoapi_folder({"extensions": self.settings.get("extensions"),
+                                 "autoapi_root": self.settings.get("autoapi_root", AUTOAPI_ROOT)})
+        conf = self.confdir / "conf.py"
+        return None if folder is None or not conf.is_file() else (conf, folder)
+
     def generated_folders(self) -> dict[str, str]:
-        """The folders autosummary writes pages into when the docs are built (with a
-        trailing ``/``), each with what writes it (``autosummary (api.rst:7)``, the
-        ``:toctree:`` that names it): their pages are in no source a command can read."""
+        """The folders autosummary and sphinx-autoapi write pages into when the docs are
+        built (with a trailing ``/``), each with what writes it (``autosummary
+        (api.rst:7)``, the ``:toctree:`` that names it): their pages are in no source a
+        command can read."""
         from sphinx_relocate.core.git import generated_folder
         from sphinx_relocate.core.spans import autosummary_folders
 
+        found: dict[str, str] = {}
+        autoapi = self.autoapi()
+        if autoapi is not None:
+            found[autoapi[1]] = f"sphinx-autoapi ({display_path(autoapi[0])})"
         extensions = self.settings.get("extensions") or ()
         if "sphinx.ext.autosummary" not in extensions or (
             self.settings.get("autosummary_generate", True) is False
         ):
-            return {}
-        found: dict[str, str] = {}
+            return found
         for docname in sorted(self.docnames()):
             for suffix in self.source_suffixes:
                 path = self.srcdir / f"{docname}{suffix}"

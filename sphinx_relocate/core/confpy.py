@@ -24,8 +24,8 @@ NEEDED = frozenset(DECLARED) | {
     # heading ids
     "autosectionlabel_prefix_document", "nb_custom_formats", "myst_enable_extensions",
     # sphinx-external-toc's site map, whose entries name documents; whether autosummary
-    # generates pages
-    "external_toc_path", "autosummary_generate",
+    # generates pages; where sphinx-autoapi writes its pages
+    "external_toc_path", "autosummary_generate", "autoapi_root",
     # sphinx-gallery's galleries, whose pages its examples make; the HTML templates,
     # whose pathto('name') names pages
     "sphinx_gallery_conf", "templates_path",

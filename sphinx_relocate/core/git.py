@@ -42,7 +42,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -138,15 +138,39 @@ class Changes:
 
 @dataclass(frozen=True)
 class FolderMove:
-    """The folder autosummary writes a page's generated pages into (its ``:toctree:``,
-    relative to the page), moved because the page moved: no commit has those pages, so
-    git shows no rename, yet each of their URLs moves.  Paths are repository-relative,
-    with a trailing ``/``; ``path`` and ``line`` are where the option is written now."""
+    """A folder of generated pages that moved: autosummary's (a page's ``:toctree:``,
+    relative to the page, moved with the page or changed in place) or sphinx-autoapi's
+    (``autoapi_root`` changed).  No commit has those pages, so git shows no rename, yet
+    each of their URLs moves.  Paths are repository-relative, with a trailing ``/``;
+    ``path`` and ``line`` are where the option is written now."""
 
     old: str
     new: str
     path: str = ""
     line: int = 0
+    #: what writes the pages: ``"autosummary"`` or ``"autoapi"``
+    maker: str = "autosummary"
+
+
+#: sphinx-autoapi's extension, and the folder it writes its pages into by default
+AUTOAPI_EXTENSION = "autoapi.extension"
+AUTOAPI_ROOT = "autoapi"
+
+
+def autoapi_folder(values: Mapping[str, object]) -> str | None:
+    """The folder sphinx-autoapi writes its pages into (source-relative, with a trailing
+    ``/``) under conf.py's ``values``; ``None`` when it does not load sphinx-autoapi, or
+    names a folder outside the source folder or none that can be read."""
+    extensions = values.get("extensions")
+    if not isinstance(extensions, (list, tuple)) or AUTOAPI_EXTENSION not in extensions:
+        return None
+    written = values.get("autoapi_root", AUTOAPI_ROOT)
+    if not isinstance(written, str) or not written.strip("/ ") or written.startswith("/"):
+        return None
+    folder = posixpath.normpath(written.strip())
+    if folder in (".", "..") or folder.startswith("../"):
+        return None
+    return folder + "/"
 
 
 def generated_folder_moves(
@@ -748,6 +772,42 @@ def generated_moves(
     return [m for m in moves if not any(path.startswith(m.old) for path in tracked)]
 
 
+def autoapi_move(
+    root: Path, revision: str, conf: Path, docs_prefix: str, folder_now: str
+) -> FolderMove | None:
+    """sphinx-autoapi's folder, moved because conf.py's ``autoapi_root`` changed since
+    ``revision`` (``folder_now``: :func:`autoapi_folder` of conf.py now); ``None`` when
+    it did not, conf.py then cannot be read, or ``revision`` tracked the old folder's
+    files (then git shows what became of each)."""
+    from sphinx_relocate.core.confpy import read_literals
+
+    try:
+        inside = conf.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None
+    old_text = _texts_at(root, revision, [inside])[0]
+    if old_text is None:
+        return None
+    try:
+        old_folder = autoapi_folder(read_literals(old_text, inside).values)
+    except (SyntaxError, ValueError):
+        return None
+    if old_folder is None or old_folder == folder_now:
+        return None
+    old, new = docs_prefix + old_folder, docs_prefix + folder_now
+    out = git(["ls-tree", "-r", "-z", "--name-only", revision, "--", old], root)
+    if out.strip(b"\0"):
+        return None
+    try:
+        text = conf.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    written = re.search(r"^autoapi_root\b", text, re.MULTILINE) or re.search(
+        re.escape(AUTOAPI_EXTENSION), text)
+    line = text.count("\n", 0, written.start()) + 1 if written else 1
+    return FolderMove(old, new, str(conf), line, maker="autoapi")
+
+
 #: the most (lost section, new section) pairs whose texts are compared across pages; past
 #: it (thousands of pages deleted and added at once) sections are found by id and label
 MAX_TEXT_PAIRS = 20_000
@@ -1033,11 +1093,13 @@ def ids_now(
 def docs_changes(
     srcdir: Path, since: str | None, similarity: int, exclude_patterns: Iterable[str] = (),
     suffixes: tuple[str, ...] = (), headings: Headings = PLAIN_HEADINGS,
-    gallery_conf: object = None,
+    gallery_conf: object = None, autoapi: tuple[Path, str] | None = None,
 ) -> tuple[str, Changes]:
     """The changes under the docs folder, with its path in the repository (``"docs/"``);
     with ``suffixes``, also the section ids the pages of those suffixes lost; with a
-    ``sphinx_gallery_conf``, the pages its examples' renames move."""
+    ``sphinx_gallery_conf``, the pages its examples' renames move; with ``autoapi``
+    (conf.py and sphinx-autoapi's folder now), that folder moved from the one conf.py
+    named at ``since``."""
     root = top_level(srcdir).resolve()
     folder = srcdir.resolve().relative_to(root).as_posix()
     prefix = "" if folder == "." else folder + "/"
@@ -1053,10 +1115,13 @@ def docs_changes(
         except GitError:
             return prefix, changes  # no commit yet: no section had an id
         revision = out.decode().strip()
+        generated = generated_moves(root, revision, changes, prefix, suffixes)
+        moved_api = None if autoapi is None else autoapi_move(
+            root, revision, autoapi[0], prefix, autoapi[1])
         changes = replace(
             changes,
             sections=section_changes(root, revision, changes, prefix, suffixes, headings),
-            generated=generated_moves(root, revision, changes, prefix, suffixes),
+            generated=[*generated, moved_api] if moved_api else generated,
         )
     return prefix, changes
 
@@ -1195,22 +1260,32 @@ def unredirected(
     })
 
 
+def folder_move(changes: Changes, docs_prefix: str, old: str) -> FolderMove | None:
+    """The move of generated pages' folder ``old`` (docs-relative, ``folder/``)."""
+    return next((m for m in changes.generated if m.old == docs_prefix + old), None)
+
+
 def written_at(changes: Changes, docs_prefix: str, old: str) -> Location | None:
-    """Where the finding for ``old`` goes: the heading renamed from it (``page#id``) or
-    the ``:toctree:`` option of the page whose autosummary folder it was (``folder/``)."""
+    """Where the finding for ``old`` goes: the heading renamed from it (``page#id``), or
+    the option that names the folder of generated pages it was (``folder/``): a page's
+    ``:toctree:``, conf.py's ``autoapi_root``."""
     if old.endswith("/"):
-        return next((
-            Location(m.path, m.line) for m in changes.generated
-            if m.old == docs_prefix + old and m.path
-        ), None)
+        move = folder_move(changes, docs_prefix, old)
+        return Location(move.path, move.line) if move is not None and move.path else None
     return next(
         (Location(c.path, c.line) for c in changes.sections if c.old == old and c.path), None
     )
 
 
-def unredirected_message(old: str, new: str, since: str | None) -> str:
+def unredirected_message(
+    old: str, new: str, since: str | None, maker: str = "autosummary"
+) -> str:
     """The line the command and the build give for a page or section that lost its URL
-    silently (``old`` and ``new`` of a section are ``page#id``)."""
+    silently (``old`` and ``new`` of a section are ``page#id``; of a folder of generated
+    pages, ``folder/``, with what writes them: :attr:`FolderMove.maker`)."""
+    if old.endswith("/") and maker == "autoapi":
+        return (f"sphinx-autoapi's pages in {old} moved to {new} with autoapi_root since "
+                f"{since or 'HEAD'}, and no [prefixes] entry moves them")
     if old.endswith("/"):
         return (f"autosummary's pages in {old} moved to {new} with the page that makes them "
                 f"since {since or 'HEAD'}, and no [prefixes] entry moves them")

@@ -447,7 +447,8 @@ def moved_glob(pattern: str, table: RelocationTable, documents: Iterable[str]) -
 
 
 def moved_sidebar_key(key: str, table: RelocationTable, documents: Collection[str]) -> str | None:
-    """The ``html_sidebars`` key for the pages ``key`` named before the table moved them:
+    """The sidebar key (of ``html_sidebars``, of pydata-sphinx-theme's
+    ``secondary_sidebar_items``) for the pages ``key`` named before the table moved them:
     a page name where the page went, a pattern with its folder moved (:func:`moved_glob`);
     ``None``: keep it (it matches a document, or the table moves it nowhere it can name)."""
     if SIDEBAR_WILDCARDS.intersection(key):
@@ -461,7 +462,7 @@ def moved_sidebar_key(key: str, table: RelocationTable, documents: Collection[st
 
 
 def lost_sidebar_key(key: str, table: RelocationTable, documents: Collection[str]) -> str | None:
-    """Where the table sent the pages of an ``html_sidebars`` key that matches no document
+    """Where the table sent the pages of a sidebar key that matches no document
     and that :func:`moved_sidebar_key` cannot move (a page that became a URL, a pattern
     whose pages went to different folders), for a warning; ``None``: the table has no
     entry for what it names (a key of its own, such as ``search``, or one left over)."""

@@ -85,7 +85,6 @@ from sphinx_relocate.core.spans import (
     find_targets,
     labels_in,
     role_around,
-    sidebar_keys,
     template_targets,
     title_in,
 )
@@ -511,8 +510,10 @@ class Rewriter:
             spans = external_toc_targets(text)
         elif path in self.templates:
             spans = template_targets(text)
-        elif path == self.conf:
-            spans = sidebar_keys(text)
+        elif path == self.conf:  # and, with --mentions, what any .py file is read for
+            mentions = self._mention_re is not None
+            spans = find_targets(text, path, self._url_re if mentions else None,
+                                 self._mention_re, conf=True)
         else:
             spans = find_targets(
                 text, path, self._url_re, self._mention_re, labels=self._label_references,

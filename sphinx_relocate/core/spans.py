@@ -95,17 +95,21 @@ def find_targets(
     *,
     labels: bool = False,
     script: bool = False,
+    conf: bool = False,
 ) -> list[Span]:
     """Every link target written in ``text``, as non-overlapping spans in text order.
 
     With ``labels``, the targets of label roles too (``:ref:``, ``:numref:``, ``:any:``),
     for the rewriter; a page's frame and its links' spellings are read without them.
-    With ``script``, ``text`` is a sphinx-gallery example: the reST of its text blocks.
+    With ``script``, ``text`` is a sphinx-gallery example: the reST of its text blocks;
+    with ``conf``, the project's conf.py: the keys of its sidebars (:func:`sidebar_keys`).
     """
     suffix = posixpath.splitext(path)[1].lower()
     spans: list[Span] = []
     code: list[tuple[int, int]] = []
-    if script:
+    if conf:
+        spans.extend(sidebar_keys(text))
+    elif script:
         spans.extend(_script_targets(text, labels))
     elif suffix in MARKDOWN_SUFFIXES:
         spans.extend(_markdown_targets(text, labels, code))

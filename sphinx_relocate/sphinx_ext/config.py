@@ -270,6 +270,7 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     from sphinx_relocate.core.git import (
         GitError,
         docs_changes,
+        folder_move,
         ids_now,
         unredirected,
         unredirected_message,
@@ -284,6 +285,7 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
             state_of(app).settings.headings,
             getattr(app.config, "sphinx_gallery_conf", None)
             if GALLERY_EXTENSION in app.extensions else None,
+            _autoapi_now(app),
         )
     except GitError as err:
         message = f"relocate_since = {since!r}: cannot check for pages without an entry: {err}"
@@ -297,9 +299,20 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     state.since_reported = set()
     for old, new in unredirected(changes, prefix, suffixes, table, ids_of):
         state.since_reported.add(old)
-        message = unredirected_message(old, new, since)
+        move = folder_move(changes, prefix, old) if old.endswith("/") else None
+        message = unredirected_message(old, new, since, *(move.maker,) if move else ())
         warn(RelocateWarning.UNREDIRECTED, message,
              location=str(written_at(changes, prefix, old) or where))
+
+
+def _autoapi_now(app: Sphinx) -> tuple[Path, str] | None:
+    """conf.py and the folder sphinx-autoapi writes its pages into, when it is loaded."""
+    from sphinx_relocate.core.git import AUTOAPI_ROOT, autoapi_folder
+
+    conf = Path(app.confdir, "conf.py")
+    folder = autoapi_folder({"extensions": list(app.extensions),
+                             "autoapi_root": getattr(app.config, "autoapi_root", AUTOAPI_ROOT)})
+    return None if folder is None or not conf.is_file() else (conf, folder)
 
 
 def setting_location(confdir: Path, name: str) -> Location:
