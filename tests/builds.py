@@ -9,6 +9,8 @@ registered" warnings): as if each build were a ``sphinx-build`` process of its o
 from __future__ import annotations
 
 import gettext
+import re
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from io import StringIO
@@ -16,6 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from sphinx.testing.util import SphinxTestApp
+
+#: the terminal colours Sphinx writes around a warning
+COLOR = re.compile(r"\x1b\[[0-9;]*m")
+ROOTS = Path(__file__).parent / "roots"
 
 
 @dataclass(frozen=True)
@@ -68,3 +74,20 @@ def build_reading(
     """:func:`build`'s documents read and warnings, for the tests of what a build re-reads."""
     built = build(srcdir, builder, **options)
     return built.read, built.warnings
+
+
+def copy_root(name: str, tmp_path: Path) -> Path:
+    """The test root ``roots/test-<name>`` copied to ``tmp_path / "docs"`` (tests that
+    build it change or rewrite it)."""
+    srcdir = tmp_path / "docs"
+    shutil.copytree(ROOTS / f"test-{name}", srcdir)
+    return srcdir
+
+
+def warning_lines(srcdir: Path, builddir: Path, **confoverrides: object) -> list[str]:
+    """The warnings of a build of ``srcdir``, one a line with its type, without colours,
+    and with ``srcdir`` written ``docs``."""
+    built = build(srcdir, builddir=builddir,
+                  confoverrides={"show_warning_types": True, **confoverrides})
+    return [line.replace(str(srcdir), "docs")
+            for line in COLOR.sub("", built.warnings).splitlines()]

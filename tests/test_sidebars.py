@@ -9,11 +9,11 @@ conf.py) where no key can follow the table, and ``rewrite`` writes the new keys.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import builds
 import pytest
+from builds import copy_root, warning_lines
 from reorg_fixture import first_commit
 
 from sphinx_relocate.cli.main import main
@@ -21,8 +21,6 @@ from sphinx_relocate.core.landing import lost_sidebar_key, moved_sidebar_key
 from sphinx_relocate.core.spans import find_targets, sidebar_keys
 from sphinx_relocate.core.table import RelocationTable, load_table
 
-ROOT = Path(__file__).parent / "roots" / "test-sidebars"
-COLOR = re.compile(r"\x1b\[[0-9;]*m")
 SIDEBAR = re.compile(r'<div class="sphinxsidebar".*?<div class="clearer">', re.DOTALL)
 #: the heading each sidebar template shows ("This Page": sourcelink.html, "Quick
 #: search": searchbox.html)
@@ -35,19 +33,6 @@ LOST = [
     "moved what it named ('recipes/a' → 'guide/a', 'recipes/b' → 'other/b'); write a key "
     "for the new names [relocate.sidebar]",
 ]
-
-
-def copy_root(tmp_path: Path) -> Path:
-    srcdir = tmp_path / "docs"
-    shutil.copytree(ROOT, srcdir)
-    return srcdir
-
-
-def warnings_of(srcdir: Path, builddir: Path, **confoverrides: object) -> list[str]:
-    built = builds.build(srcdir, builddir=builddir,
-                         confoverrides={"show_warning_types": True, **confoverrides})
-    return [line.replace(str(srcdir), "docs")
-            for line in COLOR.sub("", built.warnings).splitlines()]
 
 
 def sidebars(html: Path, page: str) -> set[str]:
@@ -96,8 +81,8 @@ def test_a_key_follows_the_table_where_one_key_can_name_the_pages(tmp_path: Path
 
 
 def test_moved_pages_keep_their_sidebars(tmp_path: Path) -> None:
-    srcdir = copy_root(tmp_path)
-    assert warnings_of(srcdir, tmp_path / "build") == LOST
+    srcdir = copy_root("sidebars", tmp_path)
+    assert warning_lines(srcdir, tmp_path / "build") == LOST
     html = tmp_path / "build/html"
     assert sidebars(html, "guide/install") == {"This Page"}  # "install" followed
     assert sidebars(html, "guide/howto/one") == {"Quick search"}  # "howto/*" followed
@@ -105,8 +90,8 @@ def test_moved_pages_keep_their_sidebars(tmp_path: Path) -> None:
     # the theme's own, with the next page: no key names the page
     assert {"Next topic", "This Page", "Quick search"} <= sidebars(html, "guide/a")
     # again with nothing to read: the keys are still checked
-    assert warnings_of(srcdir, tmp_path / "build") == LOST
-    notes = warnings_of(srcdir, tmp_path / "notes", relocate_report_rewrites=True)
+    assert warning_lines(srcdir, tmp_path / "build") == LOST
+    notes = warning_lines(srcdir, tmp_path / "notes", relocate_report_rewrites=True)
     assert [n for n in notes if "html_sidebars" in n and "outdated" in n] == [
         "docs/conf.py:5: WARNING: html_sidebars key 'install' names old pages; it now "
         "applies to 'guide/install' [relocate.outdated]",
@@ -115,14 +100,14 @@ def test_moved_pages_keep_their_sidebars(tmp_path: Path) -> None:
     ]
     # without a table the extension changes nothing, and says nothing
     (srcdir / "relocations.toml").unlink()
-    assert warnings_of(srcdir, tmp_path / "plain") == []
+    assert warning_lines(srcdir, tmp_path / "plain") == []
     assert "Next topic" in sidebars(tmp_path / "plain/html", "guide/install")
 
 
 def test_rewrite_writes_the_new_keys_into_conf_py(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    srcdir = copy_root(tmp_path)
+    srcdir = copy_root("sidebars", tmp_path)
     first_commit(tmp_path, "base")
     monkeypatch.chdir(tmp_path)
     assert main(["rewrite", "docs", "--write"]) == 1  # two keys it cannot write
@@ -149,7 +134,7 @@ def test_pydata_theme_sidebars_follow_too(tmp_path: Path) -> None:
     """pydata-sphinx-theme reads ``html_sidebars`` (written without ``.html``) and matches
     its own ``secondary_sidebar_items`` keys, both after the moved keys are given."""
     pytest.importorskip("pydata_sphinx_theme")
-    srcdir = copy_root(tmp_path)
+    srcdir = copy_root("sidebars", tmp_path)
     (srcdir / "conf.py").write_text(
         'extensions = ["pydata_sphinx_theme", "sphinx_relocate"]\n'  # the theme first
         'html_theme = "pydata_sphinx_theme"\n'
@@ -159,7 +144,7 @@ def test_pydata_theme_sidebars_follow_too(tmp_path: Path) -> None:
     for page in ("guide/install", "guide/a"):
         with (srcdir / f"{page}.rst").open("a", encoding="utf-8") as file:
             file.write("\nSection\n-------\n\nText.\n")
-    assert warnings_of(srcdir, tmp_path / "build") == [
+    assert warning_lines(srcdir, tmp_path / "build") == [
         "docs/conf.py:5: WARNING: secondary_sidebar_items key 'faq' matches no page: the "
         "table moved what it named ('faq' went to 'https://example.org/faq'); write a key "
         "for the new names [relocate.sidebar]"]

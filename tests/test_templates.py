@@ -9,33 +9,18 @@ lands nowhere, on every build; ``rewrite`` writes the new names into the templat
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import builds
 import pytest
+from builds import copy_root, warning_lines
 from reorg_fixture import first_commit
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.spans import template_targets
 
-ROOT = Path(__file__).parent / "roots" / "test-templates"
-COLOR = re.compile(r"\x1b\[[0-9;]*m")
 LINKS = re.compile(r'<p class="template-links">(.*?)</p>', re.DOTALL)
 HREF = re.compile(r'href="([^"]*)">([^<]*)<')
-
-
-def copy_root(tmp_path: Path) -> Path:
-    srcdir = tmp_path / "docs"
-    shutil.copytree(ROOT, srcdir)
-    return srcdir
-
-
-def warnings_of(srcdir: Path, builddir: Path, **confoverrides: object) -> list[str]:
-    built = builds.build(srcdir, builddir=builddir,
-                         confoverrides={"show_warning_types": True, **confoverrides})
-    return [line.replace(str(srcdir), "docs")
-            for line in COLOR.sub("", built.warnings).splitlines()]
 
 
 def footer(html: str) -> dict[str, str]:
@@ -53,11 +38,11 @@ def test_pathto_names_are_read_from_string_literals() -> None:
 
 
 def test_template_links_follow_the_table_and_dangle_loudly(tmp_path: Path) -> None:
-    srcdir = copy_root(tmp_path)
+    srcdir = copy_root("templates", tmp_path)
     # a name the template asks hasdoc() of first is linked only where there is a page
     dangling = ("docs/_templates/partials/links.html:3: WARNING: pathto('team') does not "
                 "land: no document 'team' [relocate.link]")
-    assert warnings_of(srcdir, tmp_path / "build") == [dangling]
+    assert warning_lines(srcdir, tmp_path / "build") == [dangling]
     html = tmp_path / "build/html"
     # hasdoc('copyright') follows the table too: the footer shows the link
     assert footer((html / "index.html").read_text("utf-8")) == {
@@ -69,10 +54,10 @@ def test_template_links_follow_the_table_and_dangle_loudly(tmp_path: Path) -> No
     landing = (html / "landing.html").read_text("utf-8")
     assert 'class="start" href="about/guide.html#guide"' in landing
     # again with nothing to read or write: the template is still checked
-    assert warnings_of(srcdir, tmp_path / "build") == [dangling]
-    assert warnings_of(srcdir, tmp_path / "quiet",
+    assert warning_lines(srcdir, tmp_path / "build") == [dangling]
+    assert warning_lines(srcdir, tmp_path / "quiet",
                        suppress_warnings=["relocate.link"]) == []
-    notes = warnings_of(srcdir, tmp_path / "notes", relocate_report_rewrites=True)
+    notes = warning_lines(srcdir, tmp_path / "notes", relocate_report_rewrites=True)
     assert [n for n in notes if "relocate.outdated" in n and "pathto" in n] == [
         "docs/_templates/landing.html:2: WARNING: pathto('guide') names an old page; it "
         "now links 'about/guide#guide' [relocate.outdated]",
@@ -84,7 +69,7 @@ def test_template_links_follow_the_table_and_dangle_loudly(tmp_path: Path) -> No
 def test_rewrite_writes_the_new_names_into_the_templates(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    srcdir = copy_root(tmp_path)
+    srcdir = copy_root("templates", tmp_path)
     first_commit(tmp_path, "base")
     monkeypatch.chdir(tmp_path)
     assert main(["rewrite", "docs", "--write"]) == 1  # one name it cannot write
