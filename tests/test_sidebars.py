@@ -14,7 +14,7 @@ from pathlib import Path
 import builds
 import pytest
 from builds import copy_root, warning_lines
-from reorg_fixture import first_commit
+from reorg_fixture import first_commit, write_tree
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.landing import lost_sidebar_key, moved_sidebar_key
@@ -153,3 +153,22 @@ def test_pydata_theme_sidebars_follow_too(tmp_path: Path) -> None:
     assert "bd-docs-nav" not in install and "bd-docs-nav" in other  # the primary sidebar
     assert "Show Source" in install and 'class="page-toc' not in install  # the secondary
     assert 'class="page-toc' in other and "Show Source" not in other
+
+
+def test_a_new_key_that_would_change_the_code_of_conf_py_is_not_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """conf.py is code: a page whose name holds the key's quote (or an escape) would end
+    the string and write what follows into conf.py, so the key is left and named."""
+    conf = 'extensions = ["sphinx_relocate"]\nhtml_sidebars = {"install": []}\n'
+    write_tree(tmp_path, {
+        "docs/conf.py": conf, "docs/index.rst": 'I\n=\n\n.. toctree::\n\n   guide/a"b\n',
+        'docs/guide/a"b.rst': "A\n=\n",
+        "docs/relocations.toml": '[pages]\n"install" = \'guide/a"b\'\n'}, {})
+    first_commit(tmp_path, "base")
+    monkeypatch.chdir(tmp_path)
+    assert main(["rewrite", "docs", "--write"]) == 1
+    assert ("docs/conf.py:2:19: sidebar key 'install' matches no page: the table moved what "
+            "it named ('guide/a\"b'); left as written: write a key for the new names "
+            "[relocate.sidebar]") in capsys.readouterr().err
+    assert (tmp_path / "docs/conf.py").read_text("utf-8") == conf

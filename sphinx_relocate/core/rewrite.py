@@ -154,6 +154,13 @@ class LinkEdit(NamedTuple):
     new: str
 
 
+def _fits_quotes(new: str, quote: str) -> bool:
+    """Whether ``new`` can stand between ``quote`` characters as it is: in conf.py and a
+    template a name is a string literal of code, where a quote or an escape would end it
+    or change it (a page named ``a"b`` would write code into conf.py)."""
+    return quote not in new and "\\" not in new and "\n" not in new and "\r" not in new
+
+
 def _link_edit(text: str, start: int, written: str, new: str) -> LinkEdit:
     line_start = text.rfind("\n", 0, start) + 1
     return LinkEdit(text.count("\n", 0, start) + 1, start - line_start + 1, written, new)
@@ -575,11 +582,14 @@ class Rewriter:
                     if lost is not None:
                         unwritable.append(_link_edit(text, span.start, written, lost))
                     continue
+                if not _fits_quotes(new, text[span.start - 1]):  # conf.py is code
+                    unwritable.append(_link_edit(text, span.start, written, repr(new)))
+                    continue
                 links_rewritten.append(_link_edit(text, span.start, written, new))
                 edits.append((span.start, span.end, new))
                 syntaxes[span.syntax] += 1
             elif new is not None and span.syntax in ("pathto", "hasdoc"):  # a page name only
-                if _SCHEME.match(new) or "#" in new or text[span.start - 1] in new:
+                if _SCHEME.match(new) or "#" in new or not _fits_quotes(new, text[span.start - 1]):
                     unwritable.append(_link_edit(text, span.start, written, new))
                     continue
                 links_rewritten.append(_link_edit(text, span.start, written, new))
