@@ -114,7 +114,7 @@ def _check_unredirected(
 ) -> int:
     """``from-git --check``: exit 1 listing each renamed or deleted page with no entry."""
     from sphinx_relocate.core.git import (
-        folder_move,
+        folder_maker,
         unredirected,
         unredirected_message,
         written_at,
@@ -129,8 +129,7 @@ def _check_unredirected(
         written = written_at(changes, prefix, old)
         if written is not None:  # a renamed heading, a moved folder: at its line in the page
             place, line = display_path(Path(written.file)), written.line
-        move = folder_move(changes, prefix, old) if old.endswith("/") else None
-        message = unredirected_message(old, new, args.since, *(move.maker,) if move else ())
+        message = unredirected_message(old, new, args.since, folder_maker(changes, prefix, old))
         print(finding(args.format, place, line, message))
     since = args.since or "HEAD"
     if missing:

@@ -1265,6 +1265,13 @@ def folder_move(changes: Changes, docs_prefix: str, old: str) -> FolderMove | No
     return next((m for m in changes.generated if m.old == docs_prefix + old), None)
 
 
+def folder_maker(changes: Changes, docs_prefix: str, old: str) -> str:
+    """What writes the pages of the generated folder ``old`` (:attr:`FolderMove.maker`;
+    autosummary when ``old`` is no such folder)."""
+    move = folder_move(changes, docs_prefix, old) if old.endswith("/") else None
+    return "autosummary" if move is None else move.maker
+
+
 def written_at(changes: Changes, docs_prefix: str, old: str) -> Location | None:
     """Where the finding for ``old`` goes: the heading renamed from it (``page#id``), or
     the option that names the folder of generated pages it was (``folder/``): a page's

@@ -270,7 +270,7 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     from sphinx_relocate.core.git import (
         GitError,
         docs_changes,
-        folder_move,
+        folder_maker,
         ids_now,
         unredirected,
         unredirected_message,
@@ -299,8 +299,7 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     state.since_reported = set()
     for old, new in unredirected(changes, prefix, suffixes, table, ids_of):
         state.since_reported.add(old)
-        move = folder_move(changes, prefix, old) if old.endswith("/") else None
-        message = unredirected_message(old, new, since, *(move.maker,) if move else ())
+        message = unredirected_message(old, new, since, folder_maker(changes, prefix, old))
         warn(RelocateWarning.UNREDIRECTED, message,
              location=str(written_at(changes, prefix, old) or where))
 
