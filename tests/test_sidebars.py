@@ -173,3 +173,47 @@ def test_a_new_key_that_would_change_the_code_of_conf_py_is_not_written(
             "it named ('guide/a\"b'); left as written: write a key for the new names "
             "[relocate.sidebar]") in capsys.readouterr().err
     assert (tmp_path / "docs/conf.py").read_text("utf-8") == conf
+
+
+def test_check_reports_the_keys_the_build_warns_about(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The CI gate without a build names the keys the build would warn about, at the
+    same lines; a key whose pages the build generates is a note, not a problem."""
+    srcdir = copy_root("sidebars", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "docs"]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [line.replace(" WARNING:", "").removesuffix(
+        " [relocate.sidebar]") for line in LOST]
+    assert "2 problems found" in err
+    # a key computed in conf.py: at the line that assigns the setting
+    conf = (srcdir / "conf.py").read_text("utf-8")
+    (srcdir / "conf.py").write_text(conf.replace('"faq": [],', '"f" + "aq": [],'), "utf-8")
+    assert main(["check", "docs"]) == 1
+    assert capsys.readouterr().out.splitlines()[0].startswith(
+        "docs/conf.py:4: html_sidebars key 'faq' matches no page")
+    # keys whose pages the build writes (autosummary's folder) are not judged without it
+    (srcdir / "conf.py").write_text(
+        'extensions = ["sphinx.ext.autosummary", "sphinx_relocate"]\n'
+        'html_sidebars = {"api/generated/*": []}\n', "utf-8")
+    (srcdir / "api.rst").write_text(
+        "API\n===\n\n.. autosummary::\n   :toctree: reference/generated\n\n   os.path\n",
+        "utf-8")
+    (srcdir / "relocations.toml").write_text(
+        '[prefixes]\n"api/generated/" = "reference/generated/"\n', "utf-8")
+    assert main(["check", "docs"]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert ("note: docs/conf.py:2: html_sidebars key 'api/generated/*' matches no page: the "
+            "table moved what it named ('api/generated/*' went to 'reference/generated/*'); "
+            "write a key for the new names; autosummary (docs/api.rst:5) writes pages there "
+            "when the docs are built: not checked without a build") in err, err
+
+
+def test_the_build_names_the_setting_line_of_a_computed_key(tmp_path: Path) -> None:
+    srcdir = copy_root("sidebars", tmp_path)
+    conf = (srcdir / "conf.py").read_text("utf-8")
+    (srcdir / "conf.py").write_text(conf.replace('"faq": [],', '"f" + "aq": [],'), "utf-8")
+    assert warning_lines(srcdir, tmp_path / "build") == [
+        LOST[0].replace("conf.py:7:", "conf.py:4:"), LOST[1]]

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Final, Literal, NamedTuple
@@ -482,6 +482,57 @@ def lost_sidebar_key(key: str, table: RelocationTable, documents: Collection[str
         return None
     target = table.locate_page(key, documents.__contains__)
     return None if target is None else f"{key!r} went to {_written(target)!r}"
+
+
+class SidebarKeys(NamedTuple):
+    """What the table does to the keys of the settings that name pages
+    (:data:`~sphinx_relocate.core.spans.SIDEBAR_SETTINGS`)."""
+
+    #: setting → key → the key that names its pages now (the build follows it,
+    #: ``rewrite`` writes it)
+    moved: dict[str, dict[str, str]]
+    #: ``(setting, key, message)`` of each key the table moved where no key can follow
+    lost: list[tuple[str, str, str]]
+
+
+def page_keyed_settings(get: Callable[[str], object]) -> dict[str, Mapping[object, object]]:
+    """Each setting whose keys name pages, by the value ``get`` gives of a conf.py name
+    (left out when unset or not a mapping): the build's config and the command's
+    settings alike."""
+    found: dict[str, Mapping[object, object]] = {}
+    sidebars = get("html_sidebars")
+    if isinstance(sidebars, Mapping) and sidebars:
+        found["html_sidebars"] = sidebars
+    options = get("html_theme_options")
+    secondary = options.get("secondary_sidebar_items") if isinstance(options, Mapping) else None
+    if isinstance(secondary, Mapping) and secondary:
+        found["secondary_sidebar_items"] = secondary
+    return found
+
+
+def sidebar_keys_through(
+    keyed: Mapping[str, Mapping[object, object]], table: RelocationTable,
+    documents: Collection[str],
+) -> SidebarKeys:
+    """Each key carried through the table: the keys that follow their pages, and those
+    that cannot (one message each, the build's warning and ``check``'s problem)."""
+    moved: dict[str, dict[str, str]] = {}
+    lost: list[tuple[str, str, str]] = []
+    for setting, keys in keyed.items():
+        for key in keys:
+            if not isinstance(key, str):
+                continue
+            new = moved_sidebar_key(key, table, documents)
+            if new is not None:
+                if new not in keys:  # a key conf.py already has for the new name wins
+                    moved.setdefault(setting, {})[key] = new
+                continue
+            why = lost_sidebar_key(key, table, documents)
+            if why is not None:
+                lost.append((setting, key, f"{setting} key {key!r} matches no page: the "
+                             f"table moved what it named ({why}); write a key for the new "
+                             "names"))
+    return SidebarKeys(moved, lost)
 
 
 def _written(target: Target) -> str:

@@ -368,6 +368,20 @@ def setting_line(conf_py: Path, name: str) -> int:
     return _assignment_lines(conf_py).get(name, 0)
 
 
+def sidebar_key_line(conf_py: Path, setting: str, key: str) -> int:
+    """The line of conf.py that writes a sidebar key (``core.spans.SIDEBAR_SETTINGS``):
+    the key's own, else, for a key computed in conf.py, the line that assigns the
+    setting (0 when neither is known)."""
+    from sphinx_relocate.core.spans import SIDEBAR_ASSIGNED_IN, sidebar_key_lines
+
+    try:
+        text = conf_py.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return 0
+    line = sidebar_key_lines(text).get((setting, key))
+    return line or setting_line(conf_py, SIDEBAR_ASSIGNED_IN.get(setting, setting))
+
+
 def _assignment_lines(conf_py: Path) -> dict[str, int]:
     """Name → line of its last assignment in conf.py, read from its syntax tree."""
     try:

@@ -252,6 +252,18 @@ def sidebar_keys(text: str) -> list[Span]:
     return spans
 
 
+#: the conf.py name each of :data:`SIDEBAR_SETTINGS` is assigned in
+SIDEBAR_ASSIGNED_IN = {"html_sidebars": "html_sidebars",
+                       "secondary_sidebar_items": "html_theme_options"}
+
+
+def sidebar_key_lines(text: str) -> dict[tuple[str, str], int]:
+    """``(setting, key)`` → the line of conf.py's text that writes the key (the first, of
+    a key written twice)."""
+    return {(span.syntax, text[span.start : span.end]): text.count("\n", 0, span.start) + 1
+            for span in reversed(sidebar_keys(text))}
+
+
 def _without_overlaps(spans: list[Span]) -> list[Span]:
     """Earlier spans win; a span that overlaps a kept one is dropped."""
     kept: list[Span] = []

@@ -13,34 +13,20 @@ at its line of conf.py, on every build.  ``rewrite`` writes the new keys into co
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.matching import patmatch
 
-from sphinx_relocate.core.landing import lost_sidebar_key, moved_sidebar_key
+from sphinx_relocate.core.landing import page_keyed_settings, sidebar_keys_through
 from sphinx_relocate.core.paths import SIDEBAR_WILDCARDS
-from sphinx_relocate.core.spans import SIDEBAR_SETTINGS, sidebar_keys
+from sphinx_relocate.core.settings import sidebar_key_line
 from sphinx_relocate.sphinx_ext.queries import table_of
 from sphinx_relocate.sphinx_ext.state import state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
-
-
-def keyed_settings(app: Sphinx) -> dict[str, Mapping[Any, Any]]:
-    """Each setting whose keys name pages, as conf.py sets it (those left unset or not
-    a mapping are left out)."""
-    found: dict[str, Mapping[Any, Any]] = {}
-    sidebars = getattr(app.config, "html_sidebars", None)
-    if isinstance(sidebars, Mapping) and sidebars:
-        found["html_sidebars"] = sidebars
-    options = getattr(app.config, "html_theme_options", None)
-    secondary = options.get("secondary_sidebar_items") if isinstance(options, Mapping) else None
-    if isinstance(secondary, Mapping) and secondary:
-        found["secondary_sidebar_items"] = secondary
-    return found
 
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> None:
@@ -51,28 +37,19 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> None:
     table = table_of(app)
     if not table or app.builder.format != "html":
         return
-    documents = env.found_docs
-    lines: dict[tuple[str, str], int] | None = None
-    for setting, keys in keyed_settings(app).items():
-        for key in keys:
-            if not isinstance(key, str):
-                continue
-            moved = moved_sidebar_key(key, table, documents)
-            if moved is not None and moved not in keys:  # a key for the new name wins
-                state.moved_sidebars.setdefault(setting, {})[key] = moved
-                if app.config.relocate_report_rewrites:
-                    lines = _key_lines(app) if lines is None else lines
-                    warn(RelocateWarning.OUTDATED,
-                         f"{setting} key {key!r} names old pages; it now applies to {moved!r}",
-                         location=_location(app, lines, setting, key))
-                continue
-            lost = None if moved is not None else lost_sidebar_key(key, table, documents)
-            if lost is not None:
-                lines = _key_lines(app) if lines is None else lines
-                warn(RelocateWarning.SIDEBAR,
-                     f"{setting} key {key!r} matches no page: the table moved what it "
-                     f"named ({lost}); write a key for the new names",
-                     location=_location(app, lines, setting, key))
+    keyed = page_keyed_settings(lambda name: getattr(app.config, name, None))
+    if not keyed:
+        return
+    keys = sidebar_keys_through(keyed, table, env.found_docs)
+    state.moved_sidebars = keys.moved
+    if app.config.relocate_report_rewrites:
+        for setting, moved in keys.moved.items():
+            for key, new in moved.items():
+                warn(RelocateWarning.OUTDATED,
+                     f"{setting} key {key!r} names old pages; it now applies to {new!r}",
+                     location=_location(app, setting, key))
+    for setting, key, message in keys.lost:
+        warn(RelocateWarning.SIDEBAR, message, location=_location(app, setting, key))
 
 
 def follow_sidebars(app: Sphinx, pagename: str, context: dict[str, Any]) -> None:
@@ -103,23 +80,10 @@ def follow_sidebars(app: Sphinx, pagename: str, context: dict[str, Any]) -> None
         context["theme_secondary_sidebar_items"] = {keys.get(k, k): v for k, v in items.items()}
 
 
-def _key_lines(app: Sphinx) -> dict[tuple[str, str], int]:
-    """The line of conf.py each key of :data:`SIDEBAR_SETTINGS` is written on."""
+def _location(app: Sphinx, setting: str, key: str) -> str | None:
+    """conf.py at the key's line (the setting's, for a key computed in conf.py)."""
     if not app.confdir:
-        return {}
-    path = os.path.join(app.confdir, "conf.py")
-    try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
-    except (OSError, UnicodeDecodeError):
-        return {}
-    return {(span.syntax, text[span.start : span.end]): text.count("\n", 0, span.start) + 1
-            for span in reversed(sidebar_keys(text))  # the first of a repeated key
-            if span.syntax in SIDEBAR_SETTINGS}
-
-
-def _location(
-    app: Sphinx, lines: dict[tuple[str, str], int], setting: str, key: str
-) -> str | None:
-    line = lines.get((setting, key))
-    return None if line is None else f"{os.path.join(app.confdir, 'conf.py')}:{line}"
+        return None
+    conf_py = Path(app.confdir, "conf.py")
+    line = sidebar_key_line(conf_py, setting, key)
+    return f"{conf_py}:{line}" if line else None
