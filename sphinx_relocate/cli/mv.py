@@ -208,7 +208,8 @@ def _plan(
             moved={new: old for old, new in moved_files.items()}, respell=False,
         )
         paths = candidate_files(
-            files_after, prefix, project.source_suffixes, False, rewriter.named_files,
+            files_after, prefix, project.source_suffixes, rewriter.docstrings,
+            rewriter.named_files,
         )
         changes = list(rewrite_files(rewriter, root, paths, write=False, with_text=True))
     on_disk = tuple(m for m in generated if (root / m.old).is_dir() and not (

@@ -179,6 +179,12 @@ class DocsProject:
             return ""
         return inside.replace(os.sep, "/")
 
+    def renders_docstrings(self) -> bool:
+        """Whether the build makes docstrings part of pages (autodoc, autosummary,
+        sphinx-autoapi): then ``rewrite`` reads the repository's Python files too."""
+        extensions = self.settings.get("extensions") or ()
+        return any(name in extensions for name in _DOCSTRING_EXTENSIONS)
+
     def autoapi(self) -> tuple[Path, str] | None:
         """conf.py and the folder sphinx-autoapi writes its pages into, when conf.py
         loads it (``autoapi_root``, ``autoapi`` by default)."""
@@ -371,6 +377,10 @@ def _peer_names() -> dict[str, str]:
     from sphinx_relocate.core.peers import PEERS
 
     return {name: module for name, (_, module) in PEERS.items()}
+
+
+#: the extensions that put docstrings on pages
+_DOCSTRING_EXTENSIONS = ("sphinx.ext.autodoc", "sphinx.ext.autosummary", "autoapi.extension")
 
 
 def read_project(docs_dir: Path) -> DocsProject:

@@ -4,6 +4,7 @@ sources (a diff, ``--check`` or ``--write``), and the message catalogs of moved 
 from __future__ import annotations
 
 import argparse
+import posixpath
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -37,7 +38,8 @@ def command_rewrite(args: argparse.Namespace) -> int:
         repo_url=args.repo_url, mentions=args.mentions,
     )
     paths = candidate_files(
-        files, rewriter.docs_prefix, project.source_suffixes, args.mentions, rewriter.named_files,
+        files, rewriter.docs_prefix, project.source_suffixes,
+        args.mentions or rewriter.docstrings, rewriter.named_files,
     )
     changed = problems = 0
     kinds: Counter[str] = Counter()
@@ -125,6 +127,7 @@ def make_rewriter(
         scripts=project.gallery_scripts(root),
         templates=project.template_files(root),
         conf=project.conf_file(root),
+        docstrings=project.renders_docstrings(),
     )
 
 
@@ -158,6 +161,13 @@ def say_findings(style: str, shown: str, change: FileChange) -> int:
     found += [(entry.line, _unwritable(change.path, entry.written, entry.new), entry.column)
               for entry in change.unwritable]
     found += [
+        (entry.line, f"{entry.written!r} in a docstring is read from the folder of the "
+                     "page that documents it, which the sources do not say; read from the "
+                     f"top of the docs it goes to {entry.new} now: left as written; write "
+                     "it from the top of the docs (`/…`) [relocate.link]", entry.column)
+        for entry in change.documented
+    ]
+    found += [
         (entry.line, f"toctree entry {entry.written!r} goes to {entry.new} now, and the old "
                      "page's title is not known: left as written; write the title: "
                      f"'Title <{entry.new}>' [relocate.toctree]", entry.column)
@@ -175,6 +185,10 @@ def _unwritable(path: str, written: str, new: str) -> str:
         return (f"{written!r} goes to {new} now, which a template's pathto() and hasdoc() "
                 "cannot name (they take a page's name only): left as written; write it in "
                 "the template [relocate.link]")
+    if path.endswith(".py") and posixpath.basename(path) != "conf.py":
+        return (f"{written!r} in a docstring goes to {new} now, which would end the "
+                "string or change it: left as written; write it in the docstring "
+                "[relocate.link]")
     if path.endswith(".py"):
         return (f"sidebar key {written!r} matches no page: the table moved what it "
                 f"named ({new}); left as written: write a key for the new names "

@@ -135,6 +135,9 @@ class FileChange:
     named: tuple[LinkEdit, ...] = ()
     #: site map entries left as written whose page became a URL (``Rewritten.unwritable``)
     unwritable: tuple[LinkEdit, ...] = ()
+    #: docstring targets left as written that the table moves: relative, they are read
+    #: from the page that documents them (``Rewritten.documented``)
+    documented: tuple[LinkEdit, ...] = ()
     #: how the file is encoded on disk, for :func:`patch_of`
     encoding: str = "utf-8"
     bom: bytes = b""
@@ -155,10 +158,12 @@ class LinkEdit(NamedTuple):
 
 
 def _fits_quotes(new: str, quote: str) -> bool:
-    """Whether ``new`` can stand between ``quote`` characters as it is: in conf.py and a
+    """Whether ``new`` can stand between ``quote`` characters (each of them, for a
+    docstring, whose quote is not read here) as it is: in conf.py and a
     template a name is a string literal of code, where a quote or an escape would end it
     or change it (a page named ``a"b`` would write code into conf.py)."""
-    return quote not in new and "\\" not in new and "\n" not in new and "\r" not in new
+    return (not any(q in new for q in quote) and "\\" not in new and "\n" not in new
+            and "\r" not in new)
 
 
 def _link_edit(text: str, start: int, written: str, new: str) -> LinkEdit:
@@ -193,6 +198,7 @@ class Rewriter:
         scripts: Mapping[str, str] | None = None,
         templates: Collection[str] = (),
         conf: str = "",
+        docstrings: bool = False,
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -205,6 +211,11 @@ class Rewriter:
         #: the project's conf.py (repository-relative; ``""``: none in the repository),
         #: whose ``html_sidebars`` keys name documents from the source folder
         self.conf = conf
+        #: read the docstrings of the repository's Python files, which autodoc (or
+        #: sphinx-autoapi) makes part of pages: their targets are written from the
+        #: page that documents them, so only those from the top (``/…``) and labels
+        #: can be rewritten
+        self.docstrings = docstrings
         #: sphinx-external-toc's site map (``_toc.yml``), repository-relative; ``""``: none
         self.site_map = site_map
         #: rewrite a link that names a page by a source file it no longer has, which no
@@ -374,11 +385,17 @@ class Rewriter:
         name = decode(written[1:] if link and written.startswith("#") else written)
         renamed = normalize_label(name) in self.table.labels
         script = self.scripts.get(path)  # an example's text is reST of its page
-        if (script is None and not path.startswith(self.docs_prefix)) or not (renamed or (
-            self.labels_by_document and document_label(self.table, name, self._is_label)
-        )):
+        # a docstring's :ref: names a label whichever page documents it (an :any: may
+        # name a document relative to that page, which the sources do not say)
+        documented = self._documented(path) and syntax == "ref"
+        if (script is None and not documented and not path.startswith(self.docs_prefix)) or not (
+            renamed or (
+                self.labels_by_document and document_label(self.table, name, self._is_label)
+            )
+        ):
             return None
-        page = script or strip_source_suffix(path[len(self.docs_prefix) :], self.suffixes)[0]
+        page = script or ("" if documented else strip_source_suffix(
+            path[len(self.docs_prefix) :], self.suffixes)[0])
         if link and not written.startswith("#") and join_relative(
             posixpath.dirname(path), name
         ) in self.files:
@@ -489,6 +506,11 @@ class Rewriter:
         the templates and conf.py."""
         return frozenset({self.site_map, self.conf, *self.scripts, *self.templates} - {""})
 
+    def _documented(self, path: str) -> bool:
+        """Whether ``path`` is read for its docstrings (:attr:`docstrings`)."""
+        return (self.docstrings and path.endswith(".py") and path != self.conf
+                and path not in self.scripts)
+
     def site_of(self, path: str) -> Site:
         """The :class:`Site` of targets written in the repository file ``path`` (a moved
         page's frame is read from its text when a link first needs it)."""
@@ -496,7 +518,8 @@ class Rewriter:
         if site is not None:
             return site
         page, had = (None, False)
-        if path in (self.site_map, self.conf) or path in self.templates:  # from the top
+        if (path in (self.site_map, self.conf) or path in self.templates
+                or self._documented(path)):  # from the top
             folder = self.docs_prefix.rstrip("/")
             site = self._sites[path] = Site((folder,), folder, 0)
             return site
@@ -524,7 +547,7 @@ class Rewriter:
         else:
             spans = find_targets(
                 text, path, self._url_re, self._mention_re, labels=self._label_references,
-                script=path in self.scripts,
+                script=path in self.scripts, docstrings=self._documented(path),
             )
         syntaxes: Counter[str] = Counter()
         if not spans:
@@ -536,7 +559,9 @@ class Rewriter:
         links_rewritten: list[LinkEdit] = []
         untitled: list[LinkEdit] = []
         unwritable: list[LinkEdit] = []
+        documented: list[LinkEdit] = []
         markup = False
+        docstrings = self._documented(path)
         site = self.site_of(path)
         # a MyST link may name a label: [](#old-label)
         suffix = posixpath.splitext(path)[1].lower()
@@ -557,6 +582,10 @@ class Rewriter:
             elif new is None and span.mode != "label":
                 reads_as, raw_html = span_reads_as(span), span.syntax == "html"
                 new = self.new_target(written, site, reads_as, raw_html=raw_html)
+                if docstrings and not written.startswith("/"):
+                    if isinstance(new, str) and new not in (_AMBIGUOUS, _AMBIGUOUS_LABEL):
+                        documented.append(_link_edit(text, span.start, written, new))
+                    continue
                 if new is UNDECIDED:  # the first link with two meanings: read the frame
                     site = self._sites[path] = framed(site, text, path, self.project)
                     new = self.new_target(written, site, reads_as, raw_html=raw_html)
@@ -588,6 +617,10 @@ class Rewriter:
                 links_rewritten.append(_link_edit(text, span.start, written, new))
                 edits.append((span.start, span.end, new))
                 syntaxes[span.syntax] += 1
+            elif new is not None and docstrings and not _fits_quotes(new, "'\""):
+                # a docstring is a string literal of code: a quote or an escape in the
+                # new target would end it or change it
+                unwritable.append(_link_edit(text, span.start, written, repr(new)))
             elif new is not None and span.syntax in ("pathto", "hasdoc"):  # a page name only
                 if _SCHEME.match(new) or "#" in new or not _fits_quotes(new, text[span.start - 1]):
                     unwritable.append(_link_edit(text, span.start, written, new))
@@ -644,7 +677,7 @@ class Rewriter:
         return Rewritten(
             new_text, syntaxes, tuple(ambiguous), markup or tables or bool(unpadded),
             tuple(ambiguous_labels), tuple(links_rewritten), tuple(untitled), tuple(named),
-            tuple(unwritable),
+            tuple(unwritable), tuple(documented),
         )
 
 
@@ -671,6 +704,10 @@ class Rewritten(NamedTuple):
     #: site map entries left as written whose page became a URL, which a ``file:``
     #: entry cannot name
     unwritable: tuple[LinkEdit, ...] = ()
+    #: targets of docstrings left as written that the table moves when they are read
+    #: from the top of the docs: written relative, they are read from the folder of
+    #: whichever page documents them, which the sources do not say
+    documented: tuple[LinkEdit, ...] = ()
 
 
 #: a new site map entry that reads as the same string unquoted in YAML ...
@@ -883,14 +920,15 @@ def walk_repository(root: Path) -> tuple[list[str], set[str]]:
 
 
 def candidate_files(
-    files: Iterable[str], docs_prefix: str, suffixes: Iterable[str], mentions: bool,
+    files: Iterable[str], docs_prefix: str, suffixes: Iterable[str], python: bool,
     named: Collection[str] = (),
 ) -> list[str]:
     """The files whose text may hold links: Markdown and reST anywhere, docs sources,
-    and the files the rewriter reads in a syntax of their own whatever their suffix
-    (``named``: :attr:`Rewriter.named_files`)."""
+    Python files when ``python`` (for ``--mentions``, and for their docstrings:
+    :attr:`Rewriter.docstrings`), and the files the rewriter reads in a syntax of their
+    own whatever their suffix (``named``: :attr:`Rewriter.named_files`)."""
     wanted = {*MARKDOWN_SUFFIXES, *REST_SUFFIXES}
-    if mentions:
+    if python:
         wanted.add(".py")
     docs_suffixes = set(suffixes)
     chosen = []
@@ -969,7 +1007,7 @@ def rewrite_file(
     new_text, syntaxes, links = rewritten.text, rewritten.syntaxes, rewritten.links
     if new_text == source.text and not (
         rewritten.ambiguous or rewritten.ambiguous_labels or rewritten.untitled
-        or rewritten.named or rewritten.unwritable
+        or rewritten.named or rewritten.unwritable or rewritten.documented
     ):
         return None
     suspect = rewritten.suspect
@@ -985,7 +1023,8 @@ def rewrite_file(
         rel, text_of(source.text), text_of(new_text), syntaxes,
         ambiguous=rewritten.ambiguous, ambiguous_labels=rewritten.ambiguous_labels,
         refused=refused, links=links, untitled=rewritten.untitled, named=rewritten.named,
-        unwritable=rewritten.unwritable, encoding=source.encoding, bom=source.bom,
+        unwritable=rewritten.unwritable, documented=rewritten.documented,
+        encoding=source.encoding, bom=source.bom,
     )
     if write and new_text != source.text:
         try:

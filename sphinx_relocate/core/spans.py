@@ -96,13 +96,15 @@ def find_targets(
     labels: bool = False,
     script: bool = False,
     conf: bool = False,
+    docstrings: bool = False,
 ) -> list[Span]:
     """Every link target written in ``text``, as non-overlapping spans in text order.
 
     With ``labels``, the targets of label roles too (``:ref:``, ``:numref:``, ``:any:``),
     for the rewriter; a page's frame and its links' spellings are read without them.
     With ``script``, ``text`` is a sphinx-gallery example: the reST of its text blocks;
-    with ``conf``, the project's conf.py: the keys of its sidebars (:func:`sidebar_keys`).
+    with ``conf``, the project's conf.py: the keys of its sidebars (:func:`sidebar_keys`);
+    with ``docstrings``, a Python file: the reST of its docstrings.
     """
     suffix = posixpath.splitext(path)[1].lower()
     spans: list[Span] = []
@@ -111,6 +113,8 @@ def find_targets(
         spans.extend(sidebar_keys(text))
     elif script:
         spans.extend(_script_targets(text, labels))
+    elif docstrings:
+        spans.extend(_docstring_targets(text, labels))
     elif suffix in MARKDOWN_SUFFIXES:
         spans.extend(_markdown_targets(text, labels, code))
     elif suffix == NOTEBOOK_SUFFIX:
@@ -751,30 +755,61 @@ def _script_targets(text: str, labels: bool) -> list[Span]:
 
 def _docstring_region(text: str) -> tuple[int, int] | None:
     """The offsets of the text of a module's docstring between its quotes."""
+    regions = _string_regions(text, module_only=True)
+    return regions[0][:2] if regions else None
+
+
+def _docstring_targets(text: str, labels: bool) -> list[Span]:
+    """The link targets of the reST of a Python file's docstrings (a module's, a
+    class's, a function's, an attribute's: every string that stands alone as a
+    statement), which autodoc makes part of a page.  A target whose source differs from
+    the string's value (an escape in a string that is not raw) is left out."""
+    if "`" not in text:  # no role, no link: most files need no syntax tree
+        return []
+    spans: list[Span] = []
+    for start, end, raw in _string_regions(text):
+        spans.extend(
+            span._replace(start=span.start + start, end=span.end + start)
+            for span in _rest_targets(text[start:end], labels)
+            if raw or "\\" not in text[start + span.start : start + span.end]
+        )
+    return spans
+
+
+def _string_regions(text: str, *, module_only: bool = False) -> list[tuple[int, int, bool]]:
+    """``(start, end, raw)`` of the text between the quotes of each string that stands
+    alone as a statement (only the module's docstring with ``module_only``); an
+    implicitly joined string is no one text and is left out."""
     import ast
 
     try:
-        body = ast.parse(text).body
-    except (SyntaxError, ValueError):
-        return None
-    if not body or not isinstance(body[0], ast.Expr) or not isinstance(
-        body[0].value, ast.Constant
-    ) or not isinstance(body[0].value.value, str):
-        return None
-    node = body[0].value
-    if node.end_lineno is None or node.end_col_offset is None:
-        return None
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    if module_only:
+        statements = tree.body[:1]
+    else:
+        statements = [node for node in ast.walk(tree) if isinstance(node, ast.Expr)]
     starts = [0, *accumulate(len(line) for line in text.splitlines(keepends=True))]
 
     def offset(line: int, column: int) -> int:  # ast's columns count UTF-8 bytes
         line_text = text[starts[line - 1] : starts[line]]
         return starts[line - 1] + len(line_text.encode()[:column].decode(errors="ignore"))
 
-    start, end = offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
-    quote = _STRING_START.match(text, start)
-    if quote is None or text[end - len(quote.group(1)) : end] != quote.group(1):
-        return None  # implicitly joined strings: not one text
-    return quote.end(), end - len(quote.group(1))
+    regions: list[tuple[int, int, bool]] = []
+    for statement in statements:
+        node = statement.value if isinstance(statement, ast.Expr) else None
+        if (not isinstance(node, ast.Constant) or not isinstance(node.value, str)
+                or node.end_lineno is None or node.end_col_offset is None):
+            continue
+        start = offset(node.lineno, node.col_offset)
+        end = offset(node.end_lineno, node.end_col_offset)
+        quote = _STRING_START.match(text, start)
+        if quote is None or text[end - len(quote.group(1)) : end] != quote.group(1):
+            continue
+        raw = text[start] in "rR"
+        regions.append((quote.end(), end - len(quote.group(1)), raw))
+    return regions
 
 
 def _rest_targets(
