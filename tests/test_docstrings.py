@@ -103,6 +103,25 @@ def test_rewrite_edits_docstrings_and_names_the_relative_ones(
     assert api_links(project / "plain/html") == api_links(project / "build/html")
 
 
+def test_an_any_reference_is_rewritten_unless_a_document_may_have_its_name(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An ``:any:`` may name a document from the page that documents the docstring: a
+    document of that name in any folder makes it ambiguous, as the build finds it."""
+    source = '"""See :any:`old-label`."""\n'
+    (project / f"{MODULE}.py").write_text(source, "utf-8")
+    first_commit(project, "base")
+    monkeypatch.chdir(project)
+    assert main(["rewrite", "docs", "--write"]) == 0
+    assert (project / f"{MODULE}.py").read_text("utf-8") == source.replace("old-", "new-")
+    (project / f"{MODULE}.py").write_text(source, "utf-8")
+    (project / "docs/guide/old-label.rst").write_text("Old\n===\n", "utf-8")
+    assert main(["rewrite", "docs", "--write"]) == 1
+    assert ("'old-label' names a renamed label and a document too; left as written"
+            in capsys.readouterr().err)
+    assert (project / f"{MODULE}.py").read_text("utf-8") == source
+
+
 def test_a_project_without_autodoc_keeps_its_python_files(
     project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

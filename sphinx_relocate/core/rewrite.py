@@ -385,9 +385,8 @@ class Rewriter:
         name = decode(written[1:] if link and written.startswith("#") else written)
         renamed = normalize_label(name) in self.table.labels
         script = self.scripts.get(path)  # an example's text is reST of its page
-        # a docstring's :ref: names a label whichever page documents it (an :any: may
-        # name a document relative to that page, which the sources do not say)
-        documented = self._documented(path) and syntax == "ref"
+        # a docstring's label means the same whichever page documents it
+        documented = self._documented(path) and syntax in ("ref", "any")
         if (script is None and not documented and not path.startswith(self.docs_prefix)) or not (
             renamed or (
                 self.labels_by_document and document_label(self.table, name, self._is_label)
@@ -404,7 +403,11 @@ class Rewriter:
         if syntax != "ref":
             if link and name in anchors_in_source(text, path, self.headings):
                 return None  # an anchor of the page itself: MyST links there
-            other = join_relative(posixpath.dirname(page), name) in self.documents
+            if documented:  # an :any: may name a document from a page the sources do not say
+                other = ".." in name or any(
+                    doc == name or doc.endswith("/" + name) for doc in self.documents)
+            else:
+                other = join_relative(posixpath.dirname(page), name) in self.documents
         landing = land_label(self.table, name, self._is_label, other, self.labels_by_document)
         if landing is None:
             return None
