@@ -21,7 +21,7 @@ from reorg_fixture import first_commit, git, write_tree
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.git import FolderMove, generated_folder_moves
-from sphinx_relocate.core.spans import autosummary_folders
+from sphinx_relocate.core.spans import autosummary_entries, autosummary_folders
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -53,6 +53,37 @@ GUIDE = ("# Guide\n\nRead {doc}`generated/textwrap`, [dumps](generated/json.dump
 INDEX = "Home\n====\n\n.. toctree::\n\n   guide\n   api\n"
 #: the line of ``:toctree:`` in API
 TOCTREE_LINE = 7
+#: an API page written anew (git pairs no rename with api.rst): the same objects'
+#: pages, in another folder
+REFERENCE = """\
+Reference
+=========
+
+This reference replaces the old API page. It was written from scratch for the new
+layout, with an introduction to each module and a table of every public function, so
+that git sees a new file and a deleted one rather than one file that moved.
+
+Text wrapping
+-------------
+
+The functions of the text module wrap and fill paragraphs to a given width.
+
+JSON
+----
+
+.. currentmodule:: json
+
+The functions of the JSON module read and write documents.
+
+.. autosummary::
+   :toctree: api
+   :nosignatures:
+
+   dumps
+   ~loads
+"""
+#: the line of ``:toctree:`` in REFERENCE
+REFERENCE_TOCTREE = 21
 
 
 @pytest.mark.parametrize(("path", "text", "expected"), [
@@ -100,6 +131,24 @@ def test_a_folder_moves_with_its_page_only_where_a_folder_entry_can_say_it() -> 
     assert generated_folder_moves(
         "docs/api.rst", "docs/r/api.rst", rst.format("gen"), rst.format("gen") * 2
     ) == []
+
+
+@pytest.mark.parametrize("text", [
+    API,
+    REFERENCE,
+    ".. module:: os\n\n.. autosummary::\n   :toctree: gen\n\n   os.path\n   getcwd\n",
+    ".. automodule:: json\n\n.. autosummary::\n   :recursive:\n   :toctree: a/b\n\n"
+    "   dumps\n\nText.\n\n.. autosummary::\n\n   not_generated\n",
+    "```{eval-rst}\n.. autosummary::\n   :toctree: gen\n\n   textwrap\n```\n",
+    "::\n\n   .. autosummary::\n      :toctree: in-a-sample\n\n      textwrap\n",
+])
+def test_the_objects_are_read_as_autosummary_reads_them(text: str) -> None:
+    """The pages autosummary generates are named by its own reading of every source."""
+    from sphinx.ext.autosummary.generate import find_autosummary_in_lines
+
+    theirs = [(entry.name, entry.path) for entry in find_autosummary_in_lines(
+        text.splitlines()) if entry.path is not None]
+    assert [(name, toctree) for _, toctree, name in autosummary_entries(text)] == theirs
 
 
 def _warnings(srcdir: Path, builddir: Path) -> str:
@@ -242,3 +291,67 @@ def test_mv_records_the_folder_and_relocate_since_names_it(
         f"generated/ moved to reference/generated/ with the page that makes them since "
         f"{base}, and no [prefixes] entry moves them [relocate.unredirected]",
     ]
+
+
+def test_a_folder_follows_its_objects_to_a_page_written_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """autosummary names each page after its object: where the page that lists them was
+    replaced (no rename for git), the objects say where their pages went."""
+    root = tmp_path / "repo"
+    write_tree(root, {".gitignore": "docs/generated/\ndocs/reference/api/\n",
+                      "docs/conf.py": CONF, "docs/index.rst": INDEX, "docs/guide.md": GUIDE,
+                      "docs/api.rst": API}, {})
+    base = first_commit(root, "base")
+    git(root, "rm", "-q", "docs/api.rst")
+    (root / "docs/reference").mkdir()
+    (root / "docs/reference/index.rst").write_text(REFERENCE, "utf-8")
+    (root / "docs/index.rst").write_text(INDEX.replace("   api", "   reference/index"), "utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "a new reference")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 1
+    out = capsys.readouterr().out
+    # textwrap's page is gone (no directive lists it now); the others say where the
+    # folder went
+    assert (f"docs/reference/index.rst:{REFERENCE_TOCTREE}: autosummary's pages in "
+            f"generated/ moved to reference/api/ since {base}: the objects they document "
+            "have their pages there now, and no [prefixes] entry moves them"
+            ) in out.splitlines(), out
+    assert main(["from-git", "docs", "--since", base]) == 0
+    derived = tomllib.loads(capsys.readouterr()[0])
+    assert derived == {"pages": {}, "prefixes": {"generated/": "reference/api/"}}
+    # the build with the derived entry writes the old URLs as stubs
+    (root / "docs/relocations.toml").write_text(
+        '[pages]\n"api" = "reference/index"\n\n[prefixes]\n"generated/" = "reference/api/"\n',
+        "utf-8")
+    (root / "docs/conf.py").write_text(CONF + f"relocate_since = {base!r}\n", "utf-8")
+    # the one link to an object whose page is gone dangles, where the guide writes it
+    assert _warnings(root / "docs", tmp_path / "build").splitlines() == [
+        f"{root / 'docs/guide.md'}:3: WARNING: link 'generated/textwrap' does not land: no "
+        "document 'generated/textwrap'; the table moves `generated/` to `reference/api/`, "
+        "but `reference/api/textwrap` does not exist either [relocate.link]"]
+    html = tmp_path / "build/html"
+    for name in ("json.dumps", "json.loads"):
+        stub = (html / f"generated/{name}.html").read_text("utf-8")
+        assert f'href="../reference/api/{name}.html"' in stub
+
+
+def test_objects_that_went_to_several_folders_derive_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {".gitignore": "docs/generated/\n", "docs/conf.py": CONF,
+                      "docs/index.rst": INDEX, "docs/guide.md": GUIDE, "docs/api.rst": API}, {})
+    base = first_commit(root, "base")
+    git(root, "rm", "-q", "docs/api.rst")
+    split = REFERENCE.replace("   ~loads\n", "")
+    (root / "docs/reference").mkdir()
+    (root / "docs/reference/index.rst").write_text(split, "utf-8")
+    (root / "docs/reference/other.rst").write_text(
+        split.replace(":toctree: api", ":toctree: other").replace("dumps", "loads"), "utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "two reference pages")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert "prefixes" not in tomllib.loads(capsys.readouterr()[0])

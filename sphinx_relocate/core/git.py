@@ -58,6 +58,7 @@ from sphinx_relocate.core.spans import (
     Span,
     _markdown_targets,
     _outside,
+    autosummary_entries,
     autosummary_folders,
 )
 from sphinx_relocate.core.table import Location, RelocationTable
@@ -148,7 +149,8 @@ class FolderMove:
     new: str
     path: str = ""
     line: int = 0
-    #: what writes the pages: ``"autosummary"`` or ``"autoapi"``
+    #: what writes the pages: ``"autosummary"``, ``"autosummary-objects"`` (a folder
+    #: whose objects another directive lists now: :func:`object_moves`) or ``"autoapi"``
     maker: str = "autosummary"
 
 
@@ -772,6 +774,95 @@ def generated_moves(
     return [m for m in moves if not any(path.startswith(m.old) for path in tracked)]
 
 
+def generated_pages(page: str, text: str) -> dict[str, tuple[str, int]]:
+    """The pages autosummary generates for the source ``page`` (a repository path):
+    repository path of each page without suffix → ``(object name, line of its
+    :toctree:)``."""
+    found: dict[str, tuple[str, int]] = {}
+    for line, toctree, name in autosummary_entries(text):
+        folder = generated_folder(page, toctree)
+        if folder is not None:
+            found.setdefault(folder + name, (name, line))
+    return found
+
+
+def object_moves(
+    root: Path, revision: str, changes: Changes, docs_prefix: str, suffixes: tuple[str, ...],
+    known: Iterable[FolderMove] = (), exclude_patterns: Iterable[str] = (),
+) -> list[FolderMove]:
+    """The autosummary folders whose objects' pages another folder holds now, by the
+    objects the directives list (autosummary names each page after its object): an API
+    page replaced by a new one with another ``:toctree:``, where git pairs no rename.
+
+    A folder whose pages were made at ``revision`` by pages that changed since, that
+    none of today's directives makes any more, and each of whose objects (one at least)
+    has its page in one other folder now, that no directive made before, moved there.
+    Left out: a folder ``known`` already moves, one whose objects went to several
+    folders (which went where is the user's to say), and one ``revision`` tracked
+    files in (git shows what became of each).
+    """
+    def is_page(path: str) -> bool:
+        return path.startswith(docs_prefix) and "\n" not in path and strip_source_suffix(
+            path[len(docs_prefix) :], suffixes)[1]
+
+    changed_then = [p for p in [*changes.deleted, *changes.modified,
+                                *(old for old, _ in changes.renames)] if is_page(p)]
+    if not changed_then or revision == EMPTY_TREE:
+        return []
+    texts_then = _texts_at(root, revision, changed_then)
+    then: dict[str, tuple[str, int]] = {}
+    for path, text in zip(changed_then, texts_then, strict=True):
+        if text is not None:
+            then.update(generated_pages(path, text))
+    if not then:
+        return []
+    out = git(["ls-files", "-z", "--", docs_prefix or "."], root)
+    tracked = [p for p in out.decode("utf-8", "replace").split("\0") if is_page(p)]
+    excluded = excluded_paths([p[len(docs_prefix) :] for p in tracked], exclude_patterns)
+    tracked = [p for p in tracked if not any(
+        p[len(docs_prefix) :] == x or p[len(docs_prefix) :].startswith(x + "/") for x in excluded)]
+    now: dict[str, tuple[str, int]] = {}
+    made_by: dict[str, str] = {}  # a page now → the source that makes it
+    for path in dict.fromkeys([*tracked, *(p for p in changes.added if is_page(p))]):
+        try:
+            text = (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for made, entry in generated_pages(path, text).items():
+            now.setdefault(made, entry)
+            made_by.setdefault(made, path)
+    changed_now = {*changes.modified, *(new for _, new in changes.renames), *changes.added}
+    # what unchanged sources make now, they made then as well
+    then_all = set(then) | {made for made, path in made_by.items() if path not in changed_now}
+    new_pages: dict[str, list[str]] = {}
+    for made, (name, _) in now.items():
+        if made not in then_all:
+            new_pages.setdefault(name, []).append(made)
+    folders_now = {made.rpartition("/")[0] for made in now}
+    skip = {move.old for move in known}
+    went: dict[str, set[str]] = {}  # old folder → the folders its objects' pages are in
+    for made, (name, _) in then.items():
+        folder = made.rpartition("/")[0] + "/"
+        if made in now or folder in skip:
+            continue
+        went.setdefault(folder, set()).update(
+            n.rpartition("/")[0] + "/" for n in new_pages.get(name, ()))
+    moves: list[FolderMove] = []
+    for old, targets in sorted(went.items()):
+        if len(targets) != 1 or old.rstrip("/") in folders_now:
+            continue
+        new = targets.pop()
+        made = next(n for n in now if n.startswith(new) and n not in then_all)
+        moves.append(FolderMove(old, new, str(root / made_by[made]), now[made][1],
+                                maker="autosummary-objects"))
+    if not moves:
+        return []
+    out = git(["ls-tree", "-r", "-z", "--name-only", revision, "--",
+               *(move.old for move in moves)], root)
+    tracked_then = [path for path in out.decode("utf-8", "replace").split("\0") if path]
+    return [m for m in moves if not any(path.startswith(m.old) for path in tracked_then)]
+
+
 def autoapi_move(
     root: Path, revision: str, conf: Path, docs_prefix: str, folder_now: str
 ) -> FolderMove | None:
@@ -1116,6 +1207,8 @@ def docs_changes(
             return prefix, changes  # no commit yet: no section had an id
         revision = out.decode().strip()
         generated = generated_moves(root, revision, changes, prefix, suffixes)
+        generated += object_moves(root, revision, changes, prefix, suffixes, generated,
+                                  exclude_patterns)
         moved_api = None if autoapi is None else autoapi_move(
             root, revision, autoapi[0], prefix, autoapi[1])
         changes = replace(
@@ -1290,6 +1383,10 @@ def unredirected_message(
     """The line the command and the build give for a page or section that lost its URL
     silently (``old`` and ``new`` of a section are ``page#id``; of a folder of generated
     pages, ``folder/``, with what writes them: :attr:`FolderMove.maker`)."""
+    if old.endswith("/") and maker == "autosummary-objects":
+        return (f"autosummary's pages in {old} moved to {new} since {since or 'HEAD'}: "
+                "the objects they document have their pages there now, and no [prefixes] "
+                "entry moves them")
     if old.endswith("/") and maker == "autoapi":
         return (f"sphinx-autoapi's pages in {old} moved to {new} with autoapi_root since "
                 f"{since or 'HEAD'}, and no [prefixes] entry moves them")

@@ -1048,6 +1048,59 @@ def autosummary_folders(text: str, path: str) -> list[tuple[int, str]]:
     return sorted(folders)
 
 
+_AUTOSUMMARY_RE = re.compile(r"^(\s*)\.\.\s+autosummary::\s*")
+_AUTOMODULE_RE = re.compile(r"^\s*\.\.\s+automodule::\s*([A-Za-z0-9_.]+)\s*$")
+_MODULE_RE = re.compile(r"^\s*\.\.\s+(current)?module::\s*([a-zA-Z0-9_.]+)\s*$")
+_AUTOSUMMARY_ITEM_RE = re.compile(r"^\s+(~?[_a-zA-Z][a-zA-Z0-9_.]*)\s*.*?")
+_AUTOSUMMARY_TOCTREE_RE = re.compile(r"^\s+:toctree:\s*(.*?)\s*$")
+
+
+def autosummary_entries(text: str) -> list[tuple[int, str, str]]:
+    """``(line, toctree, name)``: each object whose page autosummary generates, named
+    ``toctree/name`` (the toctree relative to the source's folder), read line by line
+    as ``sphinx.ext.autosummary``'s generator reads every source (its
+    ``find_autosummary_in_lines``: the current module prefixes a name; code samples are
+    read too, as it reads them).  ``line`` is the ``:toctree:`` option's."""
+    if "autosummary" not in text:
+        return []
+    found: list[tuple[int, str, str]] = []
+    module = ""
+    inside = False
+    base_indent = ""
+    toctree: tuple[int, str] | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if inside:
+            match = _AUTOSUMMARY_TOCTREE_RE.match(line)
+            if match:
+                toctree = (number, match.group(1))
+                continue
+            if line.strip().startswith(":"):
+                continue  # another option
+            match = _AUTOSUMMARY_ITEM_RE.match(line)
+            if match:
+                name = match.group(1).strip().removeprefix("~")
+                if module and not name.startswith(module + "."):
+                    name = f"{module}.{name}"
+                if toctree is not None:
+                    found.append((toctree[0], toctree[1], name))
+                continue
+            if not line.strip() or line.startswith(base_indent + " "):
+                continue
+            inside = False
+        match = _AUTOSUMMARY_RE.match(line)
+        if match:
+            inside, base_indent, toctree = True, match.group(1), None
+            continue
+        match = _AUTOMODULE_RE.search(line)
+        if match:
+            module = match.group(1).strip()
+            continue
+        match = _MODULE_RE.match(line)
+        if match:
+            module = match.group(2)
+    return found
+
+
 def _file_options(body: list[tuple[int, str]]) -> list[Span]:
     """The ``:file:`` option of a ``csv-table`` or ``raw`` directive."""
     for offset, line in body:
