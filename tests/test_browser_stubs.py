@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from sphinx.application import Sphinx
+from sphinx.util.docutils import docutils_namespace
 
 pytestmark = pytest.mark.browser
 
@@ -167,18 +168,19 @@ def sites(tmp_path_factory: pytest.TempPathFactory, server: str) -> dict[str, Pa
     built = {}
     for builder in ("html", "dirhtml"):
         out = base / builder
-        app = Sphinx(
-            src,
-            src,
-            out,
-            base / f"doctrees-{builder}",
-            builder,
-            confoverrides={"relocate_map": {"old/external": f"{server}/ext/page"}},
-            status=None,
-            warning=io.StringIO(),
-            freshenv=True,
-        )
-        app.build()
+        with docutils_namespace():  # the directives it registers go with it
+            app = Sphinx(
+                src,
+                src,
+                out,
+                base / f"doctrees-{builder}",
+                builder,
+                confoverrides={"relocate_map": {"old/external": f"{server}/ext/page"}},
+                status=None,
+                warning=io.StringIO(),
+                freshenv=True,
+            )
+            app.build()
         built[builder] = out
     return built
 

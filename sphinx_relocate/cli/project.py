@@ -10,6 +10,7 @@ where it looked (:class:`TableSources`).
 from __future__ import annotations
 
 import os
+import posixpath
 import sys
 import traceback
 from collections.abc import Callable
@@ -168,6 +169,23 @@ class DocsProject:
                         inside = os.path.relpath(os.path.join(current, name), top)
                         if not inside.startswith(".."):
                             found.append(inside.replace(os.sep, "/"))
+        return found
+
+    def extra_html(self, root: Path) -> dict[str, str]:
+        """The HTML files ``html_extra_path`` copies into the output (relative to
+        ``root``, inside it), each with the output folder it is served from."""
+        from sphinx.util.matching import Matcher
+
+        from sphinx_relocate.core.history import extra_files
+
+        found: dict[str, str] = {}
+        files = extra_files(self.confdir, self.settings.get("html_extra_path") or (),
+                            Matcher(self.exclude_patterns))
+        top = os.path.abspath(root)
+        for served, path in files.items():
+            inside = os.path.relpath(os.path.abspath(path), top)
+            if served.endswith((".html", ".htm")) and not inside.startswith(".."):
+                found[inside.replace(os.sep, "/")] = posixpath.dirname(served)
         return found
 
     def conf_file(self, root: Path) -> str:

@@ -128,6 +128,7 @@ def make_rewriter(
         templates=project.template_files(root),
         conf=project.conf_file(root),
         docstrings=project.renders_docstrings(),
+        extra_html=project.extra_html(root),
     )
 
 

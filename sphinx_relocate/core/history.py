@@ -317,13 +317,7 @@ def unserved(
         if key in seen:
             continue
         seen.add(key)
-        if any(name in documents or name in GENERATED_PAGES for name in names):
-            continue
-        if is_file(url.path):
-            continue
-        if moved_page(names, documents, table):
-            continue
-        if any(("/" + url.path).startswith(old) for old in olds):
+        if served(url.path, names, documents, table, is_file=is_file, folders=olds):
             continue
         where = f"{url.source}, line {url.line}" if url.line else url.source
         message = (f"{url.url} was published ({where}) and nothing serves it now: no page, "
@@ -333,6 +327,22 @@ def unserved(
             message += f"; the closest page now is {hint}"
         found.append(Unredirected(names[0] if names else url.path, url.url, message, "pages"))
     return found
+
+
+def served(
+    path: str, names: Sequence[str], documents: set[str], table: RelocationTable, *,
+    is_file: Callable[[str], bool], folders: Sequence[str] = (),
+) -> bool:
+    """Whether something serves the site path ``path`` (whose page names are ``names``:
+    :func:`page_candidates`): a document, a page the builder generates, a file of the
+    output, a redirect stub (the table moves the page) or a folder rule of the server
+    exports (``folders``: their old folders, ``/``-absolute)."""
+    return (
+        any(name in documents or name in GENERATED_PAGES for name in names)
+        or is_file(path)
+        or bool(moved_page(names, documents, table))
+        or any(("/" + path).startswith(old) for old in folders)
+    )
 
 
 def moved_page(names: Sequence[str], documents: set[str], table: RelocationTable) -> list[str]:
@@ -378,6 +388,36 @@ class ClosestPages:
             if close:
                 return close[0]
         return None
+
+
+def extra_files(
+    confdir: Path, extra_paths: Iterable[str], excluded: Callable[[str], bool]
+) -> dict[str, Path]:
+    """The files ``html_extra_path`` copies into the output folder, by their path there,
+    walked as Sphinx's ``copy_asset`` walks them (symbolic links to folders followed,
+    ``excluded`` paths left out), each folder once."""
+    found: dict[str, Path] = {}
+    for extra in extra_paths:
+        base = os.path.join(confdir, extra)
+        if os.path.isfile(base):
+            found[os.path.basename(base)] = Path(base)
+            continue
+        reals: dict[str, str] = {}  # each folder walked -> where it really is
+        for folder, folders, names in os.walk(base, followlinks=True):
+            real = reals[folder] = os.path.realpath(folder)
+            up = os.path.dirname(folder)
+            while up in reals:  # a link back up: Sphinx would go round; the files are known
+                if reals[up] == real:
+                    folders[:], names = [], []
+                    break
+                up = os.path.dirname(up)
+            rel = os.path.relpath(folder, base).replace(os.sep, "/")
+            rel = "" if rel == "." else rel + "/"
+            folders[:] = sorted(name for name in folders if not excluded(rel + name))
+            for name in sorted(names):
+                if not excluded(rel + name):
+                    found[rel + name] = Path(folder, name)
+    return found
 
 
 def output_files(

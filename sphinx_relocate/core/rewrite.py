@@ -83,6 +83,7 @@ from sphinx_relocate.core.spans import (
     anchors_in_source,
     external_toc_targets,
     find_targets,
+    html_file_targets,
     labels_in,
     role_around,
     template_targets,
@@ -199,6 +200,7 @@ class Rewriter:
         templates: Collection[str] = (),
         conf: str = "",
         docstrings: bool = False,
+        extra_html: Mapping[str, str] | None = None,
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -216,6 +218,10 @@ class Rewriter:
         #: page that documents them, so only those from the top (``/…``) and labels
         #: can be rewritten
         self.docstrings = docstrings
+        #: the HTML files ``html_extra_path`` copies (repository-relative), each with
+        #: the folder of the output it is served from (``""``: the root), whose links
+        #: are URLs of the built pages
+        self.extra_html = extra_html or {}
         #: sphinx-external-toc's site map (``_toc.yml``), repository-relative; ``""``: none
         self.site_map = site_map
         #: rewrite a link that names a page by a source file it no longer has, which no
@@ -506,8 +512,10 @@ class Rewriter:
     @property
     def named_files(self) -> frozenset[str]:
         """The files read in a syntax of their own: the site map, the example scripts,
-        the templates and conf.py."""
-        return frozenset({self.site_map, self.conf, *self.scripts, *self.templates} - {""})
+        the templates, conf.py and the HTML files of ``html_extra_path``."""
+        return frozenset(
+            {self.site_map, self.conf, *self.scripts, *self.templates, *self.extra_html} - {""}
+        )
 
     def _documented(self, path: str) -> bool:
         """Whether ``path`` is read for its docstrings (:attr:`docstrings`)."""
@@ -521,6 +529,11 @@ class Rewriter:
         if site is not None:
             return site
         page, had = (None, False)
+        if path in self.extra_html:  # from the folder of the output it is served from
+            folder = self.docs_prefix.rstrip("/")
+            served = posixpath.join(folder, self.extra_html[path]).rstrip("/")
+            site = self._sites[path] = Site((served,), folder, 0)
+            return site
         if (path in (self.site_map, self.conf) or path in self.templates
                 or self._documented(path)):  # from the top
             folder = self.docs_prefix.rstrip("/")
@@ -543,6 +556,8 @@ class Rewriter:
             spans = external_toc_targets(text)
         elif path in self.templates:
             spans = template_targets(text)
+        elif path in self.extra_html:
+            spans = html_file_targets(text)
         elif path == self.conf:  # and, with --mentions, what any .py file is read for
             mentions = self._mention_re is not None
             spans = find_targets(text, path, self._url_re if mentions else None,

@@ -665,6 +665,12 @@ def _html_targets(text: str) -> list[Span]:
     return spans
 
 
+def html_file_targets(text: str) -> list[Span]:
+    """The pages an HTML file of ``html_extra_path`` links (``href`` and ``src`` values,
+    mode "doc": URLs of pages, read as page names)."""
+    return [span._replace(mode="doc") for span in _html_targets(text)]
+
+
 def _role_targets(text: str) -> list[Span]:
     spans: list[Span] = []
     for match in _ROLE.finditer(text):

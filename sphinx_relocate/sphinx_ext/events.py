@@ -16,6 +16,7 @@ from sphinx_relocate.sphinx_ext import (
     check,
     config,
     external_toc,
+    extra_html,
     inventory,
     old_ids,
     published,
@@ -205,8 +206,9 @@ def report_build(app: Sphinx, exception: BaseException | None) -> None:
     """The last lines of a build, after every other handler's warnings."""
     # 0. the published URLs nothing serves, now that the builder's own pages are known
     published.on_build_finished(app, exception)
-    if exception is None:  # and the pages the templates name, counted with the rest
-        templates.check_template_links(app)
+    if exception is None:  # and the pages the templates and extra files name, counted
+        templates.check_template_links(app)  # with the rest
+        extra_html.check_extra_links(app)
     # 1. the dangling count (state.dangling); fails the build when asked to
     check.on_build_finished(app, exception)
     # 2. the summary line, from what 1 and write_redirects left in the state

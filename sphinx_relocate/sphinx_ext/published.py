@@ -205,7 +205,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         return
     documents = set(app.env.found_docs)
     table = table_of(app)
-    outputs = {_output_path(app, doc) for doc in documents}
+    outputs = {output_path(app, doc) for doc in documents}
     folders = moved_folders(table, outputs) if state.settings.exports else []
     is_file = output_files(
         Path(app.confdir), app.config.html_extra_path or (),
@@ -231,7 +231,7 @@ def _warn(app: Sphinx, findings: list[Unredirected]) -> None:
         warn(RelocateWarning.UNREDIRECTED, finding.message, location=str(where))
 
 
-def _output_path(app: Sphinx, docname: str) -> str:
+def output_path(app: Sphinx, docname: str) -> str:
     """The output file of a document, relative to the output folder."""
     name = getattr(app.builder, "get_outfilename", None)
     if name is None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
-import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -212,32 +211,13 @@ def on_html_page_context(app: Sphinx, pagename: str, *args: Any) -> None:
 
 
 def _extra_files(app: Sphinx) -> set[str]:
-    """Files ``html_extra_path`` copies into the output folder, walked as Sphinx walks
-    them (``copy_asset``: symbolic links to folders followed, ``exclude_patterns`` left
-    out), each folder once."""
+    """Files ``html_extra_path`` copies into the output folder, by their path there."""
     from sphinx.util.matching import Matcher
 
-    excluded = Matcher(app.config.exclude_patterns)
-    found: set[str] = set()
-    for extra in app.config.html_extra_path or ():
-        base = os.path.join(app.confdir, extra)
-        if os.path.isfile(base):
-            found.add(os.path.basename(base))
-            continue
-        reals: dict[str, str] = {}  # each folder walked -> where it really is
-        for folder, folders, names in os.walk(base, followlinks=True):
-            real = reals[folder] = os.path.realpath(folder)
-            up = os.path.dirname(folder)
-            while up in reals:  # a link back up: Sphinx would go round; the files are known
-                if reals[up] == real:
-                    folders[:], names = [], []
-                    break
-                up = os.path.dirname(up)
-            rel = os.path.relpath(folder, base).replace(os.sep, "/")
-            rel = "" if rel == "." else rel + "/"
-            folders[:] = [name for name in folders if not excluded(rel + name)]
-            found.update(rel + name for name in names if not excluded(rel + name))
-    return found
+    from sphinx_relocate.core.history import extra_files
+
+    return set(extra_files(Path(app.confdir), app.config.html_extra_path or (),
+                           Matcher(app.config.exclude_patterns)))
 
 
 #: What an HTML builder writes into the output folder besides pages and the folders of

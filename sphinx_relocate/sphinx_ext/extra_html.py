@@ -1,0 +1,165 @@
+"""The links of the HTML files ``html_extra_path`` copies: checked like every other.
+
+A project's extra files (a landing page, a ``404.html`` written by hand, a page kept
+from an older site) are copied into the output as they are: no document, so Sphinx
+reads none of their links, and a link to a page that was deleted or renamed without an
+entry is a 404 that no build warns about.  Once the output is written, each relative
+``href``/``src`` of those files is read from where the file is served; one that
+nothing serves (no page, file, redirect stub or server rule: ``core.history.served``)
+or that names a fragment its page does not have is a ``relocate.link`` warning at the
+file's line, on every build.  ``rewrite`` writes the new URLs of moved pages into them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import posixpath
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.util.matching import Matcher
+
+from sphinx_relocate.core.exports import moved_folders
+from sphinx_relocate.core.history import (
+    ClosestPages,
+    extra_files,
+    output_files,
+    page_candidates,
+    served,
+)
+from sphinx_relocate.core.html import find_urls
+from sphinx_relocate.core.landing import EXTERNAL
+from sphinx_relocate.core.paths import decode, leaves_root, split_target
+from sphinx_relocate.sphinx_ext.check import has_anchor
+from sphinx_relocate.sphinx_ext.published import output_path
+from sphinx_relocate.sphinx_ext.queries import rendered_pages, table_of
+from sphinx_relocate.sphinx_ext.record import Reference, anchors_of
+from sphinx_relocate.sphinx_ext.state import Finding, state_of
+from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
+
+#: the builders whose output the files' links are written against
+_BUILDERS = ("html", "dirhtml")
+
+
+def extra_links(app: Sphinx) -> list[tuple[Path, int, str, str]]:
+    """``(file, line, link as written, site path it names)`` of each relative link of
+    the HTML files ``html_extra_path`` copies that may not land: one to no other such
+    file (a link that leaves the site, a site-absolute one and one to the file's own
+    fragments are left out).
+
+    A tree of generated HTML (Doxygen's) may hold thousands of files linking each
+    other, which no table entry moves: what a file links is kept in the doctree folder
+    by its size and time, the links to the tree's own files as the paths they name, so
+    a build reads a file again only when it changed or one of those paths went.
+    """
+    found: list[tuple[Path, int, str, str]] = []
+    files = extra_files(Path(app.confdir), app.config.html_extra_path or (),
+                        Matcher(app.config.exclude_patterns))
+    kept_file = Path(app.doctreedir, "relocate-extra-links.json")
+    try:
+        kept = json.loads(kept_file.read_text("utf-8"))
+    except (OSError, ValueError):
+        kept = {}
+    if not isinstance(kept, dict):
+        kept = {}
+    now: dict[str, list[Any]] = {}
+    for site_path, path in sorted(files.items()):
+        if not site_path.endswith((".html", ".htm")):
+            continue
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        known = kept.get(site_path)
+        if not (isinstance(known, list) and len(known) == 4
+                and known[:2] == [stat.st_size, stat.st_mtime_ns]
+                and all(target in files for target in known[3])):
+            outside, inside = _links_in(path, site_path, files)
+            known = [stat.st_size, stat.st_mtime_ns, outside, sorted(inside)]
+        now[site_path] = known
+        found.extend((path, line, written, target) for line, written, target in known[2])
+    if now != kept:
+        with contextlib.suppress(OSError):
+            kept_file.write_text(json.dumps(now), "utf-8")
+    return found
+
+
+def _links_in(
+    path: Path, site_path: str, files: Mapping[str, Path]
+) -> tuple[list[tuple[int, str, str]], set[str]]:
+    """``(line, link, site path)`` of each relative ``href``/``src`` of an HTML file
+    served at ``site_path``, but for those to one of ``files``, whose paths come second."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return [], set()
+    folder = posixpath.dirname(site_path)
+    outside: list[tuple[int, str, str]] = []
+    inside: set[str] = set()
+    line, counted = 1, 0  # the URLs come in document order: count lines as they come
+    for url in find_urls(text):
+        written = url.value
+        if not written or written.startswith(("#", "/", "?")) or EXTERNAL.match(written):
+            continue
+        link = decode(split_target(written)[0])
+        target = posixpath.normpath(posixpath.join(folder, link))
+        if leaves_root(target) or target == ".":
+            continue
+        if target in files:
+            inside.add(target)
+            continue
+        line += text.count("\n", counted, url.start)
+        counted = url.start
+        outside.append((line, written, target + ("/" if link.endswith("/") else "")))
+    return outside, inside
+
+
+def check_extra_links(app: Sphinx) -> None:
+    """Warn for each link of an extra HTML file that lands nowhere, at its line."""
+    state = state_of(app)
+    if app.builder.name not in _BUILDERS or state.report is None:
+        return
+    links = extra_links(app)
+    if not links:
+        return
+    env = app.env
+    documents = set(env.found_docs)
+    table = table_of(app)
+    is_file = output_files(Path(app.confdir), app.config.html_extra_path or (),
+                           app.config.html_static_path or (), Path(app.outdir))
+    outputs = {output_path(app, doc) for doc in documents}
+    folders = [old for old, _ in moved_folders(table, outputs)] if state.settings.exports else []
+    rendered = rendered_pages(app)
+    anchors = anchors_of(env)
+    hints: ClosestPages | None = None
+    ignore = state.settings.ignore
+    answers: dict[str, bool] = {}  # site path → whether it is served (a tree of
+    # generated HTML links the same files thousands of times)
+    for path, line, written, site_path in links:
+        if ignore and any(p.match(written) or p.match(site_path) for p in ignore):
+            continue
+        names = page_candidates(site_path)
+        fragment = decode(split_target(written)[2]) if "#" in written else ""
+        answer = answers.get(site_path)
+        if answer is None:
+            answer = answers[site_path] = any(name in rendered for name in names) or served(
+                site_path, names, documents, table, is_file=is_file, folders=folders)
+        if answer:
+            page = next((name for name in names if name in documents), None)
+            if not fragment or page is None or has_anchor(anchors, page, fragment):
+                continue
+            message = f"link {written!r} does not land: page {page!r} has no anchor {fragment!r}"
+        else:
+            hints = hints or ClosestPages(documents)
+            hint = hints.closest(names or [site_path])
+            message = (f"link {written!r} does not land: nothing the build serves is at "
+                       f"{site_path!r} (no page, file, redirect stub or server rule)")
+            if hint:
+                message += f"; the closest page now is {hint}"
+        reference = Reference("", line, RelocateWarning.LINK, written, site_path, False,
+                              source=str(path))
+        warn(RelocateWarning.LINK, message, location=f"{path}:{line}")
+        state.report.findings.append(Finding(reference, RelocateWarning.LINK, message))
