@@ -66,6 +66,17 @@ def test_the_links_of_extra_files_are_checked_at_their_lines(tmp_path: Path) -> 
     lines = warning_lines(docs, tmp_path / "build")
     assert [line for line in lines if "relocate." in line] == expected[1:], lines
     landing.write_text(LANDING, "utf-8")
+    # the dirhtml builder writes pages at other URLs (the old page's stub answers both)
+    built = builds.build(docs, "dirhtml", builddir=tmp_path / "dirhtml",
+                         confoverrides={"show_warning_types": True})
+    assert [line.replace(str(docs), "docs") for line in builds.COLOR.sub(
+        "", built.warnings).splitlines()] == [
+        "docs/_extra/landing.html:6: WARNING: link 'guide/tutorial.html' does not land: the "
+        "dirhtml builder writes page 'guide/tutorial' at 'guide/tutorial/' [relocate.link]",
+        expected[0],
+        "docs/_extra/landing.html:7: WARNING: link 'guide/tutorial.html#nope' does not land: "
+        "the dirhtml builder writes page 'guide/tutorial' at 'guide/tutorial/' "
+        "[relocate.link]"]
     # a link to what only the server adds is relocate_ignore's, as any other target
     lines = warning_lines(docs, tmp_path / "ignored", relocate_ignore=[r"gone\.html"])
     assert [line for line in lines if "relocate." in line] == expected[1:], lines

@@ -143,15 +143,27 @@ def check_extra_links(app: Sphinx) -> None:
             continue
         names = page_candidates(site_path)
         fragment = decode(split_target(written)[2]) if "#" in written else ""
+        page = next((name for name in names if name in documents), None)
         answer = answers.get(site_path)
         if answer is None:
-            answer = answers[site_path] = any(name in rendered for name in names) or served(
-                site_path, names, documents, table, is_file=is_file, folders=folders)
+            if page is not None and site_path.endswith(("/", ".html")):
+                # a page of this build, at the URL its builder writes (a URL without
+                # either, servers answer by either: GitHub Pages' x.html, a folder's x/)
+                file = site_path + "index.html" if site_path.endswith("/") else site_path
+                answer = file in outputs
+            else:
+                answer = any(name in rendered for name in names) or served(
+                    site_path, names, documents, table, is_file=is_file, folders=folders)
+            answers[site_path] = answer
         if answer:
-            page = next((name for name in names if name in documents), None)
             if not fragment or page is None or has_anchor(anchors, page, fragment):
                 continue
             message = f"link {written!r} does not land: page {page!r} has no anchor {fragment!r}"
+        elif page is not None:
+            url = output_path(app, page)
+            url = url.removesuffix("index.html") if app.builder.name == "dirhtml" else url
+            message = (f"link {written!r} does not land: the {app.builder.name} builder "
+                       f"writes page {page!r} at {url!r}")
         else:
             hints = hints or ClosestPages(documents)
             hint = hints.closest(names or [site_path])
