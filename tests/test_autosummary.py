@@ -157,6 +157,14 @@ def _warnings(srcdir: Path, builddir: Path) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", built.warnings)
 
 
+def _api_project(root: Path, ignored: str) -> str:
+    """A project whose ``api.rst`` lists objects for autosummary, committed (git ignores
+    ``ignored``); the commit."""
+    write_tree(root, {".gitignore": ignored, "docs/conf.py": CONF, "docs/index.rst": INDEX,
+                      "docs/guide.md": GUIDE, "docs/api.rst": API}, {})
+    return first_commit(root, "base")
+
+
 def _moved_project(root: Path, *, tracked: bool = False) -> str:
     """A project whose ``api.rst`` (with autosummary) moved into ``reference/``,
     committed; the commit before the move."""
@@ -247,9 +255,7 @@ def test_a_toctree_option_changed_in_place_moves_the_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "repo"
-    write_tree(root, {".gitignore": "docs/generated/\ndocs/api/\n", "docs/conf.py": CONF,
-                      "docs/index.rst": INDEX, "docs/guide.md": GUIDE, "docs/api.rst": API}, {})
-    base = first_commit(root, "base")
+    base = _api_project(root, "docs/generated/\ndocs/api/\n")
     (root / "docs/api.rst").write_text(API.replace(":toctree: generated", ":toctree: api"))
     monkeypatch.chdir(root)
     assert main(["from-git", "docs", "--since", base]) == 0
@@ -299,10 +305,7 @@ def test_a_folder_follows_its_objects_to_a_page_written_anew(
     """autosummary names each page after its object: where the page that lists them was
     replaced (no rename for git), the objects say where their pages went."""
     root = tmp_path / "repo"
-    write_tree(root, {".gitignore": "docs/generated/\ndocs/reference/api/\n",
-                      "docs/conf.py": CONF, "docs/index.rst": INDEX, "docs/guide.md": GUIDE,
-                      "docs/api.rst": API}, {})
-    base = first_commit(root, "base")
+    base = _api_project(root, "docs/generated/\ndocs/reference/api/\n")
     git(root, "rm", "-q", "docs/api.rst")
     (root / "docs/reference").mkdir()
     (root / "docs/reference/index.rst").write_text(REFERENCE, "utf-8")
@@ -341,9 +344,7 @@ def test_objects_that_went_to_several_folders_derive_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "repo"
-    write_tree(root, {".gitignore": "docs/generated/\n", "docs/conf.py": CONF,
-                      "docs/index.rst": INDEX, "docs/guide.md": GUIDE, "docs/api.rst": API}, {})
-    base = first_commit(root, "base")
+    base = _api_project(root, "docs/generated/\n")
     git(root, "rm", "-q", "docs/api.rst")
     split = REFERENCE.replace("   ~loads\n", "")
     (root / "docs/reference").mkdir()
