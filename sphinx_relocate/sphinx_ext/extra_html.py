@@ -120,7 +120,8 @@ def _links_in(
 def check_extra_links(app: Sphinx) -> None:
     """Warn for each link of an extra HTML file that lands nowhere, at its line."""
     state = state_of(app)
-    if app.builder.name not in _BUILDERS or state.report is None:
+    if (app.builder.name not in _BUILDERS or state.report is None
+            or not app.config.html_extra_path):
         return
     links = extra_links(app)
     if not links:
