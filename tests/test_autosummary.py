@@ -260,6 +260,11 @@ def test_a_toctree_option_changed_in_place_moves_the_folder(
     monkeypatch.chdir(root)
     assert main(["from-git", "docs", "--since", base]) == 0
     assert tomllib.loads(capsys.readouterr()[0]) == {"prefixes": {"generated/": "api/"}}
+    # with a directive added, which folder went where is read from the objects
+    (root / "docs/api.rst").write_text(API.replace(":toctree: generated", ":toctree: api")
+                                       + "\n.. autosummary::\n   :toctree: os\n\n   os.getcwd\n")
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert tomllib.loads(capsys.readouterr()[0]) == {"prefixes": {"generated/": "api/"}}
 
 
 def test_mv_records_the_folder_and_relocate_since_names_it(
