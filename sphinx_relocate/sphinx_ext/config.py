@@ -241,14 +241,14 @@ def on_env_get_outdated(
 def gallery_left_over(app: Sphinx) -> Callable[[str], str] | None:
     """Why a page of sphinx-gallery is still there (:func:`core.gallery.left_over`),
     when conf.py loads it."""
-    from sphinx_relocate.core.gallery import left_over
-    from sphinx_relocate.core.git import repository_galleries
-
     if GALLERY_EXTENSION not in app.extensions:
         return None
     conf = getattr(app.config, "sphinx_gallery_conf", None)
 
     def advice(docname: str) -> str:  # asked only of an old page that still exists
+        from sphinx_relocate.core.gallery import left_over
+        from sphinx_relocate.core.git import repository_galleries
+
         root, galleries = repository_galleries(conf, Path(app.srcdir))
         return left_over(galleries, docname, lambda path: (root / path).is_file())
 

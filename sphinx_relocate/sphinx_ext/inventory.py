@@ -94,6 +94,8 @@ def _add_aliases(app: Sphinx, path: Path, data: bytes) -> None:
         key = _key(data, (sorted(moves.items()), sorted(label_aliases.items())))
         if kept is not None and kept.aliases == key:
             made = kept.inventory
+        elif not moves and not label_aliases:  # nothing to add: Sphinx's, as it is
+            made = data
         else:
             try:
                 inventory = parse(data)
