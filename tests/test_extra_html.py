@@ -109,3 +109,32 @@ def test_rewrite_writes_the_new_urls_into_extra_files(
         path = href.partition("#")[0]
         if path and "://" not in path and not path.startswith(".."):
             assert (out / path).is_file(), href
+
+
+def test_a_new_url_with_a_quote_stays_inside_its_attribute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A page name is any file name (and a table value): a quote or ``<`` in the new
+    URL would end the attribute and write markup into an HTML file the site serves as
+    it is, or into a page's raw HTML; it is written as the attribute's text instead."""
+    files = dict(FILES)
+    files["docs/conf.py"] = ('extensions = ["myst_parser", "sphinx_relocate"]\n'
+                             'html_extra_path = ["_extra"]\n')
+    files["docs/relocations.toml"] = '[pages]\n"install" = \'guide/in"st<all\'\n'
+    files['docs/guide/in"st<all.md'] = "# Install\n"
+    files["docs/_extra/landing.html"] = (
+        "<a href=\"install.html\">a</a> <a href='install.html'>b</a> <a href=install.html>c</a>\n"
+        '<a href="install.html?q=1&amp;r=2#setup">e</a>\n')
+    files["docs/page.md"] = '# Page\n\n<a href="install.md">d</a>\n'
+    write_tree(tmp_path, files, {})
+    first_commit(tmp_path, "base")
+    monkeypatch.chdir(tmp_path)
+    assert main(["rewrite", "docs", "--write"]) == 0
+    assert (tmp_path / "docs/_extra/landing.html").read_text("utf-8") == (
+        '<a href="guide/in&quot;st&lt;all.html">a</a> '
+        "<a href='guide/in&quot;st&lt;all.html'>b</a> "
+        "<a href=guide/in&quot;st&lt;all.html>c</a>\n"  # character references need no quotes
+        # what the source wrote stays as written: no reference is escaped twice
+        '<a href="guide/in&quot;st&lt;all.html?q=1&amp;r=2#setup">e</a>\n')
+    assert (tmp_path / "docs/page.md").read_text("utf-8") == (
+        '# Page\n\n<a href="guide/in&quot;st&lt;all.md">d</a>\n')

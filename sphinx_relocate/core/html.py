@@ -154,14 +154,27 @@ def find_urls(text: str) -> Iterator[UrlAttribute]:
             position = raw_end.end() if raw_end else len(text)
 
 
-def _encode(value: str) -> str:
+def encode_attribute(value: str, *, ampersands: bool = True) -> str:
     """Escape a new value so that nothing in it can end or open anything around it: a
     quote or ``>`` in it would pair with, or close, a tag left open before it
-    (``<b'<img src='x'>``), which the old value left alone."""
+    (``<b'<img src='x'>``), which the old value left alone.  ``ampersands=False``: the
+    value holds text as the source wrote it (``?a=1&amp;b=2`` carried over), whose
+    character references stay as they are."""
+    if ampersands:
+        value = value.replace("&", "&amp;")
     return (
-        value.replace("&", "&amp;").replace('"', "&quot;").replace("'", "&#x27;")
+        value.replace('"', "&quot;").replace("'", "&#x27;")
         .replace("<", "&lt;").replace(">", "&gt;")
     )
+
+
+def attribute_value(new: str, quote: str, *, ampersands: bool = True) -> str:
+    """``new`` as the text that replaces an attribute's value between its quotes
+    (``quote``; ``""``: it had none, and gets double quotes when it needs them)."""
+    encoded = encode_attribute(new, ampersands=ampersands)
+    if not quote and (not encoded or re.search(r"""[\s=`]""", encoded)):
+        return f'"{encoded}"'
+    return encoded
 
 
 def rewrite_urls(text: str, rewrite: Callable[[UrlAttribute], str | None]) -> str:
@@ -177,10 +190,7 @@ def rewrite_urls(text: str, rewrite: Callable[[UrlAttribute], str | None]) -> st
         new = rewrite(found)
         if new is None or new == found.value:
             continue
-        quote = found.quote
-        encoded = _encode(new)
-        if not quote and (not encoded or re.search(r"""[\s=`]""", encoded)):
-            encoded = f'"{encoded}"'
+        encoded = attribute_value(new, found.quote)
         pieces.append(text[last : found.start])
         pieces.append(encoded)
         last = found.end

@@ -48,6 +48,7 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from sphinx_relocate.core.files import write_atomically
+from sphinx_relocate.core.html import attribute_value
 from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings
 from sphinx_relocate.core.landing import (
     UNDECIDED,
@@ -679,6 +680,10 @@ class Rewriter:
                     and text.startswith(">", span.end)
                 ):  # <project:old.md> of a page that became a URL: <https://…>
                     edits.append((autolink, span.end + 1, f"<{new}>"))
+                elif span.syntax == "html":  # an attribute's value: a quote in it is data
+                    quote = text[span.start - 1 : span.start]  # (the rest is the source's)
+                    edits.append((span.start, span.end, attribute_value(
+                        new, quote if quote in "\"'" else "", ampersands=False)))
                 else:
                     edits.append((span.start, span.end, new))
                 syntaxes[span.syntax] += 1
