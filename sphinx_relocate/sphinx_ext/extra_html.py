@@ -22,11 +22,9 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.util.matching import Matcher
 
-from sphinx_relocate.core.exports import moved_folders
 from sphinx_relocate.core.history import (
     ClosestPages,
     extra_files,
-    output_files,
     page_candidates,
     served,
 )
@@ -34,8 +32,8 @@ from sphinx_relocate.core.html import find_urls
 from sphinx_relocate.core.landing import EXTERNAL
 from sphinx_relocate.core.paths import decode, leaves_root, split_target
 from sphinx_relocate.sphinx_ext.check import has_anchor
-from sphinx_relocate.sphinx_ext.published import output_path
-from sphinx_relocate.sphinx_ext.queries import rendered_pages, table_of
+from sphinx_relocate.sphinx_ext.published import output_path, written_output
+from sphinx_relocate.sphinx_ext.queries import rendered_pages
 from sphinx_relocate.sphinx_ext.record import Reference, anchors_of
 from sphinx_relocate.sphinx_ext.state import Finding, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
@@ -127,12 +125,9 @@ def check_extra_links(app: Sphinx) -> None:
     if not links:
         return
     env = app.env
-    documents = set(env.found_docs)
-    table = table_of(app)
-    is_file = output_files(Path(app.confdir), app.config.html_extra_path or (),
-                           app.config.html_static_path or (), Path(app.outdir))
-    outputs = {output_path(app, doc) for doc in documents}
-    folders = [old for old, _ in moved_folders(table, outputs)] if state.settings.exports else []
+    output = written_output(app)
+    documents, table, outputs = output.documents, output.table, output.outputs
+    folders = [old for old, _ in output.folders]
     rendered = rendered_pages(app)
     anchors = anchors_of(env)
     hints: ClosestPages | None = None
@@ -154,7 +149,7 @@ def check_extra_links(app: Sphinx) -> None:
                 answer = file in outputs
             else:
                 answer = any(name in rendered for name in names) or served(
-                    site_path, names, documents, table, is_file=is_file, folders=folders)
+                    site_path, names, documents, table, is_file=output.is_file, folders=folders)
             answers[site_path] = answer
         if answer:
             if not fragment or page is None or has_anchor(anchors, page, fragment):

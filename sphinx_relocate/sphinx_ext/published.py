@@ -27,7 +27,7 @@ import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sphinx_relocate.core.exports import moved_folders
 from sphinx_relocate.core.history import output_files, read_history, unserved
@@ -52,6 +52,8 @@ from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
+
+    from sphinx_relocate.core.table import RelocationTable
 
 #: Seconds the whole fetch of a published inventory may take (connection, redirects,
 #: every byte): a server that trickles bytes cannot hold the build.
@@ -203,15 +205,9 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     history, state.published_urls = state.published_urls, None
     if exception is not None or history is None:
         return
-    documents = set(app.env.found_docs)
-    table = table_of(app)
-    outputs = {output_path(app, doc) for doc in documents}
-    folders = moved_folders(table, outputs) if state.settings.exports else []
-    is_file = output_files(
-        Path(app.confdir), app.config.html_extra_path or (),
-        app.config.html_static_path or (), Path(app.outdir),
-    )
-    found = unserved(history, documents, table, is_file=is_file, folders=folders)
+    output = written_output(app)
+    found = unserved(history, output.documents, output.table, is_file=output.is_file,
+                     folders=output.folders)
     pages = rendered_pages(app)
     _warn(app, [finding for finding in found if finding.name not in pages])
 
@@ -229,6 +225,32 @@ def _warn(app: Sphinx, findings: list[Unredirected]) -> None:
             Path(app.confdir), app.config.relocate_table, finding.section, "relocate_published"
         )
         warn(RelocateWarning.UNREDIRECTED, finding.message, location=str(where))
+
+
+class WrittenOutput(NamedTuple):
+    """What serves a URL of the output once the builder has written it."""
+
+    documents: set[str]
+    table: RelocationTable
+    #: each document's output file, relative to the output folder
+    outputs: set[str]
+    #: the ``(old, new)`` folder rules of the server exports (none without exports)
+    folders: list[tuple[str, str]]
+    #: whether the output has a file at a path (``core.history.output_files``)
+    is_file: Callable[[str], bool]
+
+
+def written_output(app: Sphinx) -> WrittenOutput:
+    """The output as a URL check sees it (the published URLs, extra files' links)."""
+    documents = set(app.env.found_docs)
+    table = table_of(app)
+    outputs = {output_path(app, doc) for doc in documents}
+    folders = moved_folders(table, outputs) if state_of(app).settings.exports else []
+    is_file = output_files(
+        Path(app.confdir), app.config.html_extra_path or (),
+        app.config.html_static_path or (), Path(app.outdir),
+    )
+    return WrittenOutput(documents, table, outputs, list(folders), is_file)
 
 
 def output_path(app: Sphinx, docname: str) -> str:
