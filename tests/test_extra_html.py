@@ -66,6 +66,15 @@ def test_the_links_of_extra_files_are_checked_at_their_lines(tmp_path: Path) -> 
     lines = warning_lines(docs, tmp_path / "build")
     assert [line for line in lines if "relocate." in line] == expected[1:], lines
     landing.write_text(LANDING, "utf-8")
+    # what the doctree folder keeps is read again when it is not of its form
+    kept = tmp_path / "build/doctrees/relocate-extra-links.json"
+    assert kept.is_file()
+    stat = landing.stat()
+    same = f'"landing.html": [{stat.st_size}, {stat.st_mtime_ns}, '
+    for garbage in ("{" + same + "[[1, 2]], []]}", "{" + same + "7, 8]}", "[1]", "{"):
+        kept.write_text(garbage, "utf-8")
+        lines = warning_lines(docs, tmp_path / "build")
+        assert [line for line in lines if "relocate." in line] == expected, (garbage, lines)
     # the dirhtml builder writes pages at other URLs (the old page's stub answers both)
     built = builds.build(docs, "dirhtml", builddir=tmp_path / "dirhtml",
                          confoverrides={"show_warning_types": True})

@@ -71,18 +71,37 @@ def extra_links(app: Sphinx) -> list[tuple[Path, int, str, str]]:
             stat = path.stat()
         except OSError:
             continue
-        known = kept.get(site_path)
-        if not (isinstance(known, list) and len(known) == 4
-                and known[:2] == [stat.st_size, stat.st_mtime_ns]
-                and all(target in files for target in known[3])):
+        links = _kept_links(kept.get(site_path), stat.st_size, stat.st_mtime_ns, files)
+        if links is None:
             outside, inside = _links_in(path, site_path, files)
-            known = [stat.st_size, stat.st_mtime_ns, outside, sorted(inside)]
-        now[site_path] = known
-        found.extend((path, line, written, target) for line, written, target in known[2])
+            links = [(line, written, target) for line, written, target in outside]
+            now[site_path] = [stat.st_size, stat.st_mtime_ns, outside, sorted(inside)]
+        else:
+            now[site_path] = kept[site_path]
+        found.extend((path, line, written, target) for line, written, target in links)
     if now != kept:
         with contextlib.suppress(OSError):
             kept_file.write_text(json.dumps(now), "utf-8")
     return found
+
+
+def _kept_links(
+    known: object, size: int, mtime: int, files: Mapping[str, Path]
+) -> list[tuple[int, str, str]] | None:
+    """The links kept for a file of that size and time, ``None`` when it must be read
+    again: it changed, a file it linked went, or what was kept is not of this form."""
+    if not (isinstance(known, list) and len(known) == 4 and known[:2] == [size, mtime]
+            and isinstance(known[2], list) and isinstance(known[3], list)):
+        return None
+    links: list[tuple[int, str, str]] = []
+    for link in known[2]:
+        if not (isinstance(link, list) and len(link) == 3 and isinstance(link[0], int)
+                and isinstance(link[1], str) and isinstance(link[2], str)):
+            return None
+        links.append((link[0], link[1], link[2]))
+    if not all(isinstance(target, str) and target in files for target in known[3]):
+        return None
+    return links
 
 
 def _links_in(
