@@ -189,7 +189,7 @@ def test_a_link_written_from_the_old_folder_never_lands_on_a_wrong_page(
         ), (link, landing, site)
 
 
-# -- the set-lookup answer (``_existing``) is the rule's ------------------------------
+# -- the set-lookup answer (``existing_landing``) is the rule's --------------------
 
 _NAMES = st.sampled_from(["a", "b", "guide/a", "guide/b", "old/a", "index"])
 
@@ -214,11 +214,11 @@ def test_the_set_lookup_answers_as_the_whole_rule(
     docs: set[str], files: set[str], pages: dict[str, str], anchors: set[tuple[str, str]],
     folder: str, old_folder: str | None, written: tuple[str, str, str], reads_as: str,
 ) -> None:
-    """Where ``_existing`` answers (a reference to a page or file that exists, read from
-    the folder a file's links are written from), it answers what the whole rule does,
+    """Where ``existing_landing`` answers (a reference to a page or file that exists, read
+    from the folder a file's links are written from), it answers what the whole rule does,
     and notes what the rule notes; so does ``existing_page`` for the page a reader
     made of it."""
-    from sphinx_relocate.core.landing import _existing, _land, existing_page
+    from sphinx_relocate.core.landing import _land, existing_landing, existing_page
 
     rows = [f'"{old}" = "{new}"' for old, new in pages.items() if old != new]
     rows += ["[anchors]"] + [f'"{page}#{id_}" = "{page}#z"' for page, id_ in sorted(anchors)]
@@ -235,7 +235,7 @@ def test_the_set_lookup_answers_as_the_whole_rule(
     quick_notes: set[tuple[str, str, str]] = set()
     rule_notes: set[tuple[str, str, str]] = set()
     how = cast(ReadAs, reads_as)
-    quick = _existing(target, how, site, project.recording(quick_notes.add))
+    quick = existing_landing(target, how, site, project.recording(quick_notes.add))
     rule = _land(target, how, site, project.recording(rule_notes.add))
     if quick is not None:
         assert quick == rule

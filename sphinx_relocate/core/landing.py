@@ -353,7 +353,7 @@ def land(written: str, reads_as: ReadAs, site: Site, project: Project) -> Landin
     ``others``: read the frame with :func:`framed` and ask again.
     """
     if site.frame == 0 or written.startswith("/"):
-        quick = _existing(written, reads_as, site, project)
+        quick = existing_landing(written, reads_as, site, project)
         if quick is not None:
             return quick
     return _land(written, reads_as, site, project)
@@ -382,7 +382,9 @@ def _land(written: str, reads_as: ReadAs, site: Site, project: Project) -> Landi
     return settle(undecided, project.has_anchor)
 
 
-def _existing(written: str, reads_as: ReadAs, site: Site, project: Project) -> Landing | None:
+def existing_landing(
+    written: str, reads_as: ReadAs, site: Site, project: Project
+) -> Landing | None:
     """What :func:`land` answers, by set lookups alone, for most references: a path read
     from one folder that names an existing document no ``[anchors]`` entry moves a
     fragment of, or an existing file, neither of which the table can change.  ``None``:

@@ -51,6 +51,7 @@ from sphinx_relocate.core.landing import (
     ReadAs,
     Site,
     current_ref_pattern,
+    existing_landing,
     existing_page,
     framed,
     land,
@@ -206,6 +207,24 @@ class Resolver:
             return ""
         return str(source)
 
+    def lands_as_written(self, written: str, reads_as: ReadAs, kind: RelocateWarning) -> bool:
+        """Whether ``written`` lands as it reads, on a page (without a fragment) or a
+        file of its kind's dependencies that exists, decided by the rule's set lookups
+        alone (:func:`existing_landing`, which notes the lookups): nothing to rewrite,
+        record or check, as :meth:`note` would find, so the adapter stops there.
+
+        Most references of a site are such, and the whole way through :meth:`resolve`
+        and :meth:`note` cost several times the lookups that decide them (issue 27).
+        """
+        if self.site.frame != 0:
+            return False  # a moved page: its links may read from its old folders
+        quick = existing_landing(written, reads_as, self.site, self.project)
+        if quick is None or quick.respelled:
+            return False
+        if quick.lands_on == "page":
+            return not quick.anchor
+        return _RECORDED[kind].file_is_dependency
+
     @property
     def moved(self) -> bool:
         """Whether the document stood in another folder before (it has old folders)."""
@@ -343,21 +362,31 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     found = []
     anchors: set[str] = set()
     adapters_of = _ADAPTERS_OF_CLASS
-    for node in elements(doctree):
-        attributes = node.attributes
-        if attributes["ids"] and not points_elsewhere(node):
-            anchors.update(attributes["ids"])
-        adapters = adapters_of.get(node.__class__)
+    text, target = nodes.Text, nodes.target
+    # an explicit stack, inline: the walk visits every node of every page, and a
+    # generator or a call per node costs more than the rest of the walk
+    stack: list[nodes.Node] = [doctree]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        cls = node.__class__
+        if cls is text:
+            continue
+        adapters = adapters_of.get(cls)
         if adapters is None:  # once per node class: which kinds it may be, in their order
-            adapters = adapters_of[node.__class__] = tuple(
-                (adapter, entry.kind)
-                for entry in REFERENCE_KINDS if entry.kind is not None
-                for adapter in entry.node_adapters if isinstance(node, adapter.node)
-            )
+            adapters = adapters_of[cls] = _adapters_of(node)
+        if adapters is _NOT_ELEMENT:
+            continue
+        attributes = node.attributes  # type: ignore[attr-defined]
+        if attributes["ids"] and (cls is not target or not points_elsewhere(node)):
+            anchors.update(attributes["ids"])
         for adapter, kind in adapters:
             if adapter.applies(node):
                 found.append((adapter, kind, node))
                 break
+        children = node.children
+        if children:
+            push(reversed(children))
     for adapter, kind, node in found:  # adapters replace nodes: not while walking the tree
         if kind is RelocateWarning.RAW_HTML:  # before its URLs are rewritten
             from sphinx_relocate.core.html import element_ids
@@ -368,6 +397,18 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     resolver.state.texts.pop(resolver.docname, None)
 
 
+def _adapters_of(node: nodes.Node) -> tuple[tuple[NodeAdapter, RelocateWarning], ...]:
+    """The adapters a node of this class may take, with their kinds, in their order
+    (:data:`_NOT_ELEMENT` for a class of text, which the walk steps over)."""
+    if not isinstance(node, nodes.Element):
+        return _NOT_ELEMENT
+    return tuple(
+        (adapter, entry.kind)
+        for entry in REFERENCE_KINDS if entry.kind is not None
+        for adapter in entry.node_adapters if isinstance(node, adapter.node)
+    )
+
+
 def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateWarning) -> None:
     if label_xref(node) and _label_xref(resolver, node, RelocateWarning.LABEL):
         return  # a MyST link to a renamed label, [](#old-label)
@@ -375,6 +416,8 @@ def _pending_xref(resolver: Resolver, node: addnodes.pending_xref, kind: Relocat
         return  # :external:doc: and the like: a page of another project
     if node["reftype"] == "doc":  # :doc:
         written = node["reftarget"]
+        if resolver.lands_as_written(written, "page", kind):
+            return
         resolved = resolver.resolve(written, "page")
         if resolved is None:
             return
@@ -584,6 +627,8 @@ def _external(node: nodes.Element, url: str) -> nodes.reference:
 
 def _download(resolver: Resolver, node: addnodes.download_reference, kind: RelocateWarning) -> None:
     written = node["reftarget"]
+    if resolver.lands_as_written(written, "file", kind):
+        return
     resolved = resolver.resolve(written, "file")
     if resolved is None:
         return
@@ -600,6 +645,8 @@ def _download(resolver: Resolver, node: addnodes.download_reference, kind: Reloc
 def _image(resolver: Resolver, node: nodes.image, kind: RelocateWarning) -> None:
     written = node["uri"]
     if written.startswith("data:") or "://" in written or written.endswith(".*"):
+        return
+    if resolver.lands_as_written(written, "file", kind):
         return
     resolved = resolver.resolve(written, "file")
     if resolved is None:
@@ -995,6 +1042,8 @@ def kind_of(kind: RelocateWarning) -> ReferenceKind:
 
 #: node class -> the node adapters its nodes may be, with their kind (most classes: none)
 _ADAPTERS_OF_CLASS: dict[type, tuple[tuple[NodeAdapter, RelocateWarning], ...]] = {}
+#: what :data:`_ADAPTERS_OF_CLASS` holds for a node class that is no element
+_NOT_ELEMENT: tuple[tuple[NodeAdapter, RelocateWarning], ...] = cast(Any, ((None, None),))
 
 
 # -- toctree entries -----------------------------------------------------------
