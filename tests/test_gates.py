@@ -115,6 +115,48 @@ def test_from_git_check_names_conf_py_when_there_is_no_table_file(
     ]
 
 
+def test_pages_a_loaded_peer_redirects_need_no_entry(
+    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A project that still loads sphinxext-rediraffe: the pages its redirects name keep
+    their old URLs (its stubs), so ``from-git --check`` and ``relocate_since`` do not
+    list them, ``from-git`` derives no entry for them (a second stub at the same path),
+    and each command says what the peer covered."""
+    root, base = repo
+    conf = root / "docs/conf.py"
+    conf.write_text(
+        'extensions = ["sphinx_relocate", "sphinxext.rediraffe"]\n'
+        'relocate_map = {"mapped": "mapped_new"}\n'
+        'rediraffe_redirects = {"lost.rst": "found.rst", "gone.rst": "index.rst"}\n',
+        encoding="utf-8",
+    )
+    status, out, err = run(capsys, "from-git", "docs", "--since", base, "--check")
+    assert (status, out) == (0, [])
+    assert (f"every page renamed or deleted since {base} has an entry (6 pages in docs; 2 "
+            "served by sphinxext.rediraffe's redirects (rediraffe_redirects), which conf.py "
+            "loads)") in err
+    status, out, err = run(capsys, "from-git", "docs", "--since", base)
+    assert status == 0 and not any("lost" in line or "gone" in line for line in out), out
+    assert "served by sphinxext.rediraffe's redirects (rediraffe_redirects)" in err
+    conf.write_text(conf.read_text("utf-8") + f'relocate_since = "{base}"\n', "utf-8")
+    assert build(root / "docs", tmp_path / "build")[0] == []
+    # not loaded, rediraffe_redirects is part of the table: covered as entries
+    conf.write_text(conf.read_text("utf-8").replace(', "sphinxext.rediraffe"', ""), "utf-8")
+    status, out, err = run(capsys, "from-git", "docs", "--since", base, "--check")
+    assert (status, out) == (0, []) and "served by" not in err
+    # loaded, a redirect for one page only: the other is listed
+    conf.write_text(
+        conf.read_text("utf-8").replace('"sphinx_relocate"', '"sphinx_relocate", '
+                                        '"sphinxext.rediraffe"')
+        .replace(', "gone.rst": "index.rst"', ""),
+        "utf-8",
+    )
+    status, out, _ = run(capsys, "from-git", "docs", "--since", base, "--check")
+    assert (status, out) == (1, [
+        f"docs/relocations.toml: gone was deleted since {base} and has no entry",
+    ])
+
+
 def test_from_git_check_usage(
     repo: tuple[Path, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
     tmp_path: Path,

@@ -49,14 +49,14 @@ def command_from_git(args: argparse.Namespace) -> int:
         )
     except GitError as err:
         raise UsageError(str(err)) from None
-    _say_unpaired(args, project, table, prefix, changes)
+    served = project.peer_redirects()
+    _say_unpaired(args, project, table, prefix, changes, served)
     if args.check:
-        return _check_unredirected(args, project, table, prefix, changes)
+        return _check_unredirected(args, project, table, prefix, changes, served)
     present, _ = walk_repository(project.srcdir)
-    derived, known = without_known(
-        derive(changes, prefix, project.source_suffixes, present), table,
-        section_ids(project),
-    )
+    found = derive(changes, prefix, project.source_suffixes, present)
+    derived, known = without_known(found, table, section_ids(project), served)
+    by_peers = known - without_known(found, table, section_ids(project))[1]
     for docname in derived.deleted:
         became = became_of(derived, docname)
         change = f"page renamed to {became}" if became else "page deleted without a rename"
@@ -75,7 +75,9 @@ def command_from_git(args: argparse.Namespace) -> int:
         len(derived.pages) + len(derived.files) + len(derived.prefixes) + len(derived.anchors)
         + len(derived.labels)
     )
-    already = f" ({known} already in the table)" if known else ""
+    notes = [f"{known - by_peers} already in the table"] if known > by_peers else []
+    notes += [note] if (note := _served_by_peers(project, args, by_peers)) else []
+    already = f" ({'; '.join(notes)})" if notes else ""
     if not args.write:
         sys.stdout.write(render(derived))
         print(f"{entries} entr{'ies' if entries != 1 else 'y'} derived{already}", file=sys.stderr)
@@ -91,14 +93,14 @@ def command_from_git(args: argparse.Namespace) -> int:
 
 def _say_unpaired(
     args: argparse.Namespace, project: DocsProject, table: RelocationTable, prefix: str,
-    changes: Changes,
+    changes: Changes, served: RelocationTable,
 ) -> None:
     """Name the deleted and added pages of the same name that git did not pair: a page
     rewritten as it moved is under git's similarity threshold and looks deleted."""
     from sphinx_relocate.core.git import unpaired
 
     for old, new in unpaired(changes, prefix, project.source_suffixes):
-        if table.locate_page(old) is not None:
+        if table.locate_page(old) is not None or served.locate_page(old) is not None:
             continue
         print(
             f"{prefix}{old}: deleted, and {prefix}{new} added: git did not pair them (less "
@@ -110,7 +112,7 @@ def _say_unpaired(
 
 def _check_unredirected(
     args: argparse.Namespace, project: DocsProject, table: RelocationTable, prefix: str,
-    changes: Changes,
+    changes: Changes, served: RelocationTable,
 ) -> int:
     """``from-git --check``: exit 1 listing each renamed or deleted page with no entry."""
     from sphinx_relocate.core.git import (
@@ -123,7 +125,9 @@ def _check_unredirected(
 
     setting = project.settings.table
     shown = display_path(args.table or findings_file(project.confdir, setting))
-    missing = unredirected(changes, prefix, project.source_suffixes, table, section_ids(project))
+    missing = unredirected(
+        changes, prefix, project.source_suffixes, table, section_ids(project), served
+    )
     for old, new in missing:
         place, line = shown, 0
         written = written_at(changes, prefix, old)
@@ -142,9 +146,26 @@ def _check_unredirected(
         print(f"no page renamed or deleted since {since} in {folder}", file=sys.stderr)
         return 0
     what = "page and heading" if changes.sections else "page"
+    by_peers = len(unredirected(
+        changes, prefix, project.source_suffixes, table, section_ids(project)
+    ))
+    served_note = _served_by_peers(project, args, by_peers)
     print(f"every {what} renamed or deleted since {since} has an entry "
-          f"({_pages_and_headings(every)} in {folder})", file=sys.stderr)
+          f"({_pages_and_headings(every)} in {folder}"
+          f"{'; ' + served_note if served_note else ''})", file=sys.stderr)
     return 0
+
+
+def _served_by_peers(project: DocsProject, args: argparse.Namespace, count: int) -> str:
+    """``2 served by sphinxext.rediraffe's redirects (rediraffe_redirects), which conf.py
+    loads`` (``""`` for none): what the counts owe to a peer's table, not to this one."""
+    if not count:
+        return ""
+    from sphinx_relocate.core.peers import PEERS
+
+    names = project.table_sources(args.table).peers_loaded
+    whose = " and ".join(f"{PEERS[name][1]}'s redirects ({name})" for name in names)
+    return f"{count} served by {whose}, which conf.py loads"
 
 
 def _pages_and_headings(found: list[tuple[str, str]]) -> str:

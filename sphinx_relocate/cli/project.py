@@ -245,13 +245,29 @@ class DocsProject:
     def peers(self, *, loaded_too: bool = False) -> Converted:
         """The peers' tables in conf.py as table rows, as the extension reads them: not the
         table of a peer that is still loaded (that one is the peer's), unless ``loaded_too``."""
+        return self._peer_rows(loaded=None if loaded_too else False)
+
+    def peer_redirects(self) -> RelocationTable:
+        """The redirects of the peers conf.py still loads, as a table: their own stubs
+        serve those old URLs (as the build reads them: ``config.read_loaded_peers``)."""
+        converted = self._peer_rows(loaded=True)
+        if not converted.rows:
+            return RelocationTable()
+        table, _problems = load_table(  # their problems are the peer's to report
+            None, source_suffixes=self.source_suffixes, peer_rows=converted.rows
+        )
+        return table
+
+    def _peer_rows(self, *, loaded: bool | None) -> Converted:
+        """The rows of the peers' tables in conf.py: of the peers conf.py loads
+        (``loaded``), of those it does not, or of both (``None``)."""
         from sphinx_relocate.core.peers import PEERS, Converted, convert, documents_on_disk
 
         extensions = set(self.settings.get("extensions") or ())
         values = {
             name: self.settings.get(name)
             for name, (_, module) in PEERS.items()
-            if self.settings.get(name) and (loaded_too or module not in extensions)
+            if self.settings.get(name) and (loaded is None or (module in extensions) == loaded)
         }
         if not values:
             return Converted()

@@ -1112,20 +1112,30 @@ def _new_folder(rest: str, new: str) -> str | None:
 
 
 def without_known(
-    derived: Derived, table: RelocationTable, ids_of: Callable[[str], set[str]] | None = None
+    derived: Derived, table: RelocationTable, ids_of: Callable[[str], set[str]] | None = None,
+    served: RelocationTable | None = None,
 ) -> tuple[Derived, int]:
     """Drop what the table already moves; also return how many were dropped.
 
     A section of a page the table moves is covered when the page it lands on has its id
     (``ids_of``: the section ids of a page now); the sections of a deleted page that no
-    entry moves go with the page's own finding.
+    entry moves go with the page's own finding.  ``served``: the redirects of the peers
+    conf.py still loads, whose own stubs serve the old URLs of the pages they name (an
+    entry for one would be a second stub at the same path); they carry no fragment, so
+    a section still needs an entry.
     """
     known_files = set(table.files)
     known_folders = {old for old, _ in table.prefixes}
-    deleted = [d for d in derived.deleted if table.locate_page(d) is None]
+
+    def moved(page: str) -> bool:
+        return table.locate_page(page) is not None or (
+            served is not None and served.locate_page(page) is not None
+        )
+
+    deleted = [d for d in derived.deleted if not moved(d)]
     with_page = [o for o in derived.removed if o.partition("#")[0] not in deleted]
     kept = Derived(
-        pages=[(o, n) for o, n in derived.pages if table.locate_page(o) is None],
+        pages=[(o, n) for o, n in derived.pages if not moved(o)],
         files=[(o, n) for o, n in derived.files if o not in known_files],
         deleted=deleted,
         became=derived.became,
@@ -1332,18 +1342,21 @@ def unpaired(
 
 def unredirected(
     changes: Changes, docs_prefix: str, suffixes: tuple[str, ...], table: RelocationTable,
-    ids_of: Callable[[str], set[str]] | None = None,
+    ids_of: Callable[[str], set[str]] | None = None, served: RelocationTable | None = None,
 ) -> list[tuple[str, str]]:
     """Pages renamed or deleted that no entry moves: ``(old, new)``, ``new`` empty if deleted.
 
     rediraffe's ``rediraffecheckdiff``, by the entries ``from-git`` would derive: a page
-    counts as covered when the table locates it (``[pages]``, ``[prefixes]``, the map).
+    counts as covered when the table locates it (``[pages]``, ``[prefixes]``, the map),
+    or a loaded peer's redirects do (``served``, as :func:`without_known` reads them).
     Folders are not folded, so each page of a moved folder is checked on its own.
     """
-    missing, _ = without_known(_entries(changes, docs_prefix, suffixes), table, ids_of)
+    missing, _ = without_known(
+        _entries(changes, docs_prefix, suffixes), table, ids_of, served
+    )
     folders = [
         (old, new) for old, new in _generated_prefixes(changes, docs_prefix)
-        if table.locate_pattern(old + "*") is None
+        if all(t.locate_pattern(old + "*") is None for t in (table, served) if t is not None)
     ]
     return sorted({  # a heading and its label may name one section twice
         *missing.pages, *((page, became_of(missing, page)) for page in missing.deleted),

@@ -297,7 +297,7 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     state = state_of(app)
     ids_of = ids_now(Path(app.srcdir), suffixes, state.settings.headings)
     state.since_reported = set()
-    for old, new in unredirected(changes, prefix, suffixes, table, ids_of):
+    for old, new in unredirected(changes, prefix, suffixes, table, ids_of, state.peer_redirects):
         state.since_reported.add(old)
         message = unredirected_message(old, new, since, folder_maker(changes, prefix, old))
         warn(RelocateWarning.UNREDIRECTED, message,
