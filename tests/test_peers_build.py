@@ -364,6 +364,50 @@ def test_links_to_a_loaded_peers_redirects_land(make_app, tmp_path, builder, pee
     assert (f'href="{new}"' in home) is not peer
 
 
+def test_an_entry_a_loaded_peer_also_redirects_is_warned(
+    make_app, tmp_path, monkeypatch, capsys
+) -> None:
+    """The table and a peer conf.py still loads both redirect ``old``: each writes a stub
+    at ``old.html``, and the second fails (rediraffe warns that the file exists). The
+    build and ``check`` name the entry at its line and the peer's at conf.py's."""
+    from sphinx_relocate.cli.main import main
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "fake_rediraffe.py").write_text(FAKE_REDIRAFFE, "utf-8")
+    (docs / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(docs)!r})\n"
+        "extensions = ['sphinx_relocate', 'fake_rediraffe']\n"
+        'rediraffe_redirects = {"old": "page", "older": "page"}\n',
+        "utf-8",
+    )
+    (docs / "relocations.toml").write_text('[pages]\n"old" = "page"\n', "utf-8")
+    (docs / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   page\n", "utf-8")
+    (docs / "page.rst").write_text("Page\n====\n", "utf-8")
+    message = (
+        "old is also redirected by a peer that conf.py loads ({conf}:4), which writes its "
+        "own stub at the same path: keep one (drop this entry, or take the peer out of "
+        "extensions, and sphinx-relocate reads its redirects as part of the table)"
+    )
+    app = make_app("html", srcdir=docs, freshenv=True)
+    app.build()
+    assert warnings(app._warning) == [
+        f"{docs / 'relocations.toml'}:2: WARNING: {message.format(conf=docs / 'conf.py')}"
+    ]
+    # check names the peer by its module in extensions (it imports no extension)
+    conf = docs / "conf.py"
+    conf.write_text(conf.read_text("utf-8").replace("'fake_rediraffe'", "'sphinxext.rediraffe'"),
+                    "utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "docs"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"docs/relocations.toml:2: {message.format(conf='docs/conf.py')}"
+    ]
+    # the entry gone, nothing to say: the peer's stub serves the old URL
+    (docs / "relocations.toml").write_text('[pages]\n"oldest" = "page"\n', "utf-8")
+    assert main(["check", "docs"]) == 0
+
+
 # -- [patterns] -------------------------------------------------------------------------
 
 

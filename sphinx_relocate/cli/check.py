@@ -10,6 +10,7 @@ from pathlib import Path
 from sphinx_relocate.cli.output import UsageError, display_path, finding
 from sphinx_relocate.cli.project import DocsProject, read_project, section_ids
 from sphinx_relocate.core.paths import SIDEBAR_WILDCARDS
+from sphinx_relocate.core.peers import doubled_by_peers
 from sphinx_relocate.core.table import (
     Location,
     Problem,
@@ -34,6 +35,7 @@ def command_check(args: argparse.Namespace) -> int:
             table, documents, lambda p: (srcdir / p).exists(), project.source_suffixes,
             generated=project.generated_folders(),
         )
+        problems += doubled_by_peers(table, project.peer_redirects())
         problems += _sidebar_problems(project, table, documents)
         if table.labels:  # against the labels the sources write
             labels, complete = project.labels()

@@ -383,3 +383,24 @@ def table_lines(
         lines.append(f"{toml_string(entry.old)} = {value}  # {entry.location}: {written}")
         imported.added += 1
     return imported
+
+
+def doubled_by_peers(table: RelocationTable, served: RelocationTable) -> list[Problem]:
+    """Old pages that both the table and the redirects of a peer conf.py still loads
+    (``served``) send elsewhere: each writes a stub at the page's old path, and the one
+    that comes second fails (sphinxext-rediraffe warns that the file exists,
+    sphinx-reredirects writes over it).  Reported by the build and ``check`` alike."""
+    problems = []
+    for entry in served.of_section("pages"):
+        if table.locate_page(entry.old) is None:
+            continue
+        problems.append(Problem(
+            table.location_of(entry.old) or entry.location,
+            f"{entry.old} is also redirected by a peer that conf.py loads ({entry.location}), "
+            "which writes its own stub at the same path: keep one (drop this entry, or take "
+            "the peer out of extensions, and sphinx-relocate reads its redirects as part of "
+            "the table)",
+            fatal=False,
+            subtype="stub",
+        ))
+    return problems

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from sphinx_relocate.core.declared import QuietSources, declared_names
 from sphinx_relocate.core.gallery import EXTENSION as GALLERY_EXTENSION
 from sphinx_relocate.core.ids import Headings
-from sphinx_relocate.core.peers import PEERS, Converted, documents_on_disk
+from sphinx_relocate.core.peers import PEERS, Converted, documents_on_disk, doubled_by_peers
 from sphinx_relocate.core.peers import convert as convert_peers
 from sphinx_relocate.core.settings import (
     CONFIG_VALUES,
@@ -144,7 +144,9 @@ def read_loaded_peers(app: Sphinx, config: Config) -> RelocationTable:
     }
     if not values:
         return RelocationTable()
-    converted = _convert_peers(state.settings, Path(app.srcdir), values)
+    conf_py = Path(app.confdir, "conf.py")  # the lines of its keys, for the messages
+    conf_text = conf_py.read_text("utf-8", "replace") if conf_py.is_file() else ""
+    converted = _convert_peers(state.settings, Path(app.srcdir), values, conf_text)
     table, _problems = load_table(
         None, source_suffixes=state.settings.source_suffixes, peer_rows=converted.rows
     )
@@ -230,6 +232,7 @@ def on_env_get_outdated(
         table, env.found_docs, lambda p: (srcdir / p).exists(), source_suffixes(app),
         left_over=gallery_left_over(app),
     )
+    found += doubled_by_peers(table, state_of(app).peer_redirects)
     state_of(app).table_problems = found
     problems = [*table.warnings, *found]
     for problem in problems:
