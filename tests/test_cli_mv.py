@@ -408,3 +408,46 @@ def test_a_move_leaves_links_it_does_not_change(
     capsys.readouterr()
     assert main(["rewrite", "docs", "--check"]) == 1
     assert capsys.readouterr().out == "index.md:3:5: b.rst → b.md\n"  # no git: from docs
+
+
+# -- a loaded peer's redirects ---------------------------------------------------------
+
+
+def test_rediraffe_targets_follow_the_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """sphinxext-rediraffe, still loaded, checks that each redirect's target exists and
+    fails the build when one does not: ``mv`` writes the page's new name into the
+    ``rediraffe_redirects`` values that named it (its keys are old names, which stay);
+    a value spelled with an escape is not read, as a sidebar key is not."""
+    from reorg_fixture import first_commit, write_tree
+
+    from sphinx_relocate.core.spans import conf_targets
+
+    conf = (
+        'extensions = ["sphinx_relocate", "sphinxext.rediraffe"]\n'
+        "rediraffe_redirects = {\n"
+        '    "old.rst": "guide.rst",\n'
+        "    'older': 'guide',\n"
+        '    "guide.rst": "other.rst",\n'
+        '    "kept.rst": "other.rst",\n'
+        '    "escaped.rst": "gui\\x64e.rst",\n'
+        "}\n"
+    )
+    write_tree(tmp_path, {
+        "docs/conf.py": conf,
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   guide\n   other\n",
+        "docs/guide.rst": "Guide\n=====\n",
+        "docs/other.rst": "Other\n=====\n",
+    }, {})
+    # the values, as plain literals: not the keys, not one spelled with an escape
+    assert [conf[s.start : s.end] for s in conf_targets(conf)] == [
+        "guide.rst", "guide", "other.rst", "other.rst"]
+    first_commit(tmp_path, "base")
+    monkeypatch.chdir(tmp_path)
+    assert main(["mv", "docs", "guide", "manual/guide"]) == 0
+    err = capsys.readouterr().err
+    assert "rediraffe_redirects 2" in err, err
+    assert (tmp_path / "docs/conf.py").read_text("utf-8") == conf.replace(
+        '"old.rst": "guide.rst"', '"old.rst": "manual/guide.rst"'
+    ).replace("'older': 'guide'", "'older': 'manual/guide'")

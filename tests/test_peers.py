@@ -366,3 +366,23 @@ def test_rediraffe_setting_of_another_type_is_one_problem() -> None:
     assert "rediraffe_redirects must be a dict of old → new source paths or the name" in str(
         problems[0]
     )
+
+
+def test_an_old_page_both_redirect_is_one_problem_only_where_both_write_a_stub(
+    tmp_path: Path,
+) -> None:
+    """The table's entry and a loaded peer's redirect of one old page each write a stub
+    there; an old name the table's folder entry sends to no page gets none of ours."""
+    from sphinx_relocate.core.peers import doubled_by_peers
+
+    path = tmp_path / "relocations.toml"
+    path.write_text('[pages]\n"old" = "page"\n[prefixes]\n"syntax/" = "reference/syntax/"\n',
+                    "utf-8")
+    table, problems = load_table(path, source_suffixes=(".rst",))
+    assert not problems
+    served, _ = rediraffe({"old.rst": "page.rst", "syntax/syntax.rst": "page.rst",
+                           "syntax/kept.rst": "page.rst", "other.rst": "page.rst"})
+    documents = {"page", "reference/syntax/kept"}.__contains__
+    found = doubled_by_peers(table, served, documents)
+    assert [(p.location.line, p.subtype, p.message.split(" is also")[0]) for p in found] == [
+        (2, "stub", "old"), (4, "stub", "syntax/kept")]

@@ -35,7 +35,7 @@ def command_check(args: argparse.Namespace) -> int:
             table, documents, lambda p: (srcdir / p).exists(), project.source_suffixes,
             generated=project.generated_folders(),
         )
-        problems += doubled_by_peers(table, project.peer_redirects())
+        problems += doubled_by_peers(table, project.peer_redirects(), documents.__contains__)
         problems += _sidebar_problems(project, table, documents)
         if table.labels:  # against the labels the sources write
             labels, complete = project.labels()

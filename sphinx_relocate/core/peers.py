@@ -385,14 +385,19 @@ def table_lines(
     return imported
 
 
-def doubled_by_peers(table: RelocationTable, served: RelocationTable) -> list[Problem]:
+def doubled_by_peers(
+    table: RelocationTable, served: RelocationTable, is_document: Callable[[str], bool]
+) -> list[Problem]:
     """Old pages that both the table and the redirects of a peer conf.py still loads
-    (``served``) send elsewhere: each writes a stub at the page's old path, and the one
-    that comes second fails (sphinxext-rediraffe warns that the file exists,
-    sphinx-reredirects writes over it).  Reported by the build and ``check`` alike."""
+    (``served``) send to a page or URL: each writes a stub at the page's old path, and
+    the one that comes second fails (sphinxext-rediraffe warns that the file exists,
+    sphinx-reredirects writes over it).  An old name the table sends to no document (one
+    under a ``[prefixes]`` folder that has no page there now) gets no stub of its own.
+    Reported by the build and ``check`` alike."""
     problems = []
     for entry in served.of_section("pages"):
-        if table.locate_page(entry.old) is None:
+        target = table.locate_page(entry.old, is_document)
+        if target is None or not (target.url or is_document(target.path)):
             continue
         problems.append(Problem(
             table.location_of(entry.old) or entry.location,

@@ -640,7 +640,9 @@ class Rewriter:
                 # a docstring is a string literal of code: a quote or an escape in the
                 # new target would end it or change it
                 unwritable.append(_link_edit(text, span.start, written, repr(new)))
-            elif new is not None and span.syntax in ("pathto", "hasdoc"):  # a page name only
+            elif new is not None and span.syntax in ("pathto", "hasdoc", "rediraffe_redirects"):
+                # a page name only (rediraffe's stub sends readers to a page, never to a
+                # URL or a section), in a string literal of code (a template, conf.py)
                 if _SCHEME.match(new) or "#" in new or not _fits_quotes(new, text[span.start - 1]):
                     unwritable.append(_link_edit(text, span.start, written, new))
                     continue

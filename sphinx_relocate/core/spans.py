@@ -103,14 +103,14 @@ def find_targets(
     With ``labels``, the targets of label roles too (``:ref:``, ``:numref:``, ``:any:``),
     for the rewriter; a page's frame and its links' spellings are read without them.
     With ``script``, ``text`` is a sphinx-gallery example: the reST of its text blocks;
-    with ``conf``, the project's conf.py: the keys of its sidebars (:func:`sidebar_keys`);
+    with ``conf``, the project's conf.py: the page names it writes (:func:`conf_targets`);
     with ``docstrings``, a Python file: the reST of its docstrings.
     """
     suffix = posixpath.splitext(path)[1].lower()
     spans: list[Span] = []
     code: list[tuple[int, int]] = []
     if conf:
-        spans.extend(sidebar_keys(text))
+        spans.extend(conf_targets(text))
     elif script:
         spans.extend(_script_targets(text, labels))
     elif docstrings:
@@ -213,6 +213,15 @@ def sidebar_keys(text: str) -> list[Span]:
     a pattern of them from the top of the source folder.  Only plain string literals
     are read: a key with an escape, a prefix or a computed one is left alone, as is a
     conf.py that does not parse."""
+    return [span for span in conf_targets(text) if span.syntax in SIDEBAR_SETTINGS]
+
+
+def conf_targets(text: str) -> list[Span]:
+    """The page names a conf.py writes as string literals: the sidebar keys of
+    :func:`sidebar_keys`, and the targets of ``rediraffe_redirects = {…}`` (syntax
+    ``rediraffe_redirects``, mode "doc"), the pages sphinxext-rediraffe's stubs send
+    readers to, by source path or docname from the top of the source folder (its old
+    names are the keys, which stay)."""
     import ast  # only for the conf.py of a project that has one
 
     try:
@@ -221,20 +230,23 @@ def sidebar_keys(text: str) -> list[Span]:
         return []
     starts = [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]
 
-    def key_spans(mapping: ast.Dict, syntax: str) -> Iterator[Span]:
-        for key in mapping.keys:
-            if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value
-                    and key.end_lineno == key.lineno and key.end_col_offset is not None):
+    def literal_spans(literals: list[ast.expr | None], syntax: str) -> Iterator[Span]:
+        for literal in literals:
+            if not (isinstance(literal, ast.Constant) and isinstance(literal.value, str)
+                    and literal.value and literal.end_lineno == literal.lineno
+                    and literal.end_col_offset is not None):
                 continue
-            line = text[starts[key.lineno - 1] :].partition("\n")[0].encode("utf-8")
-            start = starts[key.lineno - 1] + len(line[: key.col_offset].decode("utf-8"))
-            end = starts[key.lineno - 1] + len(line[: key.end_col_offset].decode("utf-8"))
+            line = text[starts[literal.lineno - 1] :].partition("\n")[0].encode("utf-8")
+            start = starts[literal.lineno - 1] + len(line[: literal.col_offset].decode("utf-8"))
+            end = starts[literal.lineno - 1] + len(
+                line[: literal.end_col_offset].decode("utf-8")
+            )
             written = text[start:end]
             if (len(written) < 3 or written[0] not in "'\"" or written[-1] != written[0]
-                    or written[1:-1] != key.value or "\\" in written):
+                    or written[1:-1] != literal.value or "\\" in written):
                 continue
-            mode = "glob" if SIDEBAR_WILDCARDS.intersection(key.value) else "doc"
-            yield Span(start + 1, end - 1, syntax, mode)
+            glob = syntax in SIDEBAR_SETTINGS and SIDEBAR_WILDCARDS.intersection(literal.value)
+            yield Span(start + 1, end - 1, syntax, "glob" if glob else "doc")
 
     spans: list[Span] = []
     for statement in tree.body:
@@ -247,12 +259,14 @@ def sidebar_keys(text: str) -> list[Span]:
         if not isinstance(target, ast.Name) or not isinstance(value, ast.Dict):
             continue
         if target.id == "html_sidebars":
-            spans.extend(key_spans(value, "html_sidebars"))
+            spans.extend(literal_spans(value.keys, "html_sidebars"))
+        elif target.id == "rediraffe_redirects":
+            spans.extend(literal_spans(list(value.values), "rediraffe_redirects"))
         elif target.id == "html_theme_options":
             for key, option in zip(value.keys, value.values, strict=True):
                 if (isinstance(key, ast.Constant) and key.value == "secondary_sidebar_items"
                         and isinstance(option, ast.Dict)):
-                    spans.extend(key_spans(option, "secondary_sidebar_items"))
+                    spans.extend(literal_spans(option.keys, "secondary_sidebar_items"))
     return spans
 
 

@@ -232,7 +232,7 @@ def on_env_get_outdated(
         table, env.found_docs, lambda p: (srcdir / p).exists(), source_suffixes(app),
         left_over=gallery_left_over(app),
     )
-    found += doubled_by_peers(table, state_of(app).peer_redirects)
+    found += doubled_by_peers(table, state_of(app).peer_redirects, env.found_docs.__contains__)
     state_of(app).table_problems = found
     problems = [*table.warnings, *found]
     for problem in problems:
