@@ -242,6 +242,15 @@ class DocsProject:
                     break
         return found
 
+    def generated_pages(self) -> set[str]:
+        """The pages the HTML builders write without a source, as the build knows them
+        (``queries.generated_pages``): the indices, search and ``html_additional_pages``
+        (a domain's own indices besides Python's are known only to a build)."""
+        from sphinx_relocate.core.landing import BUILT_PAGES
+
+        additional = self.settings.get("html_additional_pages")
+        return {*BUILT_PAGES, *(additional if isinstance(additional, dict) else ())}
+
     def peers(self, *, loaded_too: bool = False) -> Converted:
         """The peers' tables in conf.py as table rows, as the extension reads them: not the
         table of a peer that is still loaded (that one is the peer's), unless ``loaded_too``."""

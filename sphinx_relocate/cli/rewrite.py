@@ -129,6 +129,7 @@ def make_rewriter(
         conf=project.conf_file(root),
         docstrings=project.renders_docstrings(),
         extra_html=project.extra_html(root),
+        generated=project.generated_pages(),
     )
 
 

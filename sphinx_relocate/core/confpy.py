@@ -29,6 +29,8 @@ NEEDED = frozenset(DECLARED) | {
     # sphinx-gallery's galleries, whose pages its examples make; the HTML templates,
     # whose pathto('name') names pages
     "sphinx_gallery_conf", "templates_path",
+    # the pages the HTML builders write without a source, which links name by URL
+    "html_additional_pages",
 }
 
 

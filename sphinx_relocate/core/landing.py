@@ -125,6 +125,10 @@ class Project:
     is_file: Callable[[str], bool]
     is_folder: Callable[[str], bool]
     has_anchor: Callable[[str, str], bool | None] = lambda docname, anchor: None
+    #: the pages the HTML builders write without a source (``genindex``, ``search``, the
+    #: domain indices, ``html_additional_pages``), which a link names by their URL
+    #: (``../genindex.html``); a moved page's such link is read from its old folder too
+    generated: Collection[str] = ()
     #: called with ``("page", docname, fragment)`` and ``("file", path, "")`` for every
     #: name the rule looks up, so the build re-reads a document when their answer changes
     #: (set once, by :meth:`recording`)
@@ -671,7 +675,22 @@ def _at(
                 return Landing("file", source, fragment, True, folder)
         if project.is_folder(repo_path):
             return Landing("file", repo_path, fragment, False, folder)
+        if reads_as == "any" and generated_page(inside, project.generated):
+            # the output file of a generated page (a link's path, which keeps its
+            # ``.html``): rewritten from a moved page's new folder as a file's
+            return Landing("file", repo_path, fragment, False, folder)
     return None
+
+
+#: the pages Sphinx's HTML builders write without a source, besides the domain indices
+#: and ``html_additional_pages``
+BUILT_PAGES = frozenset({"genindex", "search", "modindex", "py-modindex"})
+
+
+def generated_page(docs_path: str, generated: Collection[str]) -> bool:
+    """Whether a path relative to the source folder is a generated page's output file
+    (``genindex.html``): what :func:`_at` lands a link on when nothing else is there."""
+    return docs_path.endswith(".html") and docs_path[: -len(".html")] in generated
 
 
 def _moved_source(docs_path: str, project: Project) -> str | None:

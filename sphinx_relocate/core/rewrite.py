@@ -202,6 +202,7 @@ class Rewriter:
         conf: str = "",
         docstrings: bool = False,
         extra_html: Mapping[str, str] | None = None,
+        generated: Collection[str] = (),
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -269,6 +270,8 @@ class Rewriter:
             files.__contains__,
             self.folders.__contains__,
             self.has_anchor,
+            # the pages the builders write without a source (``Project.generated``)
+            generated=frozenset(generated),
         )
         # raw HTML gets its URL in the build before anchors are known: an anchor never
         # decides between its meanings there, so it does not here either

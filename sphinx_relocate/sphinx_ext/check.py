@@ -59,7 +59,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import docname_join
 from sphinx.util.logging import is_suppressed_warning
 
-from sphinx_relocate.core.landing import LabelLanding, Landing, land_label
+from sphinx_relocate.core.landing import LabelLanding, Landing, generated_page, land_label
 from sphinx_relocate.core.landing import settle as settle_landing
 from sphinx_relocate.core.paths import (
     decode,
@@ -83,7 +83,7 @@ from sphinx_relocate.sphinx_ext.adapters import (
     points_elsewhere,
     source_suffixes,
 )
-from sphinx_relocate.sphinx_ext.queries import labels_of, rendered_pages, table_of
+from sphinx_relocate.sphinx_ext.queries import generated_pages, labels_of, rendered_pages, table_of
 from sphinx_relocate.sphinx_ext.record import (
     EnvValue,
     PerDocument,
@@ -401,6 +401,8 @@ class Checker:
             return self._check_page(ref, kind, label)
         if self.file_exists(ref.target) or (not ref.rewritten and self.claimed(ref)):
             return None
+        if generated_page(ref.target, self.generated):
+            return None  # a generated page's output file, also from a moved page's old folder
         hint = self._file_hint(ref)
         return Finding(ref, ref.kind, self._message(label, f"no file {ref.target!r}", hint))
 
@@ -550,12 +552,7 @@ class Checker:
         """The pages the HTML builders write without a source: indices, search, and
         ``html_additional_pages``."""
         if self._generated is None:
-            config = self.env.config
-            pages = {"genindex", "search", "modindex", "py-modindex"}
-            pages.update(getattr(config, "html_additional_pages", None) or {})
-            for domain in self.env.domains.values():
-                pages.update(f"{domain.name}-{index.name}" for index in domain.indices)
-            self._generated = pages
+            self._generated = generated_pages(self.env)
         return self._generated
 
     def _extra_file(self, path: str) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from sphinx_relocate.core.landing import BUILT_PAGES
 from sphinx_relocate.sphinx_ext.state import state_of
 
 if TYPE_CHECKING:
@@ -105,3 +106,14 @@ def base_url(config: Config | Mapping[str, Any]) -> str:
         config.get("html_baseurl") if isinstance(config, Mapping) else config.html_baseurl
     )
     return str(configured or os.environ.get("READTHEDOCS_CANONICAL_URL", ""))
+
+
+def generated_pages(env: BuildEnvironment) -> set[str]:
+    """The pages the HTML builders write without a source: the indices, search, and
+    ``html_additional_pages`` (what the check accepts, and the rule reads a moved page's
+    link to from its old folder: ``Project.generated``)."""
+    pages = set(BUILT_PAGES)
+    pages.update(getattr(env.config, "html_additional_pages", None) or {})
+    for domain in env.domains.values():
+        pages.update(f"{domain.name}-{index.name}" for index in domain.indices)
+    return pages

@@ -86,6 +86,7 @@ from sphinx_relocate.sphinx_ext.adapters import (
     points_elsewhere,
     source_suffixes,
 )
+from sphinx_relocate.sphinx_ext.queries import generated_pages
 from sphinx_relocate.sphinx_ext.record import (
     EnvValue,
     PerDocument,
@@ -158,7 +159,9 @@ class Resolver:
         self.lookups = lookups_of(self.env).setdefault(docname, set())
         #: the document's reference records (``record.references_of``)
         self.records = references_of(self.env).setdefault(docname, [])
-        self.project = self.state.project_of(self.env, self.suffixes, self.note_lookup)
+        self.project = self.state.project_of(
+            self.env, self.suffixes, self.note_lookup, generated_pages
+        )
         self.site = self.state.site(self.env, docname, self.project)
         self._spellings: dict[tuple[str, str], list[tuple[int, str]]] | None = None
         #: the source path the document's own nodes carry (the doctree's, once known)
@@ -816,13 +819,17 @@ def _raw_html(resolver: Resolver, node: nodes.raw, kind: RelocateWarning) -> Non
         if url:
             return url
         if not resolved.is_page and copied_by_sphinx(resolver.app, resolved.path) is None:
+            # a file of the sources: copied to the output, and the page read again when
+            # it changes; not a folder or a generated page's output, which no source
+            # file is (Sphinx reads a page again on every build while a dependency of it
+            # is not a file)
+            is_file = os.path.isfile(os.path.join(resolver.srcdir, resolved.path))
             if image:
                 env.images.add_file(resolver.docname, resolved.path)
-            elif not leaves_root(resolved.path) and os.path.isfile(
-                os.path.join(resolver.srcdir, resolved.path)
-            ):
+            elif not leaves_root(resolved.path) and is_file:
                 env.dlfiles.add_file(resolver.docname, resolved.path)
-            env.note_dependency(resolved.path)
+            if is_file or image:
+                env.note_dependency(resolved.path)
         return resolver.relative(resolved) if resolved.rewritten else None
 
     text = node.astext()

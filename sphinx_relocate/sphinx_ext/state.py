@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -277,9 +277,11 @@ class BuildState:
     def project_of(
         self, env: BuildEnvironment, suffixes: tuple[str, ...],
         on_lookup: Callable[[tuple[str, str, str]], None],
+        generated: Callable[[BuildEnvironment], Collection[str]],
     ) -> Project:
         """The project as the rule sees it, noting its lookups with ``on_lookup``: made
-        once per read phase, each caller's with its own ``on_lookup``."""
+        once per read phase, each caller's with its own ``on_lookup``; ``generated``
+        gives the pages the builders write without a source."""
         if self.project is None:
             self.project = Project(
                 self.table,
@@ -288,6 +290,7 @@ class BuildState:
                 env.found_docs.__contains__,
                 self.files.is_file,
                 self.files.is_folder,
+                generated=frozenset(generated(env)),
             )
         return self.project.recording(on_lookup)
 

@@ -1,0 +1,3 @@
+extensions = ["sphinx_relocate"]
+templates_path = ["_templates"]
+html_additional_pages = {"contents": "contents.html"}
