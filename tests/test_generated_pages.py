@@ -95,3 +95,18 @@ def test_mv_rewrites_them_for_plain_sphinx(
     built = build(srcdir, builddir=tmp_path / "plain", fresh=True)
     assert COLOR.sub("", built.warnings) == ""
     assert landings(built.outdir, "guide/tutorial/end.html") == ORACLE
+
+
+def test_raw_html_linking_a_folder_is_not_read_again(tmp_path: Path) -> None:
+    """A folder a page's raw HTML links is no dependency of the page: Sphinx reads a page
+    again on every build while a dependency of it is not a file."""
+    srcdir = tmp_path / "docs"
+    (srcdir / "data").mkdir(parents=True)
+    (srcdir / "data/table.csv").write_text("a,b\n", "utf-8")
+    (srcdir / "conf.py").write_text('extensions = ["sphinx_relocate"]\n', "utf-8")
+    (srcdir / "index.rst").write_text(
+        'Home\n====\n\n.. raw:: html\n\n   <a href="data/">the data</a>\n', "utf-8"
+    )
+    first = build(srcdir, builddir=tmp_path / "build")
+    assert first.read == {"index"} and COLOR.sub("", first.warnings) == ""
+    assert build(srcdir, builddir=tmp_path / "build").read == frozenset()
