@@ -53,14 +53,20 @@ def moved(tmp_path: Path) -> Path:
     return srcdir
 
 
+def landings_without_the_extension(srcdir: Path, builddir: Path, page: str) -> list[str]:
+    """:func:`landings` of ``page`` built by plain Sphinx, which warns nothing."""
+    conf = srcdir / "conf.py"
+    conf.write_text(conf.read_text("utf-8").replace('["sphinx_relocate"]', "[]"), "utf-8")
+    built = build(srcdir, builddir=builddir, fresh=True)
+    assert COLOR.sub("", built.warnings) == ""
+    return landings(built.outdir, page)
+
+
 def test_the_oracle(tmp_path: Path) -> None:
     srcdir = copy_root("generated-pages", tmp_path)
-    (srcdir / "conf.py").write_text(
-        (srcdir / "conf.py").read_text("utf-8").replace('["sphinx_relocate"]', "[]"), "utf-8"
+    assert landings_without_the_extension(srcdir, tmp_path / "plain", "tutorial/end.html") == (
+        ORACLE
     )
-    built = build(srcdir, builddir=tmp_path / "plain", fresh=True)
-    assert COLOR.sub("", built.warnings) == ""
-    assert landings(built.outdir, "tutorial/end.html") == ORACLE
 
 
 def test_the_build_reads_them_from_the_old_folder(tmp_path: Path) -> None:
@@ -89,12 +95,9 @@ def test_mv_rewrites_them_for_plain_sphinx(
     assert "rewrote 6 links in 2 files" in capsys.readouterr().err
     text = (srcdir / "guide/tutorial/end.rst").read_text("utf-8")
     assert "<../../contents.html>" in text and 'href="../../genindex.html#A"' in text
-    (srcdir / "conf.py").write_text(
-        (srcdir / "conf.py").read_text("utf-8").replace('["sphinx_relocate"]', "[]"), "utf-8"
-    )
-    built = build(srcdir, builddir=tmp_path / "plain", fresh=True)
-    assert COLOR.sub("", built.warnings) == ""
-    assert landings(built.outdir, "guide/tutorial/end.html") == ORACLE
+    assert landings_without_the_extension(
+        srcdir, tmp_path / "plain", "guide/tutorial/end.html"
+    ) == ORACLE
 
 
 def test_raw_html_linking_a_folder_is_not_read_again(tmp_path: Path) -> None:
