@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import builds
@@ -116,7 +117,8 @@ def test_from_git_check_names_conf_py_when_there_is_no_table_file(
 
 
 def test_pages_a_loaded_peer_redirects_need_no_entry(
-    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A project that still loads sphinxext-rediraffe: the pages its redirects name keep
     their old URLs (its stubs), so ``from-git --check`` and ``relocate_since`` do not
@@ -139,6 +141,11 @@ def test_pages_a_loaded_peer_redirects_need_no_entry(
     assert status == 0 and not any("lost" in line or "gone" in line for line in out), out
     assert "served by sphinxext.rediraffe's redirects (rediraffe_redirects)" in err
     conf.write_text(conf.read_text("utf-8") + f'relocate_since = "{base}"\n', "utf-8")
+    # the build loads the peer: a stand-in that declares its option (the tests do not
+    # install sphinxext-rediraffe)
+    peer = types.ModuleType("sphinxext.rediraffe")
+    peer.setup = lambda app: app.add_config_value("rediraffe_redirects", {}, "env")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "sphinxext.rediraffe", peer)
     assert build(root / "docs", tmp_path / "build")[0] == []
     # not loaded, rediraffe_redirects is part of the table: covered as entries
     conf.write_text(conf.read_text("utf-8").replace(', "sphinxext.rediraffe"', ""), "utf-8")
