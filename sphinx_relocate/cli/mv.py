@@ -151,7 +151,7 @@ def command_mv(args: argparse.Namespace) -> int:
     kinds: Counter[str] = Counter()
     for change in edits:
         kinds += change.syntaxes
-    if not args.keep_links:
+    if not args.keep_links or edits:
         say_rewritten(kinds, len(edits), plan.scanned, not args.dry_run)
     _, failed = move_catalogs(
         args.format, project, plan.own, root, plan.documents_after, check=False,
@@ -202,12 +202,17 @@ def _plan(
     own = _table_of(derived, retargeted, project.source_suffixes)
     changes: list[FileChange] = []
     paths: list[str] = []
-    if not args.keep_links:
+    conf = project.conf_file(root)
+    if not args.keep_links or conf:
+        # with --keep-links, only the targets of a peer's redirects in conf.py: a table
+        # of its own, whose entries follow the move as the table's do (rediraffe fails
+        # the build on a target that is no page, and the build cannot resolve it for it)
         rewriter = make_rewriter(
             project, own, root, set(files_after), None, documents_after,
             moved={new: old for old, new in moved_files.items()}, respell=False,
+            syntaxes={"rediraffe_redirects"} if args.keep_links else None,
         )
-        paths = candidate_files(
+        paths = [conf] if args.keep_links else candidate_files(
             files_after, prefix, project.source_suffixes, rewriter.docstrings,
             rewriter.named_files,
         )

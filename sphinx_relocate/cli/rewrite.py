@@ -7,7 +7,7 @@ import argparse
 import posixpath
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -93,11 +93,12 @@ def make_rewriter(
     mentions: bool = False,
     moved: dict[str, str] | None = None,
     respell: bool = True,
+    syntaxes: Collection[str] | None = None,
 ) -> Rewriter:
     """The rewriter of the docs folder's repository (``files``, ``folders`` and
     ``documents``: the tree the links are to land in, the folders of ``files`` when
-    ``None``); ``repo_url`` defaults to ``relocate_repo_url``; ``respell``:
-    ``Rewriter.respell``."""
+    ``None``); ``repo_url`` defaults to ``relocate_repo_url``; ``respell`` and
+    ``syntaxes``: ``Rewriter.respell`` and ``Rewriter.syntaxes``."""
     from sphinx_relocate.cli.docutils_parser import DocutilsParser
     from sphinx_relocate.core.rewrite import Rewriter, project_labels
 
@@ -130,6 +131,7 @@ def make_rewriter(
         docstrings=project.renders_docstrings(),
         extra_html=project.extra_html(root),
         generated=project.generated_pages(),
+        syntaxes=syntaxes,
     )
 
 
@@ -209,16 +211,20 @@ def read_only_message(change: FileChange) -> str:
     )
 
 
+def _scanned(count: int) -> str:
+    return f"{count} file{'s' if count != 1 else ''} scanned"
+
+
 def say_rewritten(kinds: Counter[str], changed: int, scanned: int, write: bool) -> None:
     """The one summary line on stderr: how many links in how many files, of each kind."""
     if not changed:
-        print(f"nothing to rewrite ({scanned} files scanned)", file=sys.stderr)
+        print(f"nothing to rewrite ({_scanned(scanned)})", file=sys.stderr)
         return
     links = sum(kinds.values())
     verb = "rewrote" if write else "would rewrite"
     print(
         f"{verb} {links} link{'s' if links > 1 else ''} in {changed} "
-        f"file{'s' if changed > 1 else ''} ({_kinds(kinds)}); {scanned} files scanned",
+        f"file{'s' if changed > 1 else ''} ({_kinds(kinds)}); {_scanned(scanned)}",
         file=sys.stderr,
     )
 

@@ -203,6 +203,7 @@ class Rewriter:
         docstrings: bool = False,
         extra_html: Mapping[str, str] | None = None,
         generated: Collection[str] = (),
+        syntaxes: Collection[str] | None = None,
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -226,6 +227,9 @@ class Rewriter:
         self.extra_html = extra_html or {}
         #: sphinx-external-toc's site map (``_toc.yml``), repository-relative; ``""``: none
         self.site_map = site_map
+        #: the only kinds of target (``Span.syntax``) rewritten; ``None``: every kind
+        #: (``mv --keep-links`` rewrites the peers' redirect targets alone)
+        self.syntaxes = None if syntaxes is None else frozenset(syntaxes)
         #: rewrite a link that names a page by a source file it no longer has, which no
         #: table entry changes (``Landing.respelled``): ``rewrite`` does; ``mv``, which
         #: edits what its move changes, does not
@@ -571,6 +575,8 @@ class Rewriter:
                 text, path, self._url_re, self._mention_re, labels=self._label_references,
                 script=path in self.scripts, docstrings=self._documented(path),
             )
+        if self.syntaxes is not None:
+            spans = [span for span in spans if span.syntax in self.syntaxes]
         syntaxes: Counter[str] = Counter()
         if not spans:
             return Rewritten(text, syntaxes)
