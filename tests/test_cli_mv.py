@@ -462,3 +462,41 @@ def test_rediraffe_targets_follow_the_move(
         '"other.rst"', '"manual/other.rst"'
     )
     assert "   other\n" in (tmp_path / "docs/index.rst").read_text("utf-8")  # left as written
+
+
+def test_rediraffe_file_targets_follow_the_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same for rediraffe's redirects file (``rediraffe_redirects = "redirects.txt"``):
+    the second path of each line, bare or quoted, follows; comments and old paths stay."""
+    from reorg_fixture import first_commit, write_tree
+
+    from sphinx_relocate.core.spans import redirects_file_targets
+
+    redirects = (
+        "# old page → its page now\n"
+        "old.rst guide.rst\n"
+        '  "older page.rst"   "guide.rst"  \n'
+        "guide.rst\tother.rst\n"
+    )
+    write_tree(tmp_path, {
+        "docs/conf.py": 'extensions = ["sphinx_relocate", "sphinxext.rediraffe"]\n'
+                        'rediraffe_redirects = "redirects.txt"\n',
+        "docs/redirects.txt": redirects,
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   guide\n   other\n",
+        "docs/guide.rst": "Guide\n=====\n",
+        "docs/other.rst": "Other\n=====\n",
+    }, {})
+    assert [redirects[s.start : s.end] for s in redirects_file_targets(redirects)] == [
+        "guide.rst", "guide.rst", "other.rst"]
+    first_commit(tmp_path, "base")
+    monkeypatch.chdir(tmp_path)
+    assert main(["mv", "docs", "guide", "manual/guide"]) == 0
+    assert "rediraffe_redirects 2" in capsys.readouterr().err
+    moved = redirects.replace(" guide.rst\n", " manual/guide.rst\n").replace(
+        '"guide.rst"', '"manual/guide.rst"')
+    assert (tmp_path / "docs/redirects.txt").read_text("utf-8") == moved
+    assert main(["mv", "--keep-links", "docs", "other", "manual/other"]) == 0
+    assert "rewrote 1 link in 1 file (rediraffe_redirects 1)" in capsys.readouterr().err
+    assert (tmp_path / "docs/redirects.txt").read_text("utf-8") == moved.replace(
+        "\tother.rst", "\tmanual/other.rst")

@@ -202,17 +202,19 @@ def _plan(
     own = _table_of(derived, retargeted, project.source_suffixes)
     changes: list[FileChange] = []
     paths: list[str] = []
-    conf = project.conf_file(root)
-    if not args.keep_links or conf:
-        # with --keep-links, only the targets of a peer's redirects in conf.py: a table
-        # of its own, whose entries follow the move as the table's do (rediraffe fails
-        # the build on a target that is no page, and the build cannot resolve it for it)
+    # the peer's tables a move edits with --keep-links too
+    redirects = [path for path in (project.conf_file(root), project.redirects_file(root)) if path]
+    if not args.keep_links or redirects:
+        # with --keep-links, only the targets of a peer's redirects (conf.py's dict,
+        # rediraffe's file): a table of its own, whose entries follow the move as the
+        # table's do (rediraffe fails the build on a target that is no page, and the
+        # build cannot resolve it for it)
         rewriter = make_rewriter(
             project, own, root, set(files_after), None, documents_after,
             moved={new: old for old, new in moved_files.items()}, respell=False,
             syntaxes={"rediraffe_redirects"} if args.keep_links else None,
         )
-        paths = [conf] if args.keep_links else candidate_files(
+        paths = redirects if args.keep_links else candidate_files(
             files_after, prefix, project.source_suffixes, rewriter.docstrings,
             rewriter.named_files,
         )

@@ -197,6 +197,18 @@ class DocsProject:
             return ""
         return inside.replace(os.sep, "/")
 
+    def redirects_file(self, root: Path) -> str:
+        """sphinxext-rediraffe's redirects file (``rediraffe_redirects = "redirects.txt"``,
+        from the source folder) relative to ``root``; ``""`` when there is none inside it."""
+        setting = self.settings.get("rediraffe_redirects")
+        if not isinstance(setting, str) or not setting:
+            return ""
+        path = Path(os.path.abspath(self.srcdir / setting))
+        inside = os.path.relpath(path, os.path.abspath(root))
+        if inside.startswith("..") or not path.is_file():
+            return ""
+        return inside.replace(os.sep, "/")
+
     def renders_docstrings(self) -> bool:
         """Whether the build makes docstrings part of pages (autodoc, autosummary,
         sphinx-autoapi): then ``rewrite`` reads the repository's Python files too."""

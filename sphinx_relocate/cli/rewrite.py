@@ -132,6 +132,7 @@ def make_rewriter(
         extra_html=project.extra_html(root),
         generated=project.generated_pages(),
         syntaxes=syntaxes,
+        redirects_file=project.redirects_file(root),
     )
 
 

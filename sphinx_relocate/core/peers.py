@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 
 from sphinx_relocate.core.paths import join_relative, leaves_root
+from sphinx_relocate.core.spans import REDIRECT_PAIR
 from sphinx_relocate.core.table import (
     WILDCARDS,
     Location,
@@ -57,9 +58,6 @@ PEERS: dict[str, tuple[str, str]] = {
     "rediraffe_redirects": ("sphinxext-rediraffe", "sphinxext.rediraffe"),
 }
 
-_SIDE = r"""(?:(?P<{0}q>["'])(?P<{0}quoted>.*?)(?P={0}q)|(?P<{0}bare>\S+))"""
-#: One line of a rediraffe file: two paths, each bare or in quotes, white space between.
-_PAIR = re.compile(_SIDE.format("old") + r"\s+" + _SIDE.format("new"))
 
 
 @dataclass
@@ -263,7 +261,7 @@ def read_rediraffe_file(
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        match = _PAIR.fullmatch(stripped)
+        match = REDIRECT_PAIR.fullmatch(stripped)
         if match is None:
             problems.append(Problem(
                 Location(shown, number),

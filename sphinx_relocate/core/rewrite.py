@@ -86,6 +86,7 @@ from sphinx_relocate.core.spans import (
     find_targets,
     html_file_targets,
     labels_in,
+    redirects_file_targets,
     role_around,
     template_targets,
     title_in,
@@ -204,6 +205,7 @@ class Rewriter:
         extra_html: Mapping[str, str] | None = None,
         generated: Collection[str] = (),
         syntaxes: Collection[str] | None = None,
+        redirects_file: str = "",
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -230,6 +232,9 @@ class Rewriter:
         #: the only kinds of target (``Span.syntax``) rewritten; ``None``: every kind
         #: (``mv --keep-links`` rewrites the peers' redirect targets alone)
         self.syntaxes = None if syntaxes is None else frozenset(syntaxes)
+        #: sphinxext-rediraffe's redirects file (repository-relative; ``""``: none),
+        #: whose targets name pages from the top of the source folder
+        self.redirects_file = redirects_file
         #: rewrite a link that names a page by a source file it no longer has, which no
         #: table entry changes (``Landing.respelled``): ``rewrite`` does; ``mv``, which
         #: edits what its move changes, does not
@@ -520,10 +525,12 @@ class Rewriter:
     @property
     def named_files(self) -> frozenset[str]:
         """The files read in a syntax of their own: the site map, the example scripts,
-        the templates, conf.py and the HTML files of ``html_extra_path``."""
-        return frozenset(
-            {self.site_map, self.conf, *self.scripts, *self.templates, *self.extra_html} - {""}
-        )
+        the templates, conf.py, rediraffe's redirects file and the HTML files of
+        ``html_extra_path``."""
+        return frozenset({
+            self.site_map, self.conf, self.redirects_file, *self.scripts, *self.templates,
+            *self.extra_html,
+        } - {""})
 
     def _documented(self, path: str) -> bool:
         """Whether ``path`` is read for its docstrings (:attr:`docstrings`)."""
@@ -542,7 +549,7 @@ class Rewriter:
             served = posixpath.join(folder, self.extra_html[path]).rstrip("/")
             site = self._sites[path] = Site((served,), folder, 0)
             return site
-        if (path in (self.site_map, self.conf) or path in self.templates
+        if (path in (self.site_map, self.conf, self.redirects_file) or path in self.templates
                 or self._documented(path)):  # from the top
             folder = self.docs_prefix.rstrip("/")
             site = self._sites[path] = Site((folder,), folder, 0)
@@ -566,6 +573,8 @@ class Rewriter:
             spans = template_targets(text)
         elif path in self.extra_html:
             spans = html_file_targets(text)
+        elif path == self.redirects_file:
+            spans = redirects_file_targets(text)
         elif path == self.conf:  # and, with --mentions, what any .py file is read for
             mentions = self._mention_re is not None
             spans = find_targets(text, path, self._url_re if mentions else None,
@@ -651,8 +660,11 @@ class Rewriter:
                 unwritable.append(_link_edit(text, span.start, written, repr(new)))
             elif new is not None and span.syntax in ("pathto", "hasdoc", "rediraffe_redirects"):
                 # a page name only (rediraffe's stub sends readers to a page, never to a
-                # URL or a section), in a string literal of code (a template, conf.py)
-                if _SCHEME.match(new) or "#" in new or not _fits_quotes(new, text[span.start - 1]):
+                # URL or a section), in a string literal of code (a template, conf.py), or
+                # a path of rediraffe's file, in quotes or bare (no space, no quote)
+                before = text[span.start - 1 : span.start]
+                quote = before if before in ("'", '"') else " \t'\""
+                if _SCHEME.match(new) or "#" in new or not _fits_quotes(new, quote):
                     unwritable.append(_link_edit(text, span.start, written, new))
                     continue
                 links_rewritten.append(_link_edit(text, span.start, written, new))

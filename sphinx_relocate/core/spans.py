@@ -270,6 +270,32 @@ def conf_targets(text: str) -> list[Span]:
     return spans
 
 
+_SIDE = r"""(?:(?P<{0}q>["'])(?P<{0}quoted>.*?)(?P={0}q)|(?P<{0}bare>\S+))"""
+#: One line of sphinxext-rediraffe's redirects file: two paths, each bare or in quotes,
+#: white space between (the line stripped; a comment is a line of its own).
+REDIRECT_PAIR = re.compile(_SIDE.format("old") + r"\s+" + _SIDE.format("new"))
+
+
+def redirects_file_targets(text: str) -> list[Span]:
+    """The targets of sphinxext-rediraffe's redirects file (``rediraffe_redirects =
+    "redirects.txt"``): the second path of each line, a page by source path or docname
+    from the top of the source folder (syntax ``rediraffe_redirects``, mode "doc"), as
+    :func:`conf_targets` reads them from a dict in conf.py."""
+    spans: list[Span] = []
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        match = REDIRECT_PAIR.fullmatch(stripped) if not stripped.startswith("#") else None
+        if match is not None:
+            group = "newquoted" if match.group("newquoted") is not None else "newbare"
+            start = offset + line.index(stripped) + match.start(group)
+            if match.end(group) > match.start(group):
+                spans.append(Span(start, start + match.end(group) - match.start(group),
+                                  "rediraffe_redirects", "doc"))
+        offset += len(line)
+    return spans
+
+
 #: the conf.py name each of :data:`SIDEBAR_SETTINGS` is assigned in
 SIDEBAR_ASSIGNED_IN = {"html_sidebars": "html_sidebars",
                        "secondary_sidebar_items": "html_theme_options"}
