@@ -191,11 +191,7 @@ class DocsProject:
     def conf_file(self, root: Path) -> str:
         """conf.py relative to ``root`` (whose ``html_sidebars`` keys name pages); ``""``
         when there is none inside it."""
-        path = Path(os.path.abspath(self.confdir / "conf.py"))
-        inside = os.path.relpath(path, os.path.abspath(root))
-        if inside.startswith("..") or not path.is_file():
-            return ""
-        return inside.replace(os.sep, "/")
+        return _file_in(root, self.confdir / "conf.py")
 
     def redirects_file(self, root: Path) -> str:
         """sphinxext-rediraffe's redirects file (``rediraffe_redirects = "redirects.txt"``,
@@ -203,11 +199,7 @@ class DocsProject:
         setting = self.settings.get("rediraffe_redirects")
         if not isinstance(setting, str) or not setting:
             return ""
-        path = Path(os.path.abspath(self.srcdir / setting))
-        inside = os.path.relpath(path, os.path.abspath(root))
-        if inside.startswith("..") or not path.is_file():
-            return ""
-        return inside.replace(os.sep, "/")
+        return _file_in(root, self.srcdir / setting)
 
     def renders_docstrings(self) -> bool:
         """Whether the build makes docstrings part of pages (autodoc, autosummary,
@@ -456,6 +448,15 @@ def read_project(docs_dir: Path) -> DocsProject:
         stop([str(problem) for problem in err.problems])
         raise  # pragma: no cover - stop raised
     return DocsProject(confdir=docs_dir, srcdir=docs_dir, settings=settings)
+
+
+def _file_in(root: Path, file: Path) -> str:
+    """``file`` relative to ``root`` (``/``-separated); ``""`` when it is outside or no file."""
+    path = Path(os.path.abspath(file))
+    inside = os.path.relpath(path, os.path.abspath(root))
+    if inside.startswith("..") or not path.is_file():
+        return ""
+    return inside.replace(os.sep, "/")
 
 
 #: Settings that make up the table: read from a conf.py that cannot run only as literals.
