@@ -55,8 +55,9 @@ def command_from_git(args: argparse.Namespace) -> int:
         return _check_unredirected(args, project, table, prefix, changes, served)
     present, _ = walk_repository(project.srcdir)
     found = derive(changes, prefix, project.source_suffixes, present)
-    derived, known = without_known(found, table, section_ids(project), served)
-    by_peers = known - without_known(found, table, section_ids(project))[1]
+    ids = section_ids(project)  # each page's ids read once, for both questions
+    derived, known = without_known(found, table, ids, served)
+    by_peers = known - without_known(found, table, ids)[1] if served else 0
     for docname in derived.deleted:
         became = became_of(derived, docname)
         change = f"page renamed to {became}" if became else "page deleted without a rename"
@@ -125,9 +126,8 @@ def _check_unredirected(
 
     setting = project.settings.table
     shown = display_path(args.table or findings_file(project.confdir, setting))
-    missing = unredirected(
-        changes, prefix, project.source_suffixes, table, section_ids(project), served
-    )
+    ids = section_ids(project)  # each page's ids read once, for both questions
+    missing = unredirected(changes, prefix, project.source_suffixes, table, ids, served)
     for old, new in missing:
         place, line = shown, 0
         written = written_at(changes, prefix, old)
@@ -146,9 +146,9 @@ def _check_unredirected(
         print(f"no page renamed or deleted since {since} in {folder}", file=sys.stderr)
         return 0
     what = "page and heading" if changes.sections else "page"
-    by_peers = len(unredirected(
-        changes, prefix, project.source_suffixes, table, section_ids(project)
-    ))
+    by_peers = len(
+        unredirected(changes, prefix, project.source_suffixes, table, ids)
+    ) if served else 0
     served_note = _served_by_peers(project, args, by_peers)
     print(f"every {what} renamed or deleted since {since} has an entry "
           f"({_pages_and_headings(every)} in {folder}"
