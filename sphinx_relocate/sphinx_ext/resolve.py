@@ -376,10 +376,10 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         if cls is text:
             continue
         adapters = adapters_of.get(cls)
-        if adapters is None:  # once per node class: which kinds it may be, in their order
+        if adapters is None:  # once per element class: which kinds it may be, in order
+            if not isinstance(node, nodes.Element):
+                continue  # another kind of text: nothing under it
             adapters = adapters_of[cls] = _adapters_of(node)
-        if adapters is _NOT_ELEMENT:
-            continue
         attributes = node.attributes  # type: ignore[attr-defined]
         if attributes["ids"] and (cls is not target or not points_elsewhere(node)):
             anchors.update(attributes["ids"])
@@ -400,11 +400,8 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     resolver.state.texts.pop(resolver.docname, None)
 
 
-def _adapters_of(node: nodes.Node) -> tuple[tuple[NodeAdapter, RelocateWarning], ...]:
-    """The adapters a node of this class may take, with their kinds, in their order
-    (:data:`_NOT_ELEMENT` for a class of text, which the walk steps over)."""
-    if not isinstance(node, nodes.Element):
-        return _NOT_ELEMENT
+def _adapters_of(node: nodes.Element) -> tuple[tuple[NodeAdapter, RelocateWarning], ...]:
+    """The adapters an element of this class may take, with their kinds, in their order."""
     return tuple(
         (adapter, entry.kind)
         for entry in REFERENCE_KINDS if entry.kind is not None
@@ -1049,8 +1046,6 @@ def kind_of(kind: RelocateWarning) -> ReferenceKind:
 
 #: node class -> the node adapters its nodes may be, with their kind (most classes: none)
 _ADAPTERS_OF_CLASS: dict[type, tuple[tuple[NodeAdapter, RelocateWarning], ...]] = {}
-#: what :data:`_ADAPTERS_OF_CLASS` holds for a node class that is no element
-_NOT_ELEMENT: tuple[tuple[NodeAdapter, RelocateWarning], ...] = cast(Any, ((None, None),))
 
 
 # -- toctree entries -----------------------------------------------------------
