@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,8 @@ CONF_IMPORTING = (
     "release = __version__\n"
     'extensions = ["sphinx_relocate"]\n'
     'exclude_patterns = ["_build"]\n'
-    "html_theme_options = {'version': __version__}\n"
+    # read for its literal entries (the theme's repository), not as a whole
+    "html_theme_options = {'version': __version__, 'source_repository': 'https://f.example/o/r'}\n"
 )
 
 
@@ -190,7 +192,7 @@ def test_every_command_reads_a_conf_py_that_imports_an_uninstalled_package(
     monkeypatch.chdir(tmp_path)
     note = (
         "note: docs/source/conf.py:2: cannot run it here (ModuleNotFoundError: No module "
-        "named 'mypkg'); read as literals: exclude_patterns, extensions"
+        "named 'mypkg'); read as literals: exclude_patterns, extensions, html_theme_options"
     )
     for command in (["check"], ["rewrite", "--check"], ["rewrite"], ["from-git", "--check"],
                     ["from-git"], ["import"]):
@@ -220,7 +222,8 @@ def test_a_setting_that_is_not_a_literal_is_named(
     assert status == 0
     assert err.splitlines()[0] == (
         "note: docs/source/conf.py:2: cannot run it here (ModuleNotFoundError: No module "
-        "named 'mypkg'); read as literals: extensions, source_suffix; not read: "
+        "named 'mypkg'); read as literals: extensions, html_theme_options, source_suffix; "
+        "not read: "
         "exclude_patterns (line 14: not a literal), language (line 10: set by a "
         "statement that only running conf.py can read)"
     )
@@ -459,3 +462,19 @@ def test_from_git_names_deleted_and_added_pages_it_could_not_pair(
     (tmp_path / "docs/relocations.toml").write_text('[pages]\n"guide/faq" = "help/faq"\n')
     status, _, err = run(capsys, "from-git", "docs", "--since", base, "--check")
     assert status == 0 and "did not pair" not in err
+
+
+def test_a_syntax_warning_of_conf_py_is_not_said_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the devguide's conf.py of 2022 had '\/.*' in linkcheck_ignore: Python warns
+    # once when Sphinx runs it; reading its syntax tree again said it at <unknown>
+    conf = 'extensions = ["sphinx_relocate"]\nlinkcheck_ignore = ["\\/.*"]\n'
+    make_source_repo(tmp_path, conf)
+    monkeypatch.chdir(tmp_path)
+    for command in (["check"], ["rewrite"], ["rewrite", "--mentions"]):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            run(capsys, command[0], "docs/source", *command[1:])
+        said = [str(w.filename) for w in caught if w.category is SyntaxWarning]
+        assert said and all(name.endswith("conf.py") for name in said), (command, said)

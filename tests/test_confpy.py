@@ -52,3 +52,16 @@ def test_what_is_read_and_what_is_named() -> None:
 def test_a_later_literal_replaces_an_unread_value() -> None:
     found = read_literals("language = pick()\nlanguage = 'en'\n")
     assert (found.values, found.unread) == ({"language": "en"}, [])
+
+
+def test_the_themes_dicts_are_read_for_their_literal_entries() -> None:
+    found = read_literals(
+        "import mypkg\n"
+        "html_theme_options = {'source_repository': 'https://github.com/o/r',\n"
+        "                      'version': mypkg.__version__, **mypkg.more}\n"
+        "html_context = {'github_user': 'o', f'{mypkg.x}': 1}\n"
+        "html_baseurl = {'a': mypkg.b}\n"  # only the theme's dicts: the rest is unread
+    )
+    assert found.values["html_theme_options"] == {"source_repository": "https://github.com/o/r"}
+    assert found.values["html_context"] == {"github_user": "o"}
+    assert found.unread == [("html_baseurl", 5, "not a literal")]

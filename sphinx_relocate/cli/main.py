@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--repo-url",
         metavar="URL",
         help="forge URL of the repository, to rewrite absolute links into the docs "
-        "(default: relocate_repo_url)",
+        "(default: relocate_repo_url, else the repository conf.py tells its theme of)",
     )
     rewrite.add_argument(
         "--mentions",

@@ -327,6 +327,9 @@ class DocsProject:
         what = f"table {sources.read(table)}" if sources else (
             f"no relocation table (looked for {sources.looked()})"
         )
+        told = self.settings.repo_url_from
+        if told and told != "relocate_repo_url":  # read from the theme's options: say so
+            what += f"; repository URL {self.settings.repo_url} from {told}"
         print(f"read {sources.conf_py}; {what}", file=sys.stderr)
         return sources
 

@@ -97,7 +97,7 @@ def make_rewriter(
 ) -> Rewriter:
     """The rewriter of the docs folder's repository (``files``, ``folders`` and
     ``documents``: the tree the links are to land in, the folders of ``files`` when
-    ``None``); ``repo_url`` defaults to ``relocate_repo_url``; ``respell`` and
+    ``None``); ``repo_url`` defaults to the settings' (``Settings.repo_url``); ``respell`` and
     ``syntaxes``: ``Rewriter.respell`` and ``Rewriter.syntaxes``."""
     from sphinx_relocate.cli.docutils_parser import DocutilsParser
     from sphinx_relocate.core.rewrite import Rewriter, project_labels
@@ -116,7 +116,7 @@ def make_rewriter(
         files=files,
         folders=folders,
         documents=documents,
-        repo_url=repo_url or project.settings.get("relocate_repo_url"),
+        repo_url=repo_url or project.settings.repo_url,
         mentions=mentions,
         headings=project.settings.headings,
         root=root,

@@ -14,7 +14,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
-from sphinx_relocate.core.settings import DECLARED
+from sphinx_relocate.core.settings import DECLARED, parse_python
 
 #: Settings the commands read besides the ``relocate_*`` and ``rediraffe_*`` ones: the
 #: declared ones, and a few of Sphinx's they read unchecked.
@@ -31,6 +31,8 @@ NEEDED = frozenset(DECLARED) | {
     "sphinx_gallery_conf", "templates_path",
     # the pages the HTML builders write without a source, which links name by URL
     "html_additional_pages",
+    # the repository the theme is told of, for its "edit this page" links
+    "html_theme_options", "html_context",
 }
 
 
@@ -59,7 +61,7 @@ def read_literals(source: str, filename: str = "conf.py") -> LiteralSettings:
     ``name.append(literal)`` / ``name.extend(literal)`` add to a list read before.  Any
     other statement that sets a needed name makes it unread, with the reason.
     """
-    tree = ast.parse(source, filename)
+    tree = parse_python(source, filename)
     found = LiteralSettings()
     unread: dict[str, tuple[int, str]] = {}
 
@@ -72,6 +74,10 @@ def read_literals(source: str, filename: str = "conf.py") -> LiteralSettings:
         try:
             return ast.literal_eval(node)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            if name in ENTRIES_READ and isinstance(node, ast.Dict) and (
+                entries := _literal_entries(node)
+            ):
+                return entries
             forget(name, line, "not a literal")
             return _UNREAD
 
@@ -118,6 +124,23 @@ def read_literals(source: str, filename: str = "conf.py") -> LiteralSettings:
 
 
 _UNREAD = object()
+
+#: dicts of which the commands read single entries (the theme's repository), so a dict
+#: with other values than literals (``{"version": release}``) is read for its literal ones
+ENTRIES_READ = frozenset({"html_theme_options", "html_context"})
+
+
+def _literal_entries(node: ast.Dict) -> dict[Any, Any]:
+    """The entries of a dict display whose key and value are both literals."""
+    entries = {}
+    for key, value in zip(node.keys, node.values, strict=True):
+        if key is None:  # ``**other``
+            continue
+        try:
+            entries[ast.literal_eval(key)] = ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+    return entries
 
 
 def _add(found: LiteralSettings, forget: Any, name: str, node: ast.expr, line: int,

@@ -76,6 +76,19 @@ def repo_base(url: str) -> str:
     return base[:-4] if base.endswith(".git") else base
 
 
+def forge_url(repo_url: str, path: str) -> str:
+    """The forge URL of a file or folder of the repository (``path`` from its root).
+
+    A ``repo_url`` that names no ref (``https://github.com/org/repo``) gets the default
+    branch's, ``HEAD``: the bare repository URL followed by a path is no page of a forge.
+    """
+    url = repo_url.strip()
+    if not re.search(REPO_URL_REF, url.rstrip("/") + "/"):
+        base = repo_base(url)
+        url = base + ("/-/blob/HEAD/" if "gitlab" in base.split("/")[2] else "/blob/HEAD/")
+    return url.rstrip("/") + "/" + path
+
+
 #: default branch names that stand for each other: a forge sends the old name's URLs to
 #: the new one after a rename (``master`` → ``main``)
 _DEFAULT_BRANCHES = ("main", "master")

@@ -15,6 +15,7 @@ import ast
 import os
 import re
 import reprlib
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any
 
 from sphinx_relocate.core.exports import EXPORTS
 from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings
+from sphinx_relocate.core.landing import REPO_URL_REF
 from sphinx_relocate.core.stubs import URL_STYLES
 from sphinx_relocate.core.table import Location, Problem
 
@@ -207,7 +209,10 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "``https://github.com/org/repo/blob/main/``. Links that leave the docs folder become "
         "links to the file there; absolute URLs under it (a page's source on the forge) "
         "are rewritten to the page's new source when the table moved it, and checked "
-        "against the tree.",
+        "against the tree. Default: the repository conf.py tells its theme of (Furo's "
+        "``source_repository``, sphinx-book-theme's ``repository_url``, ``html_context``'s "
+        "``github_user`` and ``github_repo``) when its docs folder is this one; ``\"\"``: "
+        "none.",
         rebuild="env",
         expects="an http(s) URL or None",
         valid=_is_url,
@@ -382,10 +387,19 @@ def sidebar_key_line(conf_py: Path, setting: str, key: str) -> int:
     return line or setting_line(conf_py, SIDEBAR_ASSIGNED_IN.get(setting, setting))
 
 
+def parse_python(source: str | bytes, filename: str = "<unknown>") -> ast.Module:
+    """The syntax tree of Python source, without the ``SyntaxWarning`` compiling it
+    may print (an invalid escape in conf.py): Sphinx, which runs conf.py, says it once
+    at its path; each read of the commands would say it again, at ``<unknown>``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return ast.parse(source, filename)
+
+
 def _assignment_lines(conf_py: Path) -> dict[str, int]:
     """Name → line of its last assignment in conf.py, read from its syntax tree."""
     try:
-        tree = ast.parse(conf_py.read_bytes(), str(conf_py))
+        tree = parse_python(conf_py.read_bytes(), str(conf_py))
     except (OSError, SyntaxError, ValueError):
         return {}
     lines: dict[str, int] = {}
@@ -467,6 +481,63 @@ def find_repo_root(confdir: Path, setting: str | None) -> tuple[Path, bool]:
     return (resolved, False) if found is None else (found, True)
 
 
+def theme_repository(
+    theme_options: object, context: object, docs_folder: str | None,
+) -> tuple[str, str]:
+    """The forge URL of the repository that conf.py tells its theme of, for "edit this
+    page" links, and the setting that tells it (``("", "")`` when none does).
+
+    The project declares its own repository there: ``html_theme_options``'
+    ``source_repository`` (Furo) or ``repository_url`` (sphinx-book-theme), or
+    ``html_context``'s ``github_user``/``github_repo`` (or GitLab's; pydata and Read the
+    Docs themes).  A declaration whose docs folder (``source_directory``,
+    ``path_to_docs``, ``doc_path``) is not ``docs_folder``, the docs folder's path in
+    the repository found (``None``: no repository), names another tree: not taken.
+    """
+    options = theme_options if isinstance(theme_options, dict) else {}
+    values = context if isinstance(context, dict) else {}
+    for told_by, url, branch, folder in (
+        ("html_theme_options['source_repository']", options.get("source_repository"),
+         options.get("source_branch"), options.get("source_directory")),
+        ("html_theme_options['repository_url']", options.get("repository_url"),
+         options.get("repository_branch"), options.get("path_to_docs")),
+        *(
+            (f"html_context['{forge}_repo']",
+             _context_repository(values, forge, default_host), values.get(f"{forge}_version"),
+             values.get("doc_path"))
+            for forge, default_host in (("github", "https://github.com"),
+                                        ("gitlab", "https://gitlab.com"))
+        ),
+    ):
+        if not _is_url(url) or not (
+            # a branch with a "/" would read as a shorter one and a path (release/2.x)
+            branch is None or (isinstance(branch, str) and re.fullmatch(r"[^\s?#/]*", branch))
+        ):
+            continue
+        if docs_folder is None or not isinstance(folder, (str, type(None))) or (
+            folder and os.path.normpath(folder.strip("/")) != os.path.normpath(docs_folder)
+        ):
+            return "", ""  # no repository here, or the theme names another docs folder
+        assert isinstance(url, str)
+        base = url.strip().rstrip("/")
+        if re.search(REPO_URL_REF, base + "/") or not branch:
+            return base + "/", told_by  # a ref of its own, or none: main and master
+        forge_ref = "/-/blob/" if "gitlab" in base.split("/")[2] else "/blob/"
+        return f"{base}{forge_ref}{branch}/", told_by
+    return "", ""
+
+
+def _context_repository(context: dict[str, object], forge: str, default_host: str) -> object:
+    """``https://github.com/USER/REPO`` from ``html_context`` (``None`` if not given)."""
+    user, repo = context.get(f"{forge}_user"), context.get(f"{forge}_repo")
+    host = context.get(f"{forge}_url") or default_host
+    if not (isinstance(user, str) and isinstance(repo, str) and isinstance(host, str)):
+        return None
+    if not all(re.fullmatch(r"[^\s/?#]+", part) for part in (user, repo)):
+        return None  # a name, not a path
+    return f"{host.rstrip('/')}/{user}/{repo}"
+
+
 class SettingsError(Exception):
     """Values that their declarations do not accept: one problem each."""
 
@@ -496,8 +567,11 @@ class Settings:
     #: ``repo_root`` is a repository, given or found; else the conf dir stands for one,
     #: and bounds only what the extension itself copies (raw HTML's files)
     repository_found: bool = False
-    #: ``relocate_repo_url``: the forge has no redirect pages, unlike the site
+    #: ``relocate_repo_url``, else the repository conf.py tells its theme of
+    #: (:func:`theme_repository`): the forge has no redirect pages, unlike the site
     repo_url: str = ""
+    #: the setting ``repo_url`` comes from (``""``: none)
+    repo_url_from: str = ""
     #: ``relocate_stub_template``: the template file, relative to the current folder
     stub_template: Path | None = None
     #: ``relocate_redirect_exports``: the export formats to write, by name
@@ -556,6 +630,14 @@ def build_settings(
     source = Path(os.path.abspath(srcdir or confdir))
     template = given.get("relocate_stub_template")
     repo_root, repository_found = find_repo_root(confdir, given.get("relocate_repo_root"))
+    repo_url, repo_url_from = given.get("relocate_repo_url") or "", "relocate_repo_url"
+    if given.get("relocate_repo_url") is None:  # "" says: none, not even the theme's
+        docs_folder = os.path.relpath(source, repo_root).replace(os.sep, "/")
+        repo_url, repo_url_from = theme_repository(
+            given.get("html_theme_options"), given.get("html_context"),
+            None if not repository_found or docs_folder.startswith("..")
+            else "" if docs_folder == "." else docs_folder,
+        )
     return Settings(
         values=frozen,
         confdir=confdir,
@@ -563,7 +645,8 @@ def build_settings(
         ignore=tuple(re.compile(pattern) for pattern in given.get("relocate_ignore") or ()),
         repo_root=repo_root,
         repository_found=repository_found,
-        repo_url=given.get("relocate_repo_url") or "",
+        repo_url=repo_url,
+        repo_url_from=repo_url_from if repo_url else "",
         stub_template=confdir / template if template else None,
         exports=tuple(given.get("relocate_redirect_exports") or ()),
         source_suffixes=suffixes,

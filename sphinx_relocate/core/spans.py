@@ -224,8 +224,10 @@ def conf_targets(text: str) -> list[Span]:
     names are the keys, which stay)."""
     import ast  # only for the conf.py of a project that has one
 
+    from sphinx_relocate.core.settings import parse_python
+
     try:
-        tree = ast.parse(text)
+        tree = parse_python(text)
     except (SyntaxError, ValueError):
         return []
     starts = [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]
@@ -828,8 +830,10 @@ def _string_regions(text: str, *, module_only: bool = False) -> list[tuple[int, 
     implicitly joined string is no one text and is left out."""
     import ast
 
+    from sphinx_relocate.core.settings import parse_python
+
     try:
-        tree = ast.parse(text)
+        tree = parse_python(text)
     except (SyntaxError, ValueError, RecursionError):
         return []
     if module_only:

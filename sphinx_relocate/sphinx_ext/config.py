@@ -199,6 +199,8 @@ def check_config(app: Sphinx, config: Config) -> None:
 _SPHINX_READS = (
     "source_suffix", "extensions", "exclude_patterns", "html_file_suffix", "templates_path",
     "include_patterns", "autosectionlabel_prefix_document",
+    # the repository the theme is told of (``Settings.repo_url``)
+    "html_theme_options", "html_context",
 )
 
 

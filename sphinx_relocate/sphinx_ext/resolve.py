@@ -53,6 +53,7 @@ from sphinx_relocate.core.landing import (
     current_ref_pattern,
     existing_landing,
     existing_page,
+    forge_url,
     framed,
     land,
     moved_glob,
@@ -141,6 +142,9 @@ lookups_of: PerDocument[set[Lookup]] = PerDocument("relocate_lookups")
 raw_html_of: PerDocument[bool] = PerDocument("relocate_raw_html")
 #: the table of the last build, to re-read only what an edit of it changes
 last_table_of: EnvValue[RelocationTable | None] = EnvValue("relocate_last_table", lambda: None)
+#: the repository's forge URL of the last build, which may come from the theme's options
+#: (``Settings.repo_url``), which Sphinx does not re-read documents for
+last_repo_url_of: EnvValue[str | None] = EnvValue("relocate_last_repo_url", lambda: None)
 
 
 class Resolver:
@@ -295,7 +299,7 @@ class Resolver:
         inside = self.in_repository(resolved.path)
         if inside is None:
             return None
-        return join_target(base.rstrip("/") + "/" + inside, resolved.query, resolved.anchor)
+        return join_target(forge_url(base, inside), resolved.query, resolved.anchor)
 
     def in_repository(self, docs_path: str) -> str | None:
         """A source-relative path as a path from the repository root, ``None`` outside."""
@@ -1372,6 +1376,10 @@ def on_env_get_outdated(
             for docname in env.found_docs
             if old_table.old_names(docname) != table.old_names(docname)
         )
+    previous_url = last_repo_url_of(env)
+    last_repo_url_of.set(env, state.settings.repo_url)
+    if previous_url is not None and previous_url != state.settings.repo_url:
+        outdated.update(env.found_docs)  # its links to the forge are made at reading
     result = sorted(outdated & env.found_docs - changed - added)
     if result:
         logger.verbose("relocation table changed: re-reading %d documents", len(result))
