@@ -109,7 +109,8 @@ def repo(tmp_path: Path) -> Path:
     (docs / "new.md").write_text("# New\n")
     (docs / "index.md").write_text(
         "# Index\n\n```{toctree}\nnew\n```\n\n"
-        f"[the source]({GITHUB}/blob/main/docs/old.md)\n\n[readme](../README.md)\n"
+        f"[the source]({GITHUB}/blob/main/docs/old.md)\n\n"
+        f"[not in the tree]({GITHUB}/blob/main/docs/gone.md)\n"
     )
     (root / "README.md").write_text(f"See {GITHUB}/blob/main/docs/old.md\n")
     return root
@@ -130,9 +131,18 @@ def _build(docs: Path, **overrides: object) -> tuple[str, list[str]]:
 def test_a_build_follows_the_themes_repository(repo: Path) -> None:
     page, warnings = _build(repo / "docs")
     assert f'href="{GITHUB}/blob/main/docs/new.md"' in page
-    # a link that leaves the docs folder becomes the file on the forge
-    assert f'href="{GITHUB}/blob/main/README.md"' in page
+    # only where the table moved the file: a URL to a file not in the tree is left to
+    # the author, as without the extension (relocate_repo_url checks them)
+    assert f'href="{GITHUB}/blob/main/docs/gone.md"' in page
     assert warnings == []
+
+
+def test_relocate_repo_url_also_checks_them(repo: Path) -> None:
+    conf = repo / "docs" / "conf.py"
+    conf.write_text(conf.read_text() + f'relocate_repo_url = "{GITHUB}"\n')
+    page, warnings = _build(repo / "docs")
+    assert f'href="{GITHUB}/blob/main/docs/new.md"' in page
+    assert len(warnings) == 1 and "docs/gone.md' does not land" in warnings[0]
 
 
 def test_an_empty_repo_url_takes_none(repo: Path) -> None:
@@ -165,3 +175,17 @@ def test_rewrite_names_and_follows_the_themes_repository(
             in err.splitlines()[0])
     assert (repo / "README.md").read_text() == f"See {GITHUB}/blob/main/docs/new.md\n"
     assert f"({GITHUB}/blob/main/docs/new.md)" in (repo / "docs" / "index.md").read_text()
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_a_link_leaving_the_docs_becomes_a_forge_link_only_with_relocate_repo_url(
+    repo: Path, explicit: bool
+) -> None:
+    docs = repo / "docs"
+    (docs / "index.md").write_text("# Index\n\n```{toctree}\nnew\n```\n\n[readme](../README.md)\n")
+    if explicit:
+        (docs / "conf.py").write_text(
+            (docs / "conf.py").read_text() + f'relocate_repo_url = "{GITHUB}/blob/main/"\n'
+        )
+    page, _ = _build(docs)
+    assert (f'href="{GITHUB}/blob/main/README.md"' in page) is explicit

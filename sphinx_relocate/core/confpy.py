@@ -14,7 +14,8 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
-from sphinx_relocate.core.settings import DECLARED, parse_python
+from sphinx_relocate.core.pysource import parse_python
+from sphinx_relocate.core.settings import DECLARED
 
 #: Settings the commands read besides the ``relocate_*`` and ``rediraffe_*`` ones: the
 #: declared ones, and a few of Sphinx's they read unchecked.

@@ -36,6 +36,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
 from sphinx_relocate.core.paths import (
+    REPO_URL_REF,
     SIDEBAR_WILDCARDS,
     decode,
     join_relative,
@@ -64,8 +65,6 @@ FILE_LIKE = re.compile(
 )
 
 
-#: what follows the repository in a forge URL of a file: ``/blob/REF/`` (GitLab: ``/-/``)
-REPO_URL_REF = r"/(?:-/)?(?:blob|tree|raw|edit)/[^/\s]+/"
 
 
 def repo_base(url: str) -> str:

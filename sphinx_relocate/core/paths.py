@@ -17,6 +17,9 @@ from urllib.parse import quote, unquote
 DEFAULT_SOURCE_SUFFIXES: tuple[str, ...] = (".rst", ".md", ".txt")
 
 
+#: what follows the repository in a forge URL of a file: ``/blob/REF/`` (GitLab: ``/-/``)
+REPO_URL_REF = r"/(?:-/)?(?:blob|tree|raw|edit)/[^/\s]+/"
+
 def strip_source_suffix(path: str, source_suffixes: Iterable[str]) -> tuple[str, bool]:
     """Return ``(docname, had_suffix)`` for a source path or a docname."""
     ordered = longest_first(tuple(source_suffixes))
@@ -78,9 +81,11 @@ def relative_path(from_folder: str, to_path: str) -> str:
     every call, which dominated 10,000 redirect stubs and source rewrites.
     """
     folder, _, name = to_path.rpartition("/")
-    if name and from_folder != to_path and not from_folder.startswith(to_path + "/"):
+    if name:
         # the way between the two folders, worked out once for each pair of folders (a
-        # site has few; its links and stubs many)
+        # site has few; its links and stubs many); from inside ``to_path`` too, since a
+        # page may be named as a folder is: from ``guide/``, the page ``guide`` (its
+        # file ``guide.md``) is ``../guide``, where ``.`` would name the folder
         return _steps_between(from_folder, folder) + name
     to_parts = to_path.split("/")
     from_parts = from_folder.split("/") if from_folder else []

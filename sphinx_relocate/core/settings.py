@@ -15,7 +15,6 @@ import ast
 import os
 import re
 import reprlib
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +23,8 @@ from typing import Any
 
 from sphinx_relocate.core.exports import EXPORTS
 from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings
-from sphinx_relocate.core.landing import REPO_URL_REF
+from sphinx_relocate.core.paths import REPO_URL_REF
+from sphinx_relocate.core.pysource import parse_python
 from sphinx_relocate.core.stubs import URL_STYLES
 from sphinx_relocate.core.table import Location, Problem
 
@@ -209,10 +209,10 @@ CONFIG_VALUES: tuple[ConfigValue, ...] = (
         "``https://github.com/org/repo/blob/main/``. Links that leave the docs folder become "
         "links to the file there; absolute URLs under it (a page's source on the forge) "
         "are rewritten to the page's new source when the table moved it, and checked "
-        "against the tree. Default: the repository conf.py tells its theme of (Furo's "
-        "``source_repository``, sphinx-book-theme's ``repository_url``, ``html_context``'s "
-        "``github_user`` and ``github_repo``) when its docs folder is this one; ``\"\"``: "
-        "none.",
+        "against the tree. Unset, URLs of files the table moved still follow them by the "
+        "repository conf.py tells its theme of (Furo's ``source_repository``, "
+        "sphinx-book-theme's ``repository_url``, ``html_context``'s ``github_user`` and "
+        "``github_repo``) when its docs folder is this one; ``\"\"``: not even those.",
         rebuild="env",
         expects="an http(s) URL or None",
         valid=_is_url,
@@ -385,15 +385,6 @@ def sidebar_key_line(conf_py: Path, setting: str, key: str) -> int:
         return 0
     line = sidebar_key_lines(text).get((setting, key))
     return line or setting_line(conf_py, SIDEBAR_ASSIGNED_IN.get(setting, setting))
-
-
-def parse_python(source: str | bytes, filename: str = "<unknown>") -> ast.Module:
-    """The syntax tree of Python source, without the ``SyntaxWarning`` compiling it
-    may print (an invalid escape in conf.py): Sphinx, which runs conf.py, says it once
-    at its path; each read of the commands would say it again, at ``<unknown>``."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SyntaxWarning)
-        return ast.parse(source, filename)
 
 
 def _assignment_lines(conf_py: Path) -> dict[str, int]:
@@ -587,6 +578,14 @@ class Settings:
     files_root: Path = Path()
     #: how MyST makes headings into ids (``myst_heading_anchors``, ``myst_enable_extensions``)
     headings: Headings = PLAIN_HEADINGS
+
+    @property
+    def checks_repo_urls(self) -> bool:
+        """Whether the build checks own-repository URLs against the tree and makes links
+        that leave the docs folder forge links: only with ``relocate_repo_url``.  The
+        theme's repository only follows the table's moves, so that adding the
+        extension with no table changes nothing."""
+        return self.repo_url_from == "relocate_repo_url"
 
     @property
     def table_path(self) -> Path | None:

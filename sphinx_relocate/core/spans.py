@@ -224,7 +224,7 @@ def conf_targets(text: str) -> list[Span]:
     names are the keys, which stay)."""
     import ast  # only for the conf.py of a project that has one
 
-    from sphinx_relocate.core.settings import parse_python
+    from sphinx_relocate.core.pysource import parse_python
 
     try:
         tree = parse_python(text)
@@ -830,7 +830,7 @@ def _string_regions(text: str, *, module_only: bool = False) -> list[tuple[int, 
     implicitly joined string is no one text and is left out."""
     import ast
 
-    from sphinx_relocate.core.settings import parse_python
+    from sphinx_relocate.core.pysource import parse_python
 
     try:
         tree = parse_python(text)

@@ -293,8 +293,10 @@ class Resolver:
 
     def repo_url(self, resolved: Resolved) -> str | None:
         """The forge URL of an existing target outside the source folder, if configured."""
-        base = self.state.settings.repo_url
-        if not base or resolved.is_page or not resolved.exists or not leaves_root(resolved.path):
+        settings = self.state.settings
+        base = settings.repo_url
+        if (not base or not settings.checks_repo_urls or resolved.is_page
+                or not resolved.exists or not leaves_root(resolved.path)):
             return None
         inside = self.in_repository(resolved.path)
         if inside is None:
@@ -760,6 +762,8 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
     if landing is None:
         return None
     resolved = resolver.resolved(landing, query)
+    if in_repository is not None and not resolved.rewritten and not settings.checks_repo_urls:
+        return None  # the theme's repository: followed where the table moved it, no more
     record(
         resolver.env,
         Reference(
