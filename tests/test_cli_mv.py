@@ -464,6 +464,50 @@ def test_rediraffe_targets_follow_the_move(
     assert "   other\n" in (tmp_path / "docs/index.rst").read_text("utf-8")  # left as written
 
 
+def test_reredirects_targets_follow_the_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """sphinx-reredirects' targets are URLs relative to their key's folder: those of a
+    key at the top of the source folder (conf.py's) follow the move, in the spelling
+    written (zarr's ``"release": "developers/release.html"``); one of a key in a folder,
+    a pattern's, a URL and a site-absolute one are left alone (they still land, through
+    the stub of the moved page)."""
+    from reorg_fixture import first_commit, write_tree
+
+    from sphinx_relocate.core.spans import conf_targets
+
+    conf = (
+        'extensions = ["sphinx_relocate", "sphinx_reredirects"]\n'
+        "redirects = {\n"
+        '    "release": "developers/release.html",\n'
+        '    "notes": "developers/release.html#notes",\n'
+        '    "old/x": "../developers/release.html",\n'
+        '    "old*": "developers/release.html",\n'
+        '    "site": "/en/latest/developers/release.html",\n'
+        '    "away": "https://example.org/developers/release.html",\n'
+        "}\n"
+    )
+    write_tree(tmp_path, {
+        "docs/conf.py": conf,
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   developers/release\n",
+        "docs/developers/release.rst": "Release\n=======\n\nNotes\n-----\n",
+    }, {})
+    assert [conf[s.start : s.end] for s in conf_targets(conf)] == [
+        "developers/release.html", "developers/release.html#notes"]
+    first_commit(tmp_path, "base")
+    monkeypatch.chdir(tmp_path)
+    assert main(["mv", "docs", "developers/release", "dev/release"]) == 0
+    assert "redirects 2" in capsys.readouterr().err
+    moved = conf.replace('"release": "developers/', '"release": "dev/').replace(
+        '"notes": "developers/', '"notes": "dev/')
+    assert (tmp_path / "docs/conf.py").read_text("utf-8") == moved
+    # --keep-links: the peer's table follows as the table's entries do
+    assert main(["mv", "--keep-links", "docs", "dev/release", "guide/release"]) == 0
+    assert "rewrote 2 links in 1 file (redirects 2); 1 file scanned" in capsys.readouterr().err
+    assert (tmp_path / "docs/conf.py").read_text("utf-8") == moved.replace(
+        '": "dev/', '": "guide/')
+
+
 def test_rediraffe_file_targets_follow_the_move(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

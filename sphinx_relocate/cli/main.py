@@ -201,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     mv.add_argument(
         "--keep-links", action="store_true",
         help="move and record the move, but edit no source but the table and the targets "
-        "of rediraffe_redirects (the build resolves the old references)",
+        "of rediraffe_redirects and redirects (the build resolves the old references)",
     )
     _add_format(mv)
     return parser

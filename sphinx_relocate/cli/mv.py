@@ -212,7 +212,7 @@ def _plan(
         rewriter = make_rewriter(
             project, own, root, set(files_after), None, documents_after,
             moved={new: old for old, new in moved_files.items()}, respell=False,
-            syntaxes={"rediraffe_redirects"} if args.keep_links else None,
+            syntaxes={"rediraffe_redirects", "redirects"} if args.keep_links else None,
         )
         paths = redirects if args.keep_links else candidate_files(
             files_after, prefix, project.source_suffixes, rewriter.docstrings,

@@ -658,13 +658,18 @@ class Rewriter:
                 # a docstring is a string literal of code: a quote or an escape in the
                 # new target would end it or change it
                 unwritable.append(_link_edit(text, span.start, written, repr(new)))
-            elif new is not None and span.syntax in ("pathto", "hasdoc", "rediraffe_redirects"):
-                # a page name only (rediraffe's stub sends readers to a page, never to a
-                # URL or a section), in a string literal of code (a template, conf.py), or
-                # a path of rediraffe's file, in quotes or bare (no space, no quote)
+            elif new is not None and span.syntax in (
+                "pathto", "hasdoc", "rediraffe_redirects", "redirects"
+            ):
+                # in a string literal of code (a template, conf.py), or a path of
+                # rediraffe's file, in quotes or bare (no space, no quote); a page name
+                # only (rediraffe's stub sends readers to a page, never to a URL or a
+                # section), but for sphinx-reredirects' target, a URL
                 before = text[span.start - 1 : span.start]
                 quote = before if before in ("'", '"') else " \t'\""
-                if _SCHEME.match(new) or "#" in new or not _fits_quotes(new, quote):
+                page_only = span.syntax != "redirects"
+                if ((page_only and (_SCHEME.match(new) or "#" in new))
+                        or not _fits_quotes(new, quote)):
                     unwritable.append(_link_edit(text, span.start, written, new))
                     continue
                 links_rewritten.append(_link_edit(text, span.start, written, new))

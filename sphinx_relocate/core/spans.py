@@ -221,7 +221,15 @@ def conf_targets(text: str) -> list[Span]:
     :func:`sidebar_keys`, and the targets of ``rediraffe_redirects = {…}`` (syntax
     ``rediraffe_redirects``, mode "doc"), the pages sphinxext-rediraffe's stubs send
     readers to, by source path or docname from the top of the source folder (its old
-    names are the keys, which stay)."""
+    names are the keys, which stay).
+
+    And the targets of sphinx-reredirects' ``redirects = {…}`` (syntax ``redirects``,
+    mode "path"), URLs relative to the folder of their key's page: only those of a key
+    at the top of the source folder, which is conf.py's, so that they read from
+    conf.py's folder as they do from the key's (``"release": "developers/release.html"``).
+    A key in a folder (``"old/x": "../new.html"``) or a pattern, and a target that is an
+    absolute URL, site-absolute (``/en/latest/…``) or has a query, are left alone.
+    """
     import ast  # only for the conf.py of a project that has one
 
     from sphinx_relocate.core.pysource import parse_python
@@ -232,7 +240,8 @@ def conf_targets(text: str) -> list[Span]:
         return []
     starts = [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]
 
-    def literal_spans(literals: list[ast.expr | None], syntax: str) -> Iterator[Span]:
+    def literal_spans(literals: list[ast.expr | None], syntax: str,
+                      mode: str | None = None) -> Iterator[Span]:
         for literal in literals:
             if not (isinstance(literal, ast.Constant) and isinstance(literal.value, str)
                     and literal.value and literal.end_lineno == literal.lineno
@@ -248,7 +257,7 @@ def conf_targets(text: str) -> list[Span]:
                     or written[1:-1] != literal.value or "\\" in written):
                 continue
             glob = syntax in SIDEBAR_SETTINGS and SIDEBAR_WILDCARDS.intersection(literal.value)
-            yield Span(start + 1, end - 1, syntax, "glob" if glob else "doc")
+            yield Span(start + 1, end - 1, syntax, mode or ("glob" if glob else "doc"))
 
     spans: list[Span] = []
     for statement in tree.body:
@@ -264,12 +273,34 @@ def conf_targets(text: str) -> list[Span]:
             spans.extend(literal_spans(value.keys, "html_sidebars"))
         elif target.id == "rediraffe_redirects":
             spans.extend(literal_spans(list(value.values), "rediraffe_redirects"))
+        elif target.id == "redirects":
+            spans.extend(literal_spans([
+                target_url for key, target_url in zip(value.keys, value.values, strict=True)
+                if _top_level_name(key) and _relative_url(target_url)
+            ], "redirects", "path"))
         elif target.id == "html_theme_options":
             for key, option in zip(value.keys, value.values, strict=True):
                 if (isinstance(key, ast.Constant) and key.value == "secondary_sidebar_items"
                         and isinstance(option, ast.Dict)):
                     spans.extend(literal_spans(option.keys, "secondary_sidebar_items"))
     return spans
+
+
+def _top_level_name(key: object) -> bool:
+    """A sphinx-reredirects key naming one page at the top of the source folder."""
+    import ast
+
+    return (isinstance(key, ast.Constant) and isinstance(key.value, str)
+            and re.fullmatch(r"[^/*?\[\]]+", key.value) is not None)
+
+
+def _relative_url(target: object) -> bool:
+    """A sphinx-reredirects target that is a relative URL with no query."""
+    import ast
+
+    return (isinstance(target, ast.Constant) and isinstance(target.value, str)
+            and re.match(r"[A-Za-z][A-Za-z0-9+.-]*:|/|\s", target.value) is None
+            and "?" not in target.value)
 
 
 _SIDE = r"""(?:(?P<{0}q>["'])(?P<{0}quoted>.*?)(?P={0}q)|(?P<{0}bare>\S+))"""
