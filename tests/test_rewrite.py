@@ -131,6 +131,17 @@ def rewriter(tmp_path: Path) -> Rewriter:
         ("docs/api.rst", "`T <pytorch/install.html>`_", "`T <guides/install.html>`_"),
         ("docs/api.rst", ".. image:: images/old.png\n", ".. image:: images/new.png\n"),
         ("docs/api.rst", ".. figure:: /images/old.png\n", ".. figure:: /images/new.png\n"),
+        # an image's :target: is a link from the page, as the build reads it; a
+        # reference name (name_) and a caption are not
+        ("docs/api.rst", ".. image:: x.png\n   :target: images/old.png\n",
+         ".. image:: x.png\n   :target: images/new.png\n"),
+        ("docs/api.rst",
+         ".. figure:: x.png\n   :target: pytorch/install.html\n\n   :target: images/old.png\n",
+         ".. figure:: x.png\n   :target: guides/install.html\n\n   :target: images/old.png\n"),
+        ("docs/api.rst", ".. image:: x.png\n   :target: images/old.png_\n",
+         ".. image:: x.png\n   :target: images/old.png_\n"),
+        ("docs/index.md", "```{figure} x.png\n:target: images/old.png\n\nCaption\n```",
+         "```{figure} x.png\n:target: images/new.png\n\nCaption\n```"),
         ("docs/api.rst", ".. toctree::\n   :hidden:\n\n   pytorch/install\n\nText\n",
          ".. toctree::\n   :hidden:\n\n   guides/install\n\nText\n"),
         # outside the docs, and own-repository URLs

@@ -551,6 +551,8 @@ def _myst_blocks(
         elif name in _FILE_DIRECTIVES and argument.strip():
             start = match.start(3)
             spans.append(Span(start, start + len(argument.rstrip()), _FILE_DIRECTIVES[name]))
+            if _FILE_DIRECTIVES[name] == "image":
+                spans.extend(_target_option(_lines(text[body_start:end], body_start)))
         elif name in _DESIGN_LINKS:
             argument_span = (match.start(3), match.start(3) + len(argument.rstrip()))
             spans.extend(_design_links(
@@ -1001,6 +1003,10 @@ def _rest_directives(text: str, labels: bool = False) -> list[Span]:
         if name in _FILE_DIRECTIVES and argument:
             start = match.start(2)
             spans.append(Span(start, start + len(argument), _FILE_DIRECTIVES[name]))
+            if _FILE_DIRECTIVES[name] == "image":
+                spans.extend(_target_option(
+                    _directive_body(text, match.end(), len(indent_text.expandtabs()))
+                ))
         elif name in _DESIGN_LINKS:
             body = _directive_body(text, match.end(), len(indent_text.expandtabs()))
             argument_span = (match.start(2), match.start(2) + len(argument))
@@ -1034,6 +1040,7 @@ def _directive_body(text: str, end: int, indent: int) -> list[tuple[int, str]]:
 
 
 _FILE_OPTION = re.compile(r"^[ \t]*:file:[ \t]+(\S(?:[^\n\r]*\S)?)[ \t]*\r?$")
+_TARGET_OPTION = re.compile(r"^[ \t]*:target:[ \t]+(\S(?:[^\n\r]*\S)?)[ \t]*\r?$")
 
 #: sphinx-design's directives that link a page, a label or a URL: the option that says
 #: which ("" for none) and what it says when absent (the target is the ``link`` option,
@@ -1188,6 +1195,20 @@ def _file_options(body: list[tuple[int, str]]) -> list[Span]:
         match = _FILE_OPTION.match(line)
         if match:
             return [Span(offset + match.start(1), offset + match.end(1), "include")]
+    return []
+
+
+def _target_option(body: list[tuple[int, str]]) -> list[Span]:
+    """The ``:target:`` option of an ``image`` or ``figure`` directive, a link (syntax
+    "reference") from the page's folder, as the build reads it; a reference name
+    (``:target: name_``) is no path.  Only the options, before the first blank line
+    (a figure's caption follows)."""
+    for offset, line in body:
+        if not line.strip():
+            break
+        match = _TARGET_OPTION.match(line)
+        if match and not match.group(1).endswith("_"):
+            return [Span(offset + match.start(1), offset + match.end(1), "reference")]
     return []
 
 
