@@ -445,12 +445,52 @@ def read_project(docs_dir: Path) -> DocsProject:
         values = eval_config_file(_conf_path_arg(conf_py.resolve()), tags=_empty_tags())
     except Exception as err:  # a broken conf.py is the user's, not ours
         values = _literal_settings(conf_py, err)
+    srcdir, values = _multiproject(docs_dir, values)
     try:
-        settings = build_settings(values, confdir=docs_dir, shown=display_path(conf_py))
+        settings = build_settings(
+            values, confdir=docs_dir, srcdir=srcdir, shown=display_path(conf_py)
+        )
     except SettingsError as err:
         stop([str(problem) for problem in err.problems])
         raise  # pragma: no cover - stop raised
-    return DocsProject(confdir=docs_dir, srcdir=docs_dir, settings=settings)
+    return DocsProject(confdir=docs_dir, srcdir=srcdir, settings=settings)
+
+
+#: sphinx-multiproject: one conf.py for several projects, each with its source folder
+MULTIPROJECT = "multiproject"
+
+
+def _multiproject(docs_dir: Path, values: dict[str, Any]) -> tuple[Path, dict[str, Any]]:
+    """The source folder and the settings of the build: with sphinx-multiproject (Read
+    the Docs' own docs), those of the project its environment variable picks (the first
+    one by default), as the extension sets them when the build starts: the folder is
+    its ``path`` (its name by default), its ``config`` and, unless ``use_config_file`` is
+    false, that folder's conf.py add to the settings.  Says which project it read."""
+    projects = values.get("multiproject_projects")
+    if MULTIPROJECT not in (values.get("extensions") or ()) or not isinstance(projects, dict) \
+            or not projects:
+        return docs_dir, values
+    variable = values.get("multiproject_env_var") or "PROJECT"
+    name = os.environ.get(variable, next(iter(projects)))
+    options = projects.get(name)
+    if not isinstance(options, dict):
+        raise UsageError(
+            f"{variable}={name}: not a project of multiproject_projects in "
+            f"{display_path(docs_dir / 'conf.py')} ({', '.join(map(str, projects))})"
+        )
+    srcdir = (docs_dir / str(options.get("path", name))).resolve()
+    merged = {**values, **(options.get("config") or {})}
+    own_conf = srcdir / "conf.py"
+    if options.get("use_config_file", True) and own_conf.is_file():
+        from sphinx.config import eval_config_file
+
+        try:
+            merged.update(eval_config_file(_conf_path_arg(own_conf), tags=_empty_tags()))
+        except Exception as err:  # the user's, not ours
+            raise UsageError(_conf_error(own_conf, err)) from None
+    print(f"sphinx-multiproject: project {name!r} ({variable}), source folder "
+          f"{display_path(srcdir)}", file=sys.stderr)
+    return srcdir, merged
 
 
 def _file_in(root: Path, file: Path) -> str:

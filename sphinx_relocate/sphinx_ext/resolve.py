@@ -701,7 +701,11 @@ def _page_link(
     extension (``page.html`` under the html builder; ``page/`` under dirhtml).
     """
     shown = [child.deepcopy() for child in node.children]
-    if not (len(shown) == 1 and isinstance(shown[0], nodes.inline)):  # MyST's is one
+    # a cross-reference shows one element: MyST's link text is one inline, as is the
+    # text of a link sphinx-design's card makes; other text gets one, which the link
+    # restored as written drops again (``relocate_wrapped``)
+    wrapped = not (len(shown) == 1 and isinstance(shown[0], nodes.inline))
+    if wrapped:
         shown = [nodes.inline("", "", *shown)]
     xref = addnodes.pending_xref(
         "",
@@ -716,6 +720,7 @@ def _page_link(
     )
     if written is not None and not resolved.rewritten:
         xref["relocate_reference"] = written
+        xref["relocate_wrapped"] = wrapped
     if resolved.alternatives:
         xref["relocate_alternatives"] = list(resolved.alternatives)
     xref.source, xref.line = node.source, node.line
@@ -1245,7 +1250,8 @@ def on_missing_reference(
     query = node.get("refquery") or ""
     written = node.get("relocate_reference")
     if written is not None and _names_page(app, refdoc, written["refuri"], target, query, anchor):
-        return nodes.reference("", "", *contnode.children, **written)
+        shown = contnode.children if node.get("relocate_wrapped", True) else [contnode]
+        return nodes.reference("", "", *shown, **written)
     if query and app.builder.format == "html":  # other builders' links take no query
         uri = join_target(app.builder.get_relative_uri(refdoc, target), query, anchor)
         return nodes.reference("", "", contnode, internal=True, refuri=uri)
