@@ -13,4 +13,5 @@ def parse_python(source: str | bytes, filename: str = "<unknown>") -> ast.Module
     at its path; each read of the commands would say it again, at ``<unknown>``."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)  # the same, before Python 3.12
         return ast.parse(source, filename)
