@@ -37,6 +37,9 @@ GITHUB = "https://github.com/org/repo"
         (None, {"github_user": "org", "github_repo": "repo", "github_version": "main",
                 "doc_path": "docs"},
          (f"{GITHUB}/blob/main/", "html_context['github_repo']")),
+        (None, {"github_user": "org", "github_repo": "repo", "github_version": "main",
+                "conf_py_path": "/docs/"},
+         (f"{GITHUB}/blob/main/", "html_context['github_repo']")),
         ({"repository_url": f"{GITHUB}/tree/main", "path_to_docs": "./docs/"}, None,
          (f"{GITHUB}/tree/main/", "html_theme_options['repository_url']")),
         (None, {"gitlab_user": "org", "gitlab_repo": "repo", "gitlab_version": "main"},
@@ -57,6 +60,7 @@ def test_the_themes_repository(options: object, context: object,
         # the theme names another docs folder: another tree than the one found
         ({"source_repository": GITHUB, "source_directory": "documentation/"}, None, "docs"),
         (None, {"github_user": "org", "github_repo": "repo", "doc_path": "site"}, "docs"),
+        (None, {"github_user": "org", "github_repo": "repo", "conf_py_path": "/site/"}, "docs"),
         # no repository found above conf.py: no path from its root to go by
         ({"source_repository": GITHUB}, None, None),
         # not a URL, a branch that is no ref, a user that is a path, nothing declared

@@ -39,6 +39,7 @@ from sphinx_relocate.core.paths import (
     REPO_URL_REF,
     SIDEBAR_WILDCARDS,
     decode,
+    forge_files_url,
     join_relative,
     leaves_root,
     longest_first,
@@ -65,8 +66,6 @@ FILE_LIKE = re.compile(
 )
 
 
-
-
 def repo_base(url: str) -> str:
     """``https://host/org/repo`` from a repository URL, with or without ``blob/REF/``."""
     url = url.strip().rstrip("/")
@@ -83,8 +82,7 @@ def forge_url(repo_url: str, path: str) -> str:
     """
     url = repo_url.strip()
     if not re.search(REPO_URL_REF, url.rstrip("/") + "/"):
-        base = repo_base(url)
-        url = base + ("/-/blob/HEAD/" if "gitlab" in base.split("/")[2] else "/blob/HEAD/")
+        url = forge_files_url(repo_base(url), "HEAD")
     return url.rstrip("/") + "/" + path
 
 

@@ -20,6 +20,14 @@ DEFAULT_SOURCE_SUFFIXES: tuple[str, ...] = (".rst", ".md", ".txt")
 #: what follows the repository in a forge URL of a file: ``/blob/REF/`` (GitLab: ``/-/``)
 REPO_URL_REF = r"/(?:-/)?(?:blob|tree|raw|edit)/[^/\s]+/"
 
+
+def forge_files_url(repository: str, ref: str) -> str:
+    """``https://host/org/repo/blob/REF/``, the URL files of ``ref`` are under (GitLab
+    puts ``/-/`` before ``blob``)."""
+    gitlab = "gitlab" in repository.split("/")[2]
+    return f"{repository.rstrip('/')}{'/-/blob/' if gitlab else '/blob/'}{ref}/"
+
+
 def strip_source_suffix(path: str, source_suffixes: Iterable[str]) -> tuple[str, bool]:
     """Return ``(docname, had_suffix)`` for a source path or a docname."""
     ordered = longest_first(tuple(source_suffixes))

@@ -23,7 +23,7 @@ from typing import Any
 
 from sphinx_relocate.core.exports import EXPORTS
 from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings
-from sphinx_relocate.core.paths import REPO_URL_REF
+from sphinx_relocate.core.paths import REPO_URL_REF, forge_files_url
 from sphinx_relocate.core.pysource import parse_python
 from sphinx_relocate.core.stubs import URL_STYLES
 from sphinx_relocate.core.table import Location, Problem
@@ -482,8 +482,9 @@ def theme_repository(
     ``source_repository`` (Furo) or ``repository_url`` (sphinx-book-theme), or
     ``html_context``'s ``github_user``/``github_repo`` (or GitLab's; pydata and Read the
     Docs themes).  A declaration whose docs folder (``source_directory``,
-    ``path_to_docs``, ``doc_path``) is not ``docs_folder``, the docs folder's path in
-    the repository found (``None``: no repository), names another tree: not taken.
+    ``path_to_docs``, ``doc_path`` or the Read the Docs theme's ``conf_py_path``) is not
+    ``docs_folder``, the docs folder's path in the repository found (``None``: no
+    repository), names another tree: not taken.
     """
     options = theme_options if isinstance(theme_options, dict) else {}
     values = context if isinstance(context, dict) else {}
@@ -495,7 +496,7 @@ def theme_repository(
         *(
             (f"html_context['{forge}_repo']",
              _context_repository(values, forge, default_host), values.get(f"{forge}_version"),
-             values.get("doc_path"))
+             values.get("doc_path", values.get("conf_py_path")))
             for forge, default_host in (("github", "https://github.com"),
                                         ("gitlab", "https://gitlab.com"))
         ),
@@ -513,8 +514,7 @@ def theme_repository(
         base = url.strip().rstrip("/")
         if re.search(REPO_URL_REF, base + "/") or not branch:
             return base + "/", told_by  # a ref of its own, or none: main and master
-        forge_ref = "/-/blob/" if "gitlab" in base.split("/")[2] else "/blob/"
-        return f"{base}{forge_ref}{branch}/", told_by
+        return forge_files_url(base, branch), told_by
     return "", ""
 
 

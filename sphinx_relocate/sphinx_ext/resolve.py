@@ -1392,5 +1392,6 @@ def on_env_get_outdated(
         outdated.update(env.found_docs)  # its links to the forge are made at reading
     result = sorted(outdated & env.found_docs - changed - added)
     if result:
-        logger.verbose("relocation table changed: re-reading %d documents", len(result))
+        logger.verbose("relocation table or repository URL changed: re-reading %d documents",
+                       len(result))
     return result
