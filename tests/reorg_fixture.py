@@ -210,3 +210,20 @@ def committed_hook_repo(hooks: Path) -> Path:
     git(hooks, "add", "-A")
     git(hooks, "commit", "-q", "-m", "hooks")
     return hooks
+
+
+def forge_url_project(root: Path, setting: str, links: str) -> Path:
+    """A git repository whose ``docs`` has ``setting`` in conf.py, a table sending
+    ``old`` to ``new`` and an index with ``links`` (own-repository URLs); its docs."""
+    docs = root / "docs"
+    docs.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (docs / "conf.py").write_text(
+        'extensions = ["myst_parser", "sphinx_relocate"]\n'
+        "show_warning_types = True\n"  # Sphinx 7.4 leaves it off
+        f"{setting}\n"
+    )
+    (docs / "relocations.toml").write_text('[pages]\n"old" = "new"\n')
+    (docs / "new.md").write_text("# New\n")
+    (docs / "index.md").write_text("# Index\n\n```{toctree}\nnew\n```\n\n" + links)
+    return docs

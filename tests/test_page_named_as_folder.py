@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import re
 import subprocess
-from io import StringIO
 from pathlib import Path
 
+import builds
 import pytest
-from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate.cli.main import main
 
@@ -38,16 +37,10 @@ def _project(root: Path, *, relocate: bool) -> Path:
 
 
 def _build(docs: Path) -> tuple[dict[str, str], list[str]]:
-    warning = StringIO()
-    app = SphinxTestApp("html", srcdir=docs, status=StringIO(), warning=warning)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    out = docs / "_build" / "html"
-    pages = {name: (out / name).read_text("utf-8")
+    built = builds.build(docs)
+    pages = {name: (built.outdir / name).read_text("utf-8")
              for name in ("guide/index.html", "guide/setup.html")}
-    return pages, [w for w in warning.getvalue().splitlines() if "WARNING" in w]
+    return pages, [w for w in built.warnings.splitlines() if "WARNING" in w]
 
 
 def _links_to_the_page(html: str) -> list[str]:

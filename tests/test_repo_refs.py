@@ -8,12 +8,11 @@ configured branch (``main`` also stands for ``master``, and the other way round)
 
 from __future__ import annotations
 
-import subprocess
-from io import StringIO
 from pathlib import Path
 
+import builds
 import pytest
-from sphinx.testing.util import SphinxTestApp
+from reorg_fixture import forge_url_project
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.landing import current_refs, repository_path
@@ -51,39 +50,23 @@ def test_repository_path_on_todays_refs_only() -> None:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
-    docs = root / "docs"
-    docs.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    (docs / "conf.py").write_text(
-        'extensions = ["myst_parser", "sphinx_relocate"]\n'
-        "show_warning_types = True\n"  # Sphinx 7.4 leaves it off
-        f'relocate_repo_url = "{FORGE}/blob/main/"\n'
-    )
-    (docs / "relocations.toml").write_text('[pages]\n"old" = "new"\n')
-    (docs / "new.md").write_text("# New\n")
     lines = [f"- [link {n}]({url})" for n, url in enumerate(TODAY + HISTORY)]
-    (docs / "index.md").write_text(
-        "# Index\n\n```{toctree}\nnew\n```\n\n" + "\n".join(lines)
-        + f"\n- [gone on main]({FORGE}/blob/main/docs/gone.md)\n"
+    forge_url_project(
+        tmp_path / "repo", f'relocate_repo_url = "{FORGE}/blob/main/"',
+        "\n".join(lines) + f"\n- [gone on main]({FORGE}/blob/main/docs/gone.md)\n",
     )
-    return root
+    return tmp_path / "repo"
 
 
 def test_a_build_follows_todays_urls_and_leaves_history(repo: Path) -> None:
     docs = repo / "docs"
-    warning = StringIO()
-    app = SphinxTestApp("html", srcdir=docs, status=StringIO(), warning=warning)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    page = (docs / "_build" / "html" / "index.html").read_text("utf-8")
+    built = builds.build(docs)
+    page = (built.outdir / "index.html").read_text("utf-8")
     for url in TODAY:
         assert f'href="{url.replace("old.md", "new.md")}"' in page
     for url in HISTORY:
         assert f'href="{url}"' in page
-    warnings = [w for w in warning.getvalue().splitlines() if "WARNING" in w]
+    warnings = [w for w in built.warnings.splitlines() if "WARNING" in w]
     # only the missing file on today's branch; none for 2.2.0's gone.md
     assert len(warnings) == 1
     assert f"repo url '{FORGE}/blob/main/docs/gone.md' does not land" in warnings[0]

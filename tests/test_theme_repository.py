@@ -9,14 +9,13 @@ and fixed two such URLs by hand).  ``relocate_repo_url = ""`` says: none at all.
 
 from __future__ import annotations
 
-import subprocess
-from io import StringIO
 from pathlib import Path
 
+import builds
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sphinx.testing.util import SphinxTestApp
+from reorg_fixture import forge_url_project
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.landing import forge_url
@@ -100,36 +99,19 @@ CONTEXT = '{"github_user": "org", "github_repo": "%s", "github_version": "main"}
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
-    docs = root / "docs"
-    docs.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    (docs / "conf.py").write_text(
-        'extensions = ["myst_parser", "sphinx_relocate"]\n'
-        "show_warning_types = True\n"  # Sphinx 7.4 leaves it off
-        f"html_context = {CONTEXT % 'repo'}\n"
-    )
-    (docs / "relocations.toml").write_text('[pages]\n"old" = "new"\n')
-    (docs / "new.md").write_text("# New\n")
-    (docs / "index.md").write_text(
-        "# Index\n\n```{toctree}\nnew\n```\n\n"
+    forge_url_project(
+        tmp_path / "repo", f"html_context = {CONTEXT % 'repo'}",
         f"[the source]({GITHUB}/blob/main/docs/old.md)\n\n"
-        f"[not in the tree]({GITHUB}/blob/main/docs/gone.md)\n"
+        f"[not in the tree]({GITHUB}/blob/main/docs/gone.md)\n",
     )
-    (root / "README.md").write_text(f"See {GITHUB}/blob/main/docs/old.md\n")
-    return root
+    (tmp_path / "repo" / "README.md").write_text(f"See {GITHUB}/blob/main/docs/old.md\n")
+    return tmp_path / "repo"
 
 
-def _build(docs: Path, **overrides: object) -> tuple[str, list[str]]:
-    warning = StringIO()
-    app = SphinxTestApp("html", srcdir=docs, status=StringIO(), warning=warning,
-                        confoverrides=overrides)
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    page = (docs / "_build" / "html" / "index.html").read_text("utf-8")
-    return page, [w for w in warning.getvalue().splitlines() if "WARNING" in w]
+def _build(docs: Path) -> tuple[str, list[str]]:
+    built = builds.build(docs)
+    page = (built.outdir / "index.html").read_text("utf-8")
+    return page, [w for w in built.warnings.splitlines() if "WARNING" in w]
 
 
 def test_a_build_follows_the_themes_repository(repo: Path) -> None:
