@@ -39,13 +39,31 @@ def test_the_refs_of_today(repo_url: str, refs: tuple[str, ...]) -> None:
 
 
 def test_repository_path_on_todays_refs_only() -> None:
-    from sphinx_relocate.core.landing import current_ref_pattern
+    assert [repository_path(url, f"{FORGE}/blob/main/") for url in TODAY] == ["docs/old.md"] * 3
+    assert [repository_path(url, f"{FORGE}/blob/main/") for url in HISTORY] == [None] * 3
 
-    pattern = current_ref_pattern(f"{FORGE}/blob/main/")
-    assert [repository_path(url, FORGE, pattern) for url in TODAY] == ["docs/old.md"] * 3
-    assert [repository_path(url, FORGE, pattern) for url in HISTORY] == [None] * 3
-    # without a pattern, any ref (what the other callers ask)
-    assert repository_path(HISTORY[0], FORGE) == "docs/old.md"
+
+GITHUB = "https://github.com/org/repo"
+
+
+@pytest.mark.parametrize(
+    ("url", "path"),
+    [
+        ("https://raw.githubusercontent.com/org/repo/main/docs/code/a.yml", "docs/code/a.yml"),
+        ("https://raw.githubusercontent.com/org/repo/master/docs/a.yml", "docs/a.yml"),
+        ("https://raw.githubusercontent.com/org/repo/HEAD/docs/a.yml", "docs/a.yml"),
+        ("https://raw.githubusercontent.com/org/repo/refs/heads/main/docs/a.yml", "docs/a.yml"),
+        ("https://raw.githubusercontent.com/org/repo/v1.0/docs/a.yml", None),  # history
+        ("https://raw.githubusercontent.com/org/other/main/docs/a.yml", None),
+        ("https://raw.githubusercontent.com/org/repository/main/docs/a.yml", None),
+        (f"{GITHUB}/raw/main/docs/a.yml", "docs/a.yml"),
+    ],
+)
+def test_githubs_raw_host_names_the_repositorys_files(url: str, path: str | None) -> None:
+    for repo_url in (GITHUB, f"{GITHUB}/blob/main/docs/", f"{GITHUB}.git"):
+        assert repository_path(url, repo_url) == path
+    # another forge's repository of the same name has no raw host of GitHub's
+    assert repository_path(url, f"{FORGE}/blob/main/") is None
 
 
 @pytest.fixture
@@ -88,3 +106,30 @@ def test_rewrite_follows_todays_urls_and_leaves_history(
         assert f"({url})" in index
     for url in TODAY:
         assert f"({url.replace('old.md', 'new.md')})" in index
+
+
+RAW = "https://raw.githubusercontent.com/org/repo"
+
+
+def test_raw_urls_of_githubs_files_are_followed_checked_and_rewritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Packaging User Guide linked its AppVeyor sample by raw URL; when ``code/``
+    moved, its maintainers rewrote them by hand, one with a typo."""
+    links = (f"- [old]({RAW}/main/docs/old.md)\n- [tag]({RAW}/v1.0/docs/old.md)\n"
+             f"- [gone]({RAW}/HEAD/docs/gone.md)\n")
+    docs = forge_url_project(tmp_path / "repo", f'relocate_repo_url = "{GITHUB}/blob/main/"',
+                             links)
+    built = builds.build(docs)
+    page = (built.outdir / "index.html").read_text("utf-8")
+    assert f'href="{RAW}/main/docs/new.md"' in page  # the raw form kept
+    assert f'href="{RAW}/v1.0/docs/old.md"' in page  # history
+    warnings = [w for w in built.warnings.splitlines() if "WARNING" in w]
+    assert len(warnings) == 1, warnings
+    assert f"repo url '{RAW}/HEAD/docs/gone.md' does not land" in warnings[0]
+    main(["rewrite", str(docs), "--write"])
+    capsys.readouterr()
+    assert (docs / "index.md").read_text().endswith(
+        f"- [old]({RAW}/main/docs/new.md)\n- [tag]({RAW}/v1.0/docs/old.md)\n"
+        f"- [gone]({RAW}/HEAD/docs/gone.md)\n"
+    )

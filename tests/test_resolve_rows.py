@@ -99,3 +99,28 @@ def test_rewrite_then_a_plain_build_lands_every_link_where_the_build_did(
     assert main(["rewrite", str(docs), "--check"]) == 2
     (docs / "relocations.toml").write_bytes(table)
     assert main(["rewrite", str(docs), "--check"]) == 0
+
+
+def test_every_file_a_directive_reads_is_reported_when_rewritten(
+    repo: Path, tmp_path: Path
+) -> None:
+    """``relocate_report_rewrites`` is the gate that the sources were updated: the files
+    ``literalinclude``, ``csv-table :file:`` and ``include`` read through the table are
+    among what it reports (on every build) and what the summary counts, as ``rewrite``
+    changes them.  They were left out: the Packaging User Guide's moved AppVeyor sample
+    passed the gate with two outdated ``literalinclude`` paths."""
+    docs = repo / "docs" / "zh"
+    for fresh in (True, False):  # the second build reads nothing: from the records
+        built = builds.build(docs, builddir=tmp_path / "out", fresh=fresh,
+                             confoverrides={"relocate_report_rewrites": True})
+        lines = [line.replace(f"{docs}/", "")
+                 for line in COLOR.sub("", built.warnings).splitlines()
+                 if line.startswith(f"{docs}/api.rst")]
+        assert lines == [
+            f"api.rst:{n}: WARNING: {old!r} is written against an old path; it now points "
+            f"to {new!r} [relocate.outdated]"
+            for n, old, new in [(4, "snippets/example.py", "code/example.py"),
+                                (7, "files/data.csv", "data/data.csv"),
+                                (10, "_fragments/note.rst", "_snippets/note.rst"),
+                                (15, "setup", "guide/setup")]
+        ], built.warnings

@@ -103,20 +103,31 @@ def current_refs(repo_url: str) -> tuple[str, ...]:
     return (branch, "HEAD")
 
 
-def current_ref_pattern(repo_url: str) -> str:
-    """:data:`REPO_URL_REF` for the refs of :func:`current_refs` only."""
+#: a GitHub repository, whose files are also served from its raw host
+_GITHUB = re.compile(r"^https?://(?:www\.)?github\.com/([^/]+/[^/]+)$", re.IGNORECASE)
+
+
+def current_url_pattern(repo_url: str) -> str:
+    """The start of a URL of a file of the repository on today's tree (the refs of
+    :func:`current_refs`): the forge's ``…/blob/REF/`` (``tree``, ``raw``, ``edit``,
+    GitLab's ``/-/``), and for GitHub its raw host's
+    ``https://raw.githubusercontent.com/ORG/REPO/REF/``, which READMEs and docs link
+    files by as often.  A URL on any other ref (a tag, a release branch) is history."""
     refs = "|".join(re.escape(ref) for ref in current_refs(repo_url))
-    return rf"/(?:-/)?(?:blob|tree|raw|edit)/(?:{refs})/"
+    base = repo_base(repo_url)
+    pattern = re.escape(base) + rf"/(?:-/)?(?:blob|tree|raw|edit)/(?:{refs})/"
+    github = _GITHUB.match(base)
+    if github:
+        raw = rf"https://raw\.githubusercontent\.com/{re.escape(github.group(1))}/"
+        pattern = rf"(?:{pattern}|{raw}(?:refs/heads/)?(?:{refs})/)"
+    return pattern
 
 
-def repository_path(url: str, base: str, ref: str = REPO_URL_REF) -> str | None:
-    """The path in the repository that a forge URL names, ``None`` if the URL is not one
-    of the repository ``base`` (:func:`repo_base`) on a ref that ``ref`` matches (any
-    ref by default; :func:`current_ref_pattern` for today's tree)."""
-    if not base or not url.startswith(base):
-        return None
-    match = re.match(ref, url[len(base) :])
-    return url[len(base) + match.end() :] if match else None
+def repository_path(url: str, repo_url: str) -> str | None:
+    """The path in the repository that a URL of its file on today's tree names
+    (:func:`current_url_pattern`), ``None`` for any other URL."""
+    match = re.match(current_url_pattern(repo_url), url)
+    return url[match.end() :] if match else None
 
 
 @dataclass

@@ -56,7 +56,7 @@ from sphinx_relocate.core.landing import (
     ReadAs,
     Site,
     Undecided,
-    current_ref_pattern,
+    current_url_pattern,
     document_label,
     framed,
     land,
@@ -297,8 +297,7 @@ class Rewriter:
         stop = r"\s<>()\[\]{}\"'`|"
         self._url_re = (
             re.compile(
-                re.escape(self.repo_base) + current_ref_pattern(repo_url or "")
-                + rf"([^{stop}]*[^{stop}.,;:!?])"
+                current_url_pattern(repo_url or "") + rf"([^{stop}]*[^{stop}.,;:!?])"
             )
             if self.repo_base
             else None

@@ -72,6 +72,8 @@ def points_elsewhere(node: nodes.Node) -> bool:
 
 def line_of(node: nodes.Node) -> int:
     line = node.line
+    if line is None and isinstance(node, nodes.Element) and node.children:
+        line = node.children[0].line  # the link docutils puts around an image (:target:)
     if line is None:
         parent = node.parent
         while parent is not None and line is None:

@@ -396,15 +396,22 @@ class Checker:
         if not ref.target:
             return Finding(ref, ref.kind, f"{label} does not land: nothing matches it")
         if leaves_root(ref.target):
-            return self._check_repo_file(ref, kind, label)
+            finding = self._check_repo_file(ref, kind, label)
+            return finding if finding or ref.published else self._unpublished(ref, label)
         if ref.is_page:
             return self._check_page(ref, kind, label)
         if self.file_exists(ref.target) or (not ref.rewritten and self.claimed(ref)):
-            return None
+            return None if ref.published else self._unpublished(ref, label)
         if generated_page(ref.target, self.generated):
             return None  # a generated page's output file, also from a moved page's old folder
         hint = self._file_hint(ref)
         return Finding(ref, ref.kind, self._message(label, f"no file {ref.target!r}", hint))
+
+    def _unpublished(self, ref: Reference, label: str) -> Finding:
+        """A reST link to a file that exists, which Sphinx does not publish: it lands
+        only where the HTML output has the file, decided once it is written
+        (:func:`unserved`, which completes the message)."""
+        return Finding(ref, RelocateWarning.UNPUBLISHED, label)
 
     @property
     def labels(self) -> set[str]:
@@ -903,6 +910,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         known = {}
     changed = state.changed_documents
     builds_html = app.builder is not None and app.builder.format == "html"
+    serves_site = app.builder is not None and app.builder.name in SITE_BUILDERS
     checks: dict[str, DocumentCheck] = {}
     for docname in sorted(references):
         if docname not in env.all_docs:
@@ -916,6 +924,10 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         report.alternatives = report.alternatives or check.alternatives
         for finding in check.findings:
             ref = finding.reference
+            if finding.subtype is RelocateWarning.UNPUBLISHED:
+                if serves_site:  # decided against the output (on_build_finished)
+                    report.unwritten.append(finding)
+                continue
             if builds_html and _names_output_page(ref, checker.docs, app.config.html_baseurl):
                 report.unwritten.append(finding)
                 continue
@@ -1017,6 +1029,8 @@ def report_rewrites(
 
     def where(ref: Reference) -> tuple[str, int] | str:
         line = locator.line(ref) if locator is not None else ref.line
+        if ref.source:  # a file the document includes
+            return f"{ref.source}:{line}" if line else ref.source
         return (ref.docname, line) if line else ref.docname
 
     for docname in sorted(references):
@@ -1061,18 +1075,54 @@ def _names_output_page(ref: Reference, documents: Container[str], baseurl: str) 
     return path.lower().endswith(_OUTPUT_SUFFIXES) or path.endswith("/")
 
 
-def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bool:
-    """Whether the URL ``ref`` names, read from its page's URL (or from the site's root,
-    for a URL under ``html_baseurl``), is a page the builder renders itself (``made``:
-    their output paths), a redirect page that leads to a page (a stub, or one of a peer
-    conf.py loads), or another file of the build (``objects.inv``); a page an earlier
-    build left there, of a document removed since, is not."""
-    path = decode(ref.written.partition("#")[0].partition("?")[0])
+#: the builders whose output is a site a browser follows links in, as each page has them
+SITE_BUILDERS = ("html", "dirhtml")
+
+
+def _output_target(app: Sphinx, ref: Reference, href: str) -> str | None:
+    """The output path (``""``: the site's root) that ``href`` of ``ref``'s page reaches
+    in the browser, read from the page's URL (or from the site's root, for a URL under
+    ``html_baseurl``); ``None`` above the output folder or for an absolute path."""
+    path = decode(href.partition("#")[0].partition("?")[0])
     below = site_path(path, app.config.html_baseurl)
     if below is None:
         page_uri = app.builder.get_target_uri(ref.docname).partition("#")[0]  # singlehtml's
         below = posixpath.join(posixpath.dirname(page_uri), path)
-    target = "" if posixpath.normpath(below or ".") == "." else safe_output_path(below)
+    return "" if posixpath.normpath(below or ".") == "." else safe_output_path(below)
+
+
+def unserved(app: Sphinx, finding: Finding) -> Finding | None:
+    """The finding of a reST link to a file (``Checker._unpublished``) with its message,
+    where the output has no file at the URL the link reaches from its page (as written,
+    or as the resolver rewrote it: from the document's folder); ``None`` where it has."""
+    ref = finding.reference
+    href = relative_path(folder_of(ref.docname), ref.target) if ref.rewritten else ref.written
+    target = _output_target(app, ref, href)
+    if target is not None:
+        full = os.path.join(app.outdir, target)
+        if os.path.isfile(full) or os.path.isfile(os.path.join(full, "index.html")):
+            return None
+    reaches = "above the site's root" if target is None else f"{target or '/'!r} on the site"
+    placed = safe_output_path(ref.target)
+    if placed and placed != target and os.path.isfile(os.path.join(app.outdir, placed)):
+        why = (f"has it at {placed!r}, which the link reaches only from the page's html "
+               "URL; link it with :download:, which each builder gives its own URL")
+    else:
+        why = ("has no file: Sphinx copies no file a reST link names; link it with "
+               ":download: to publish it, or copy it there with html_extra_path")
+        if leaves_root(ref.target):  # a file of the repository: its forge has it
+            why += ", or set relocate_repo_url to link it on the forge"
+    message = f"{finding.message} reaches {reaches}, where the {app.builder.name} output {why}"
+    return replace(finding, message=message)
+
+
+def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bool:
+    """Whether the URL ``ref`` names, read from its page's URL (:func:`_output_target`),
+    is a page the builder renders itself (``made``: their output paths), a redirect page
+    that leads to a page (a stub, or one of a peer conf.py loads), or another file of the
+    build (``objects.inv``); a page an earlier build left there, of a document removed
+    since, is not."""
+    target = _output_target(app, ref, ref.written)
     if target is None:  # above the output folder, or an absolute path: nothing served
         return False
     if target in made or posixpath.join(target, "index.html") in made:
@@ -1138,8 +1188,12 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     suppress = app.config.suppress_warnings
     # links to output URLs that no document has: dangling unless the builder wrote them
     made = _rendered_files(app) if report.unwritten else set()
-    for finding in report.unwritten:
-        if not _written_by_builder(app, finding.reference, made):
+    for waiting in report.unwritten:
+        if waiting.subtype is RelocateWarning.UNPUBLISHED:
+            finding = unserved(app, waiting)
+        else:
+            finding = None if _written_by_builder(app, waiting.reference, made) else waiting
+        if finding is not None:
             if not kind_of(finding.reference.kind).warned_by_sphinx and not silenced(
                 finding, suppress
             ):

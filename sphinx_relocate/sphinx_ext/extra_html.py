@@ -31,15 +31,12 @@ from sphinx_relocate.core.history import (
 from sphinx_relocate.core.html import find_urls
 from sphinx_relocate.core.landing import EXTERNAL
 from sphinx_relocate.core.paths import decode, leaves_root, split_target
-from sphinx_relocate.sphinx_ext.check import has_anchor
+from sphinx_relocate.sphinx_ext.check import SITE_BUILDERS, has_anchor
 from sphinx_relocate.sphinx_ext.published import output_path, written_output
 from sphinx_relocate.sphinx_ext.queries import rendered_pages
 from sphinx_relocate.sphinx_ext.record import Reference, anchors_of
 from sphinx_relocate.sphinx_ext.state import Finding, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, warn
-
-#: the builders whose output the files' links are written against
-_BUILDERS = ("html", "dirhtml")
 
 
 def extra_links(app: Sphinx) -> list[tuple[Path, int, str, str]]:
@@ -137,7 +134,7 @@ def _links_in(
 def check_extra_links(app: Sphinx) -> None:
     """Warn for each link of an extra HTML file that lands nowhere, at its line."""
     state = state_of(app)
-    if (app.builder.name not in _BUILDERS or state.report is None
+    if (app.builder.name not in SITE_BUILDERS or state.report is None
             or not app.config.html_extra_path):
         return
     links = extra_links(app)

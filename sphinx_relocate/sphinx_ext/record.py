@@ -67,6 +67,10 @@ class Reference(NamedTuple):
     #: place ours takes (``myst.xref_missing``, ``ref.doc``, ``image.not_readable``): a
     #: ``suppress_warnings`` entry that silences that one silences ours ("" for none)
     replaces: str = ""
+    #: the builder publishes the file it names (a download, an image, raw HTML's copy);
+    #: a reST link's file is served only where the HTML output has it, which is checked
+    #: once the output is written (``relocate.unpublished``)
+    published: bool = True
 
 
 class PerDocument(Generic[T]):

@@ -50,14 +50,12 @@ from sphinx_relocate.core.landing import (
     Landing,
     ReadAs,
     Site,
-    current_ref_pattern,
     existing_landing,
     existing_page,
     forge_url,
     framed,
     land,
     moved_glob,
-    repo_base,
     repository_path,
     site_of,
     span_reads_as,
@@ -308,8 +306,10 @@ class Resolver:
         return _in_repository(self.state.settings, self.srcdir, docs_path)
 
     def note(self, node: nodes.Node | None, line: int, written: str, resolved: Resolved,
-             kind: RelocateWarning, *, by_name: bool = False) -> None:
-        """Record the reference, and log a rewrite (``by_name``: see ``Reference.by_name``).
+             kind: RelocateWarning, *, by_name: bool = False, published: bool = True,
+             source: str = "") -> None:
+        """Record the reference, and log a rewrite (``by_name``, ``published``, ``source``:
+        see ``Reference``; ``source`` is found from ``node`` when not given).
 
         A reference that lands as written on a page that exists, without a fragment, is
         not recorded: there is nothing to check while the page exists, and the lookup
@@ -344,8 +344,9 @@ class Resolver:
                 resolved.rewritten,
                 resolved.alternatives,
                 by_name,
-                self.included_from(node),
+                source or self.included_from(node),
                 replaces,
+                published,
             ),
         )
         if resolved.rewritten and self.verbose:
@@ -410,7 +411,7 @@ def _adapters_of(node: nodes.Element) -> tuple[tuple[NodeAdapter, RelocateWarnin
     """The adapters an element of this class may take, with their kinds, in their order."""
     return tuple(
         (adapter, entry.kind)
-        for entry in REFERENCE_KINDS if entry.kind is not None
+        for entry in REFERENCE_KINDS
         for adapter in entry.node_adapters if isinstance(node, adapter.node)
     )
 
@@ -680,13 +681,16 @@ def _reference(resolver: Resolver, node: nodes.reference, kind: RelocateWarning)
                 and not _names_built_url(written, resolver)):
             resolver.note(node, line_of(node), written, resolved, kind)
         return
+    published = True
     if resolved.url or (url := resolver.repo_url(resolved)):
         node["refuri"] = resolved.url or url
     elif resolved.is_page:  # a page: resolved late, so every builder gets its own URL
         node.replace_self(_page_link(resolver, node, resolved, dict(node.attributes)))
-    elif resolved.rewritten:
-        node["refuri"] = resolver.relative(resolved)
-    resolver.note(node, line_of(node), written, resolved, kind)
+    else:  # a local file, which Sphinx does not copy for a link (MyST makes a download)
+        published = False
+        if resolved.rewritten:
+            node["refuri"] = resolver.relative(resolved)
+    resolver.note(node, line_of(node), written, resolved, kind, published=published)
 
 
 def _page_link(
@@ -733,10 +737,7 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
     settings = resolver.state.settings
     baseurl = resolver.app.config.html_baseurl
     project = resolver.project
-    in_repository = (
-        repository_path(url, repo_base(settings.repo_url), current_ref_pattern(settings.repo_url))
-        if settings.repo_url else None
-    )
+    in_repository = repository_path(url, settings.repo_url) if settings.repo_url else None
     if in_repository is not None:  # a file of the repository, on today's branch
         path, query, fragment = split_target(in_repository)
         inside = os.path.relpath(
@@ -912,9 +913,8 @@ class ReferenceKind:
     the check (``_check``) reads only these flags, never a list of kinds of its own.
     """
 
-    #: ``Reference.kind`` and the subtype warned when it dangles; ``None`` for a kind
-    #: that is never recorded (docutils stops on a missing include itself)
-    kind: RelocateWarning | None
+    #: ``Reference.kind`` and the subtype warned when it dangles
+    kind: RelocateWarning
     #: how a message names it ("raw html 'x.png' does not land: ...")
     label: str
     #: where the build finds it, for the reader of this table
@@ -1029,10 +1029,11 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
         "a link, download or raw HTML URL that lands on a file outside the source folder",
     ),
     ReferenceKind(
-        None, "include", "source-read: the files of ``include``, ``literalinclude``, "
-        "``csv-table :file:`` and ``raw :file:``, mapped in the source text "
-        "(:func:`on_source_read`), and in an included file's (:func:`on_include_read`)",
-        source_spans=frozenset({"include"}),
+        RelocateWarning.INCLUDE, "include", "source-read: the files of ``include``, "
+        "``literalinclude``, ``csv-table :file:`` and ``raw :file:``, mapped in the source "
+        "text (:func:`on_source_read`), and in an included file's (:func:`on_include_read`); "
+        "recorded where the table changed them (``relocate.outdated``, the summary)",
+        source_spans=frozenset({"include"}), warned_by_sphinx=True, file_is_dependency=True,
         # ``.. include::``, ``{literalinclude}``, csv-table's ``:file: x``: not the word
         # "include" or the ``:file:`` role, which most prose that has either means
         source_markers=("include::", "include}", ":file: ", ":file:\t"),
@@ -1045,7 +1046,7 @@ _SOURCE_MARKERS = tuple(marker for entry in REFERENCE_KINDS for marker in entry.
 
 #: the recorded kinds, by ``Reference.kind``
 _RECORDED: dict[RelocateWarning, ReferenceKind] = {
-    entry.kind: entry for entry in REFERENCE_KINDS if entry.kind is not None
+    entry.kind: entry for entry in REFERENCE_KINDS
 }
 
 
@@ -1210,8 +1211,10 @@ def _map_read_files(resolver: Resolver, text: str, path: str, *, included: bool 
         else:
             new = relative_path(folder_of(path), resolver.source_path(resolved))
         edits.append((span.start, span.end, new))
-        if resolver.verbose:
-            logger.verbose("relocated file %r → %r", written, new, location=resolver.docname)
+        # recorded, so that relocate.outdated and the summary count it on every build
+        number = text.count("\n", 0, span.start) + 1
+        source = os.path.join(resolver.srcdir, path) if included else ""
+        resolver.note(None, number, written, resolved, RelocateWarning.INCLUDE, source=source)
     return apply_edits(text, edits) if edits else text
 
 

@@ -63,10 +63,17 @@ class RelocateWarning(str, Enum):
     """A download target does not exist."""
     RAW_HTML = "raw_html"
     """An ``href`` or ``src`` in raw HTML does not land."""
+    INCLUDE = "include"
+    """A file that ``include``, ``literalinclude``, ``csv-table :file:`` or ``raw :file:``
+    reads does not exist (docutils and Sphinx stop on it themselves: counted, not
+    emitted)."""
     REPO_FILE = "repo_file"
     """A link that leaves the docs folder names no file of the repository."""
     REPO_URL = "repo_url"
     """An absolute URL of the project's own site or repository names no file or page."""
+    UNPUBLISHED = "unpublished"
+    """A reST link names a local file that is no page, which Sphinx does not copy into
+    the site, and the HTML output has nothing at that URL: a 404 once published."""
     SIDEBAR = "sidebar"
     """An ``html_sidebars`` key named pages the table moved where no key can follow them
     (a page that became a URL, a pattern whose pages went to different folders): it
