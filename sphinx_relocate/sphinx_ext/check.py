@@ -1097,7 +1097,10 @@ def unserved(app: Sphinx, finding: Finding) -> Finding | None:
     or as the resolver rewrote it: from the document's folder); ``None`` where it has."""
     ref = finding.reference
     href = relative_path(folder_of(ref.docname), ref.target) if ref.rewritten else ref.written
-    target = _output_target(app, ref, href)
+    if href.startswith("/"):  # from the host's root: the site's, where it is served there
+        target = safe_output_path(decode(href.partition("#")[0].partition("?")[0]).lstrip("/"))
+    else:
+        target = _output_target(app, ref, href)
     if target is not None:
         full = os.path.join(app.outdir, target)
         if os.path.isfile(full) or os.path.isfile(os.path.join(full, "index.html")):
