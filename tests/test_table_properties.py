@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import signal
 import tempfile
 from pathlib import Path
 from unittest import mock
@@ -346,6 +347,55 @@ def test_old_names_are_the_entries_whose_chain_passes_the_page(pages, probes) ->
     for docname in {*pages.values(), *probes}:
         expected = sorted(k for k in table.pages if k != docname and docname in _chain(table, k))
         assert list(table.old_names(docname)) == expected, docname
+
+
+def _passes(table, name: str, docname: str) -> bool:
+    """Whether the table's steps lead ``name`` through ``docname`` (at most 50 steps)."""
+    path = name
+    for _ in range(50):
+        step = table.pages.get(path) or table.prefix_step(path)
+        if step is None or step.url:
+            return False
+        path = step.path
+        if path == docname:
+            return True
+    return False
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(DOCNAME, SEGMENT), min_size=1, max_size=3),
+    st.dictionaries(DOCNAME, DOCNAME, max_size=3),
+    st.lists(DOCNAME, min_size=1, max_size=4),
+)
+def test_old_names_end_where_folders_moved_up(ups, prefixes, probes) -> None:
+    """A folder moved into its parent (``guide/old/`` → ``guide/``, as ``from-git``
+    derives for a flattened folder) sends ``guide/old/old/a`` there too, one step at a
+    time: the walk back from ``guide/a`` nested deeper for ever, and the build hung
+    (JupyterHub's 2023 reorganization).  It ends, and every name it finds leads to the
+    page."""
+    moved = {**prefixes, **{f"{parent}/{child}": parent for parent, child in ups}}
+    table, _ = load_text(toml_of({}, moved))
+
+    def hung(*_: object) -> None:
+        raise TimeoutError("old_names did not end")
+
+    for docname in {*probes, *(f"{parent}/x" for parent, _ in ups)}:
+        before = signal.signal(signal.SIGALRM, hung)  # a hang fails, it does not stall the run
+        signal.setitimer(signal.ITIMER_REAL, 10)
+        try:
+            found = table.old_names(docname)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, before)
+        assert all(_passes(table, name, docname) for name in found), (docname, found)
+        if table.prefix_step(docname) is not None:
+            continue  # not a page of the new layout: a name a move left behind
+        for parent, child in ups:  # the name the move made is found
+            if docname.startswith(f"{parent}/"):
+                old = f"{parent}/{child}/{docname[len(parent) + 1:]}"
+                if table.prefix_step(old) is not None and _passes(table, old, docname):
+                    assert old in found, (docname, old, found)
 
 
 @pytest.mark.parametrize(

@@ -273,7 +273,15 @@ class RelocationTable:
             # the folders that moves created and that contain current: one probe per level
             end = 0
             while reverse_prefixes and (end := current.find("/", end) + 1) > 0:
-                for old_folder in reverse_prefixes.get(current[:end], ()):
+                new_folder = current[:end]
+                old_folders = reverse_prefixes.get(new_folder, ())
+                if any(old.startswith(new_folder) and current.startswith(old)
+                       for old in old_folders):
+                    # a folder moved up into this one (``guide/old/`` → ``guide/``), and
+                    # current is inside it: a name that move made; moved up again it only
+                    # nests deeper (``guide/old/old/a``), for ever
+                    continue
+                for old_folder in old_folders:
                     candidate = old_folder + current[end:]
                     if candidate in found or candidate == docname:
                         continue
