@@ -154,6 +154,10 @@ class Project:
     #: name the rule looks up, so the build re-reads a document when their answer changes
     #: (set once, by :meth:`recording`)
     on_lookup: Callable[[tuple[str, str, str]], None] | None = None
+    #: the absolute folder repository paths are relative to, for a path that leaves it
+    #: and comes back in through its name (:meth:`back_inside`); ``""`` where paths are
+    #: the file system's (the build's)
+    root: str = ""
     _anchor_keys: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     #: docname → whether an ``[anchors]`` entry is keyed by one of its names
     _moves_anchors: dict[str, bool] = field(default_factory=dict, repr=False)
@@ -189,6 +193,17 @@ class Project:
             return located[key]
         found = located[key] = self.table.locate_file(docs_path, self._is_docs_file)
         return found
+
+    def back_inside(self, repo_path: str) -> str | None:
+        """The repository path of a path that leaves the repository and comes back in
+        through the repository folder's own name (JupyterHub's
+        ``../../../../../../jupyterhub/examples/x.py``, which works in a checkout of that
+        name, as the build reads it there); ``None`` for one that stays outside."""
+        if not self.root:
+            return None
+        joined = posixpath.normpath(posixpath.join(self.root, repo_path))
+        root = self.root.rstrip("/") + "/"
+        return joined[len(root) :] if joined.startswith(root) else None
 
     def repo_path(self, docs_path: str) -> str:
         """The repository path of a path relative to the source folder."""
@@ -646,7 +661,10 @@ def _at(
 ) -> Landing | None:
     """Where a repository path lands, if anywhere (the order of the module docstring)."""
     if leaves_root(repo_path):
-        return None
+        inside_again = project.back_inside(repo_path)
+        if inside_again is None:
+            return None
+        repo_path = inside_again
     inside = project.docs_path(repo_path)
     if inside is None:  # outside the source folder: a file of the repository
         if reads_as != "page" and (project.is_file(repo_path) or project.is_folder(repo_path)):

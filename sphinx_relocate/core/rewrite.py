@@ -281,6 +281,7 @@ class Rewriter:
             self.has_anchor,
             # the pages the builders write without a source (``Project.generated``)
             generated=frozenset(generated),
+            root=Path(root).resolve().as_posix() if root else "",
         )
         # raw HTML gets its URL in the build before anchors are known: an anchor never
         # decides between its meanings there, so it does not here either
