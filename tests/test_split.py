@@ -230,3 +230,60 @@ def test_a_published_label_or_object_of_a_split_page_is_followed_by_its_stub(
     monkeypatch.chdir(after)
     assert main(["check", ".", "--published", str(inventory)]) == 0
     capsys.readouterr()
+
+
+DOMAINS = "Domains\n=======\n\n{body}"
+PY_FIELDS = "Python info field lists: the Python directives take these fields.\n"
+CPP_FIELDS = "All the C++ directives support the following info fields.\n"
+
+
+@pytest.mark.parametrize("label", [".. _info-field-lists:\n\n", ""])
+def test_a_repeated_heading_goes_where_its_first_went(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    label: str,
+) -> None:
+    """Sphinx's 2023 split of ``domains.rst``: the old page had two sections titled
+    *Info field lists*, and the id ``info-field-lists`` was the first's (the Python
+    domain's; the C++ one got ``id1``).  Each went to its domain's page, where each is
+    ``info-field-lists`` again: the old id goes to the Python page, whose section is
+    the old first one, not to whichever page's name sorts first (``cpp``)."""
+    root = tmp_path / "repo"
+    sections = (
+        f"The Python Domain\n-----------------\n\n{label}Info field lists\n~~~~~~~~~~~~~~~~\n\n"
+        f"{PY_FIELDS}\nThe C++ Domain\n--------------\n\nInfo field lists\n"
+        f"~~~~~~~~~~~~~~~~\n\n{CPP_FIELDS}"
+    )
+    write_tree(root, {
+        "docs/conf.py": 'extensions = ["sphinx_relocate"]\n',
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   domains\n",
+        "docs/domains.rst": DOMAINS.format(body=sections),
+    }, {})
+    base = first_commit(root, "before")
+    write_tree(root, {
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   domains\n   python\n   cpp\n",
+        "docs/domains.rst": DOMAINS.format(body="See the pages of each domain.\n"),
+        "docs/python.rst": (f"The Python Domain\n=================\n\n{label}Info field lists\n"
+                            f"----------------\n\n{PY_FIELDS}"),
+        "docs/cpp.rst": (f"The C++ Domain\n==============\n\nInfo field lists\n"
+                         f"----------------\n\n{CPP_FIELDS}"),
+    }, {})
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "split the domains")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    anchors = tomllib.loads(capsys.readouterr().out)["anchors"]
+    assert anchors["domains#info-field-lists"] == "python#info-field-lists"
+
+
+def test_a_heading_as_alike_to_two_sections_is_none_of_them() -> None:
+    """Never a guess: two new sections with the old id and texts as alike to the old
+    one leave it for a target (``from-git`` lists it)."""
+    from sphinx_relocate.core.git import Section, _elsewhere
+
+    old = Section(("setup",), 3, "Run the installer, then restart.\n")
+    places = [(doc, f"docs/{doc}.rst", Section(("setup",), 3, old.body))
+              for doc in ("linux", "windows")]
+    assert _elsewhere(old, "install", places, {"setup": places}, by_text=True) is None
+    better = (*places[1][:2], Section(("setup",), 3, old.body + "Then log in.\n"))
+    assert _elsewhere(old, "install", [places[0], better], {"setup": [places[0], better]},
+                      by_text=True) == places[0]

@@ -909,16 +909,28 @@ def _elsewhere(
     by_id: dict[str, list[tuple[str, str, Section]]], by_text: bool,
 ) -> tuple[str, str, Section] | None:
     """The new section on another page that ``section`` (lost from ``old_doc``) became:
-    one with one of its labels, or with its heading's id and a text alike by at least
-    :data:`SAME_ID_TEXT` (an *Overview* of a deleted page is not another page's
-    *Overview*), else (``by_text``) the one whose text is most alike.  A deleted page's
-    title goes by its ids only: every new page's first lines are alike."""
+    the one that kept one of its labels, else of those with one of its ids the one whose
+    text is most alike, by at least :data:`SAME_ID_TEXT` (an *Overview* of a deleted
+    page is not another page's *Overview*; a page split in two may give both halves a
+    section of the old one's title, and the id was the first's), else (``by_text``) the
+    one whose text is most alike.  Two equally alike: none (it needs a target; never a
+    guess).  A deleted page's title goes by its ids only: every new page's first lines
+    are alike."""
     for old_id in section.ids:
-        for place in by_id.get(old_id, ()):
-            if place[0] != old_doc and (
-                old_id in section.labels or _same_text_or_none(section, place[2])
-            ):
-                return place
+        places = [place for place in by_id.get(old_id, ()) if place[0] != old_doc]
+        if old_id in section.labels:
+            kept = [place for place in places if old_id in place[2].labels]
+            if len(kept) == 1:
+                return kept[0]
+        scored = sorted(
+            ((score, number) for number, place in enumerate(places)
+             if (score := _id_text_score(section, place[2])) is not None),
+            reverse=True,
+        )
+        if scored and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+            return places[scored[0][1]]
+        if scored:
+            return None  # as alike to two sections: not one of them
     others = [place for place in fresh if place[0] != old_doc and place[2].ids]
     if not by_text or not section.body.strip():
         return None
@@ -940,13 +952,17 @@ def _elsewhere(
 SAME_ID_TEXT = 0.3
 
 
-def _same_text_or_none(old: Section, new: Section) -> bool:
-    """Whether two sections' texts are alike by :data:`SAME_ID_TEXT`, or either has none
-    to compare (a heading over subsections)."""
+def _id_text_score(old: Section, new: Section) -> float | None:
+    """How alike two sections with one id are: difflib's ratio of their texts when at
+    least :data:`SAME_ID_TEXT`, ``None`` below it; :data:`SAME_ID_TEXT` itself when
+    either has no text to compare (a heading over subsections)."""
     if not old.body.strip() or not new.body.strip():
-        return True
+        return SAME_ID_TEXT
     matcher = difflib.SequenceMatcher(None, old.body, new.body)
-    return matcher.quick_ratio() >= SAME_ID_TEXT and matcher.ratio() >= SAME_ID_TEXT
+    if matcher.quick_ratio() < SAME_ID_TEXT:
+        return None
+    ratio = matcher.ratio()
+    return ratio if ratio >= SAME_ID_TEXT else None
 
 
 @dataclass
