@@ -574,3 +574,38 @@ def test_write_leaves_read_only_files_and_keeps_links_mode_and_owner(
     (docs / "a.md").chmod(0o644)
     assert main(["rewrite", "docs", "--write"]) == 0
     assert (docs / "a.md").read_text("utf-8").endswith("[I](guide/install.md).\n")
+
+
+def test_a_target_shown_as_the_links_text_keeps_the_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A download role without a title, and a reST link with none, show their target:
+    the new target is written with the old one as the title, as the build shows it
+    (Jupyter Book's ``{download}`hiding.md``` read "../content/hiding.md" after ``mv``).
+    A role with a title, and ``:doc:``, which shows the page's title, get the target."""
+    docs = tmp_path / "docs"
+    (docs / "guide").mkdir(parents=True)
+    (docs / "conf.py").write_text('extensions = ["myst_parser"]\n')
+    (docs / "relocations.toml").write_text('[pages]\n"guide/notes" = "ref/notes"\n')
+    (docs / "ref").mkdir()
+    (docs / "ref" / "notes.md").write_text("# Notes\n")
+    (docs / "index.md").write_text(
+        "# Home\n\n```{toctree}\nguide/page\nguide/rst\nref/notes\n```\n"
+    )
+    (docs / "guide" / "page.md").write_text(
+        "# Page\n\n{download}`notes.md`, {download}`Notes <notes.md>`, [](notes.md).\n"
+    )
+    (docs / "guide" / "rst.rst").write_text(
+        "RST\n===\n\n:download:`notes.md`, `<notes.md>`_, `<notes.md>`__, "
+        "`Notes <notes.md>`_, :doc:`notes`.\n"
+    )
+    assert main(["rewrite", str(docs), "--write"]) == 0
+    capsys.readouterr()
+    assert (docs / "guide" / "page.md").read_text() == (
+        "# Page\n\n{download}`notes.md <../ref/notes.md>`, {download}`Notes <../ref/notes.md>`, "
+        "[](../ref/notes.md).\n"
+    )
+    assert (docs / "guide" / "rst.rst").read_text() == (
+        "RST\n===\n\n:download:`notes.md <../ref/notes.md>`, `notes.md <../ref/notes.md>`_, "
+        "`notes.md <../ref/notes.md>`__, `Notes <../ref/notes.md>`_, :doc:`../ref/notes`.\n"
+    )

@@ -88,6 +88,7 @@ from sphinx_relocate.core.spans import (
     labels_in,
     redirects_file_targets,
     role_around,
+    shown_as_text,
     template_targets,
     title_in,
 )
@@ -712,6 +713,13 @@ class Rewriter:
                     quote = text[span.start - 1 : span.start]  # (the rest is the source's)
                     edits.append((span.start, span.end, attribute_value(
                         new, quote if quote in "\"'" else "", ampersands=False)))
+                elif (shown := shown_as_text(text, span)) is not None:
+                    # the written target is the text readers see: it stays, as a title
+                    if shown == "download":
+                        edits.append((span.start, span.end, f"{written} <{new}>"))
+                    else:  # `<old>`_ → `old <new>`_
+                        edits.append((span.start - 1, span.end, f"{written} <{new}"))
+                    markup = True
                 else:
                     edits.append((span.start, span.end, new))
                 syntaxes[span.syntax] += 1

@@ -790,6 +790,24 @@ def role_around(text: str, span: Span) -> Role | None:
     return Role(mark, match.end(), title, text[mark] == "{")
 
 
+def shown_as_text(text: str, span: Span) -> str | None:
+    """How to write a new target where the written one is also the text a reader sees,
+    so that the text stays: ``"download"`` for a ``:download:``/``{download}`` role
+    without a title (``{download}`data.csv```), ``"reference"`` for a reST link with
+    none (```<data.csv>`_``); ``None`` where the link shows other text (``:doc:`` shows
+    the page's title)."""
+    if span.syntax == "download":
+        role = role_around(text, span)
+        return "download" if role is not None and role.title is None else None
+    if span.syntax == "link" and text.startswith(">`", span.end) and span.start >= 2:
+        opening = text.rfind("`", 0, span.start - 1)
+        if opening >= 0 and text[span.start - 1] == "<" and not text[
+            opening + 1 : span.start - 1
+        ].strip():
+            return "reference"
+    return None
+
+
 def _label_role_targets(text: str, markdown: bool) -> list[Span]:
     """The targets of label roles: ``{ref}`…``` in MyST, ``:ref:`…``` in reST."""
     spans: list[Span] = []
