@@ -287,3 +287,38 @@ def test_a_heading_as_alike_to_two_sections_is_none_of_them() -> None:
     better = (*places[1][:2], Section(("setup",), 3, old.body + "Then log in.\n"))
     assert _elsewhere(old, "install", [places[0], better], {"setup": [places[0], better]},
                       by_text=True) == places[0]
+
+
+def test_a_deleted_page_merged_into_another_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Jupyter Book's ``use/page`` went into ``start/build`` as one section: the entry
+    for its target says where its sections went, for the author to confirm."""
+    root = tmp_path / "repo"
+    text = "You can build a single page with the command jupyter-book page, as HTML.\n"
+    write_tree(root, {
+        "docs/conf.py": CONF,
+        "docs/index.md": "# Home\n\n```{toctree}\nuse/page\nstart/build\n```\n",
+        "docs/use/page.md": f"# Build a standalone page\n\n{text}",
+        "docs/start/build.md": "# Build\n\nBuild the book.\n",
+    }, {})
+    base = first_commit(root, "before")
+    (root / "docs/use/page.md").unlink()
+    write_tree(root, {
+        "docs/index.md": "# Home\n\n```{toctree}\nstart/build\n```\n",
+        "docs/start/build.md": (
+            f"# Build\n\nBuild the book.\n\n## Build a standalone page\n\n{text}"
+        ),
+    }, {})
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "merge the page")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    out, err = capsys.readouterr()
+    assert ('# "use/page" = ""  # deleted; its sections went to start/build: needs a target'
+            in out.splitlines())
+    assert tomllib.loads(out)["anchors"] == {
+        "use/page#build-a-standalone-page": "start/build#build-a-standalone-page"
+    }
+    assert ("docs/use/page: page deleted without a rename, its sections went to start/build; "
+            "give it a target") in err

@@ -31,6 +31,7 @@ def command_from_git(args: argparse.Namespace) -> int:
         derive,
         docs_changes,
         merge_into,
+        merged_into,
         render,
         without_known,
     )
@@ -61,6 +62,8 @@ def command_from_git(args: argparse.Namespace) -> int:
     for docname in derived.deleted:
         became = became_of(derived, docname)
         change = f"page renamed to {became}" if became else "page deleted without a rename"
+        if not became and (merged := merged_into(derived, docname)):
+            change += f", its sections went to {merged}"
         print(
             f"{prefix}{docname}: {change}; give it a target in [pages] "
             "(a page or a URL), or confirm it is meant to go",

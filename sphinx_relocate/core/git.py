@@ -1454,10 +1454,12 @@ DELETED_NOTE = (
 )
 
 
-def deleted_line(docname: str, became: str = "") -> str:
+def deleted_line(docname: str, became: str = "", merged: str = "") -> str:
     """The commented entry that asks for a deleted page's target (``became``: what git
-    renamed it to, :func:`became_of`)."""
-    return f'# {toml_string(docname)} = ""  # {became or "deleted"}: needs a target'
+    renamed it to, :func:`became_of`; ``merged``: where its sections went,
+    :func:`merged_into`)."""
+    note = became or (f"deleted; its sections went to {merged}" if merged else "deleted")
+    return f'# {toml_string(docname)} = ""  # {note}: needs a target'
 
 
 def became_of(derived: Derived, docname: str) -> str:
@@ -1465,6 +1467,15 @@ def became_of(derived: Derived, docname: str) -> str:
     (``"_fragments/note.txt (not a page)"``), else ``""``."""
     path = derived.became.get(docname)
     return f"{path} (not a page)" if path else ""
+
+
+def merged_into(derived: Derived, docname: str) -> str:
+    """The one page a deleted page's sections went to (``[anchors]`` derived for them):
+    the page it was likely merged into, for its author to confirm as its target; ``""``
+    when they went nowhere or to several pages."""
+    went = {new.partition("#")[0] for old, new in derived.anchors
+            if old.partition("#")[0] == docname}
+    return went.pop() if len(went) == 1 else ""
 
 
 REMOVED_NOTE = (
@@ -1484,7 +1495,8 @@ def _section_lines(derived: Derived) -> dict[str, list[str]]:
         lines = [f"{toml_string(o)} = {toml_string(n)}" for o, n in derived.pages]
         if derived.deleted:
             lines += [*DELETED_NOTE.splitlines(),
-                      *(deleted_line(d, became_of(derived, d)) for d in derived.deleted)]
+                      *(deleted_line(d, became_of(derived, d), merged_into(derived, d))
+                        for d in derived.deleted)]
         sections["pages"] = lines
     if derived.prefixes:
         sections["prefixes"] = [
