@@ -101,6 +101,7 @@ def make_rewriter(
     ``syntaxes``: ``Rewriter.respell`` and ``Rewriter.syntaxes``."""
     from sphinx_relocate.cli.docutils_parser import DocutilsParser
     from sphinx_relocate.core.rewrite import Rewriter, project_labels
+    from sphinx_relocate.sphinx_ext.queries import base_url
 
     prefix = docs_prefix(root, project.srcdir)
     made = project.gallery_pages()[1]  # labels no source writes
@@ -128,6 +129,7 @@ def make_rewriter(
         scripts=project.gallery_scripts(root),
         templates=project.template_files(root),
         conf=project.conf_file(root),
+        site_url=base_url(project.settings.values),
         docstrings=project.renders_docstrings(),
         extra_html=project.extra_html(root),
         generated=project.generated_pages(),

@@ -207,6 +207,7 @@ class Rewriter:
         generated: Collection[str] = (),
         syntaxes: Collection[str] | None = None,
         redirects_file: str = "",
+        site_url: str = "",
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -304,6 +305,13 @@ class Rewriter:
             if self.repo_base
             else None
         )
+        #: the published site (``html_baseurl``), whose URLs of moved pages the build
+        #: sends on: rewritten the same way (:meth:`new_site_url`)
+        self.site_url = site_url.rstrip("/")
+        self._site_re = (
+            re.compile("(" + re.escape(self.site_url) + rf"/[^{stop}]*[^{stop}.,;:!?])")
+            if self.site_url else None
+        )
         # a mention may be glued to CJK text: it starts where the docs folder's name
         # starts (after anything but a path character) and ends with a file's suffix,
         # else where a path's characters end
@@ -371,6 +379,29 @@ class Rewriter:
         if written.endswith("#") and not frag_text:
             new += "#"
         return None if new == written else new
+
+    def new_site_url(self, url: str) -> str | None:
+        """A URL of the published site (``html_baseurl``) of a page the table moved, as
+        the build sends it on: the new page's URL, in the written spelling (``.html``,
+        a ``dirhtml`` folder's ``/``, percent-encoded or not), fragment and query kept."""
+        rest = url[len(self.site_url) + 1 :]
+        path = split_target(rest)[0]
+        tail = rest[len(path) :]
+        root = self.docs_prefix.rstrip("/")
+        site = Site((root,), root, 0)
+        # a folder's URL (dirhtml's page/, or a folder's index) names its index first
+        tries = [path + "index", path] if not path or path.endswith("/") else [path]
+        for written in filter(None, tries):
+            new = self.new_target("/" + written + tail, site, "page")
+            if not isinstance(new, str) or new in (_AMBIGUOUS, _AMBIGUOUS_LABEL):
+                continue
+            if _SCHEME.match(new):  # the table sends the page to another site
+                return new
+            new_path = split_target(new)[0]
+            if written != path and new_path.endswith("/index"):  # back to the folder's URL
+                new = new_path[: -len("index")] + new[len(new_path) :]
+            return self.site_url + new
+        return None
 
     def new_glob(self, pattern: str, site: Site, path: str) -> str | None:
         """A toctree's or a site map's glob in the file ``path``, read from the file's
@@ -582,8 +613,9 @@ class Rewriter:
                                  self._mention_re, conf=True)
         else:
             spans = find_targets(
-                text, path, self._url_re, self._mention_re, labels=self._label_references,
-                script=path in self.scripts, docstrings=self._documented(path),
+                text, path, self._url_re, self._mention_re, site_re=self._site_re,
+                labels=self._label_references, script=path in self.scripts,
+                docstrings=self._documented(path),
             )
         if self.syntaxes is not None:
             spans = [span for span in spans if span.syntax in self.syntaxes]
@@ -617,6 +649,8 @@ class Rewriter:
             elif new is None and span.mode == "repo":
                 new = self.new_target("/" + written, _REPO_SITE)
                 new = new[1:] if isinstance(new, str) and new.startswith("/") else new
+            elif new is None and span.mode == "site":
+                new = self.new_site_url(written)
             elif new is None and span.mode != "label":
                 reads_as, raw_html = span_reads_as(span), span.syntax == "html"
                 new = self.new_target(written, site, reads_as, raw_html=raw_html)

@@ -36,9 +36,11 @@ class Span(NamedTuple):
     start: int
     end: int
     #: the markup around it: "link", "image", "reference", "toctree", "html", "doc",
-    #: "download", "include", "ref", "any", "repo-url", "mention", "external-toc"
+    #: "download", "include", "ref", "any", "repo-url", "site-url", "mention",
+    #: "external-toc"
     syntax: str
     #: "path": relative to the file; "doc": a docname; "repo": relative to the repo root;
+    #: "site": a whole URL of the published site (``html_baseurl``);
     #: "label": a label name (syntax "ref" for ``:ref:`` and ``:numref:``, "any" for ``:any:``);
     #: "glob": a pattern of docnames
     mode: str = "path"
@@ -93,6 +95,7 @@ def find_targets(
     url_re: re.Pattern[str] | None = None,
     mention_re: re.Pattern[str] | None = None,
     *,
+    site_re: re.Pattern[str] | None = None,
     labels: bool = False,
     script: bool = False,
     conf: bool = False,
@@ -127,11 +130,19 @@ def find_targets(
             for match in url_re.finditer(text)
         ]
         spans.extend(_outside(urls, code))  # a URL quoted in code is no link either
+    if site_re is not None and "://" in text:
+        urls = [
+            Span(match.start(1), match.end(1), "site-url", "site")
+            for match in site_re.finditer(text)
+        ]
+        spans.extend(_outside(urls, code))
     if mention_re is not None:
         for match in mention_re.finditer(text):
             spans.append(Span(match.start(1), match.end(1), "mention", "repo"))
-    # absolute URLs are rewritten only as own-repository URLs, by their path
-    spans = [s for s in spans if s.mode == "repo" or not _SCHEME_AT.match(text, s.start, s.end)]
+    # absolute URLs are rewritten only as own-repository URLs, by their path, and as
+    # URLs of the published site
+    spans = [s for s in spans
+             if s.mode in ("repo", "site") or not _SCHEME_AT.match(text, s.start, s.end)]
     return _without_overlaps(spans)
 
 

@@ -761,7 +761,11 @@ class Locator:
         start = self._taken.get(key, starts[ref.line - 1])
         end = self._block_end(text, starts, ref.line)
         flags = re.IGNORECASE if kind_of(ref.kind).names_label else 0
-        pattern = re.compile(r"(?<![\w./-])" + re.escape(ref.written) + r"(?![\w/-])", flags)
+        # MyST gives a link's URL percent-encoded: the source may spell it either way
+        spellings = dict.fromkeys((ref.written, decode(ref.written)))
+        pattern = re.compile(
+            r"(?<![\w./-])(?:" + "|".join(map(re.escape, spellings)) + r")(?![\w/-])", flags
+        )
         match = pattern.search(text, start, end)
         span = (match.start(), match.end()) if match else None
         if span is None and ref.is_page:
