@@ -250,7 +250,7 @@ CONF = 'extensions = ["myst_parser", "sphinx_relocate"]\nshow_warning_types = Tr
 def project(tmp_path: Path, conf: str, pages: dict[str, str]) -> Path:
     """A docs folder of ``pages`` (name → text) under ``tmp_path`` with ``conf``."""
     srcdir = tmp_path / "docs"
-    srcdir.mkdir()
+    srcdir.mkdir(exist_ok=True)
     (srcdir / "conf.py").write_text(conf)
     for name, text in pages.items():
         (srcdir / name).write_text(text, "utf-8")
@@ -344,3 +344,24 @@ def test_a_link_to_a_page_the_builder_writes_itself_lands(tmp_path: Path) -> Non
         assert "2 dangling references in 2 documents" in app.status.getvalue()
         index = (app.outdir / "index.html").read_text("utf-8")
         assert index.count('href="made/page.html"') == 2
+
+
+def test_the_closest_match_may_be_an_old_name_the_table_moves(tmp_path: Path) -> None:
+    """A link that dangled before a move was closest to a page's name then: ms-swift's
+    ``注册多模态模型最佳实践.md`` to ``注册多模态模型``, renamed ``MLLM-Registration``.
+    After the move, the closest new name was an unrelated page (``GRPO``); the hint names
+    the old name and where the table sends it."""
+    (tmp_path / "docs" / "BP").mkdir(parents=True)
+    srcdir = project(tmp_path, CONF, {
+        "index.md": "# Home\n\n```{toctree}\nBP/MLLM-Registration\nBP/GRPO\n```\n\n"
+                    "[best practice](BP/注册多模态模型最佳实践.md)\n",
+        "BP/MLLM-Registration.md": "# MLLM\n",
+        "BP/GRPO.md": "# GRPO\n",
+        "relocations.toml": '[pages]\n"BP/注册多模态模型" = "BP/MLLM-Registration"\n',
+    })
+    _, warnings = build(srcdir)
+    links = [w for w in warnings if w[2] == "relocate.link"]
+    assert len(links) == 1, warnings
+    assert links[0][3].endswith(
+        "closest match: `BP/注册多模态模型`, which the table moves to `BP/MLLM-Registration`"
+    )

@@ -631,10 +631,19 @@ class Checker:
         elif not moved:
             if self._sorted_docs is None:
                 self._sorted_docs = sorted(self.docs)
-            others = [doc for doc in self._sorted_docs if doc != ref.docname]
-            close = difflib.get_close_matches(ref.target, others, n=1, cutoff=0.6)
+            # a page's old name too: a link that dangled before the move was closest to
+            # the page's name then (ms-swift's 注册多模态模型最佳实践 to 注册多模态模型,
+            # now MLLM-Registration), and is no nearer to any page's new name
+            now = {doc: doc for doc in self._sorted_docs if doc != ref.docname}
+            for old, target in self.table.pages.items():
+                if not target.url and target.path in now and old not in now:
+                    now[old] = target.path
+            close = difflib.get_close_matches(ref.target, list(now), n=1, cutoff=0.6)
             if close:
-                hints.append(f"closest match: `{close[0]}`")
+                hint = f"closest match: `{close[0]}`"
+                if now[close[0]] != close[0]:
+                    hint += f", which the table moves to `{now[close[0]]}`"
+                hints.append(hint)
         return "; ".join(hints)
 
     def _table_hint(self, target: str) -> str:
