@@ -314,3 +314,37 @@ def test_a_table_edit_rewrites_the_page_a_fragment_departs_from(
     table.write_text(text, "utf-8")
     outdir, _ = build(src, out, "html")
     assert '"went-away"' not in (outdir / "faq.html").read_text("utf-8")
+
+
+@pytest.mark.parametrize("exports", [[], ["nginx"]])
+def test_another_pages_old_id_the_target_uses_warns_only_with_server_rules(
+    tmp_path: Path, exports: list[str]
+) -> None:
+    """``[anchors] "a#foo" = "b#bar"`` where ``b`` has a section ``foo`` of its own (Spack's
+    packaging guide, whose sections went to several pages): ``b`` cannot carry ``foo``
+    on ``bar``, but no reader needs it to, as the redirect page of ``a`` maps
+    ``#foo`` to ``#bar`` and links are rewritten; only a server redirect, which keeps the
+    fragment, lands on ``b``'s own ``foo``.  The warning once told to drop the entry,
+    which would have sent ``a#foo`` there."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        f'extensions = ["sphinx_relocate"]\nrelocate_redirect_exports = {exports!r}\n'
+        "show_warning_types = True\n"
+    )
+    (src / "relocations.toml").write_text('[pages]\n"a" = "b"\n\n[anchors]\n"a#foo" = "b#bar"\n')
+    (src / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   b\n")
+    (src / "b.rst").write_text("B\n=\n\nBar\n---\n\nOld foo text.\n\nFoo\n---\n\nB's own foo.\n")
+    outdir, warnings = build(src, tmp_path / "out", "html")
+    lines = [w for w in builds.COLOR.sub("", warnings).splitlines() if "WARNING" in w]
+    if not exports:
+        assert lines == []
+    else:
+        assert len(lines) == 1
+        assert lines[0].endswith(
+            "old id 'foo' ([anchors] 'a#foo') is not carried on the section 'bar' of 'b': "
+            "the section at b:10 has that id already; the redirect page of 'a' sends #foo to "
+            "#bar, but the server rules of relocate_redirect_exports keep the fragment and "
+            "land on b:10: rename one of them [relocate.anchor]"
+        )
+    assert '"foo":"b.html#bar"' in (outdir / "a.html").read_text("utf-8")

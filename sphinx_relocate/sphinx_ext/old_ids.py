@@ -287,6 +287,7 @@ def _placed(
                 for value in element_ids(element.astext()):
                     holders.setdefault(value, element)
     table = table_of(app)
+    exports = bool(state_of(app).settings.exports)
     metadata = app.env.metadata
     for docname, elements_ in parts.items():
         wanted = carried.get(docname)
@@ -301,16 +302,29 @@ def _placed(
             if holder is section:
                 continue
             if holder is not None:
+                where = f"{_owner(parts, holder, docname)}:{line_of(holder)}"
                 what = "raw HTML" if isinstance(holder, nodes.raw) else f"the {holder.tagname}"
-                warn(
-                    RelocateWarning.ANCHOR,
-                    f"old id {item.old_id!r} ([{item.section}] {item.key!r}) is not carried "
-                    f"on the section {item.anchor!r} of {docname!r}: {what} at "
-                    f"{_owner(parts, holder, docname)}:{line_of(holder)} still has that id "
-                    f"(readers of {docname}#{item.old_id} land there); rename one of them "
-                    "or drop the entry",
-                    location=_entry_location(table, item, docname),
-                )
+                old_page = item.key.rpartition("#")[0] if item.section == "anchors" else docname
+                if old_page == docname:  # links written to the page's old id meant it
+                    warn(
+                        RelocateWarning.ANCHOR,
+                        f"old id {item.old_id!r} ([{item.section}] {item.key!r}) is not "
+                        f"carried on the section {item.anchor!r} of {docname!r}: {what} at "
+                        f"{where} still has that id (readers of {docname}#{item.old_id} land "
+                        "there); rename one of them or drop the entry",
+                        location=_entry_location(table, item, docname),
+                    )
+                elif exports:  # another page's id: only a redirect that keeps it misleads
+                    warn(
+                        RelocateWarning.ANCHOR,
+                        f"old id {item.old_id!r} ([{item.section}] {item.key!r}) is not "
+                        f"carried on the section {item.anchor!r} of {docname!r}: {what} at "
+                        f"{where} has that id already; the redirect page of {old_page!r} "
+                        f"sends #{item.old_id} to #{item.anchor}, but the server rules of "
+                        "relocate_redirect_exports keep the fragment and land on "
+                        f"{where}: rename one of them",
+                        location=_entry_location(table, item, docname),
+                    )
                 continue
             holders[item.old_id] = section
             yield item, section
