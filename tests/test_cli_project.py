@@ -479,3 +479,28 @@ def test_a_syntax_warning_of_conf_py_is_not_said_again(
         # a SyntaxWarning since Python 3.12, a DeprecationWarning before
         said = [str(w.filename) for w in caught if "invalid escape" in str(w.message)]
         assert said and all(name.endswith("conf.py") for name in said), (command, said)
+
+
+def test_what_conf_py_prints_goes_to_stderr(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Spack's conf.py runs ``spack commands``, which prints ``==> Updating file: …``: on
+    stdout it went into ``from-git > relocations.toml`` and made the file no TOML.  What
+    conf.py and the programs it starts print goes to stderr; stdout is the command's."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text(
+        "import subprocess, sys\n"
+        "print('printed by conf.py')\n"
+        "subprocess.call([sys.executable, '-c', 'print(\"printed by a program\")'])\n"
+    )
+    (docs / "relocations.toml").write_text('[pages]\n"old" = "new"\n')
+    (docs / "new.rst").write_text("New\n===\n")
+    (docs / "index.rst").write_text("Home\n====\n\nSee :doc:`old`.\n\n.. toctree::\n\n   new\n")
+    assert main(["rewrite", str(docs)]) == 0
+    out, err = capfd.readouterr()
+    assert out.startswith("--- a/index.rst\n+++ b/index.rst\n"), out
+    assert "printed by" not in out
+    assert "printed by conf.py" in err and "printed by a program" in err
+    print("still the command's")  # stdout is given back
+    assert capfd.readouterr().out == "still the command's\n"

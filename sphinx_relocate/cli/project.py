@@ -9,6 +9,7 @@ where it looked (:class:`TableSources`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import sys
@@ -439,10 +440,8 @@ def read_project(docs_dir: Path) -> DocsProject:
     settings instead (:mod:`sphinx_relocate.core.confpy`)."""
     docs_dir = find_docs(docs_dir)
     conf_py = docs_dir / "conf.py"
-    from sphinx.config import eval_config_file
-
     try:
-        values = eval_config_file(_conf_path_arg(conf_py.resolve()), tags=_empty_tags())
+        values = _run_conf(conf_py.resolve())
     except Exception as err:  # a broken conf.py is the user's, not ours
         values = _literal_settings(conf_py, err)
     srcdir, values = _multiproject(docs_dir, values)
@@ -454,6 +453,23 @@ def read_project(docs_dir: Path) -> DocsProject:
         stop([str(problem) for problem in err.problems])
         raise  # pragma: no cover - stop raised
     return DocsProject(confdir=docs_dir, srcdir=srcdir, settings=settings)
+
+
+def _run_conf(conf_py: Path) -> dict[str, Any]:
+    """The settings of ``conf_py``, run as sphinx-build runs it, with what it prints (and
+    what the programs it starts print: Spack's runs ``spack commands``) sent to stderr:
+    the commands' stdout is theirs (``from-git > relocations.toml``)."""
+    from sphinx.config import eval_config_file
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        with contextlib.redirect_stdout(sys.stderr):
+            return eval_config_file(_conf_path_arg(conf_py), tags=_empty_tags())
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 #: sphinx-multiproject: one conf.py for several projects, each with its source folder
@@ -482,10 +498,8 @@ def _multiproject(docs_dir: Path, values: dict[str, Any]) -> tuple[Path, dict[st
     merged = {**values, **(options.get("config") or {})}
     own_conf = srcdir / "conf.py"
     if options.get("use_config_file", True) and own_conf.is_file():
-        from sphinx.config import eval_config_file
-
         try:
-            merged.update(eval_config_file(_conf_path_arg(own_conf), tags=_empty_tags()))
+            merged.update(_run_conf(own_conf))
         except Exception as err:  # the user's, not ours
             raise UsageError(_conf_error(own_conf, err)) from None
     print(f"sphinx-multiproject: project {name!r} ({variable}), source folder "
