@@ -322,3 +322,35 @@ def test_a_deleted_page_merged_into_another_names_it(
     }
     assert ("docs/use/page: page deleted without a rename, its sections went to start/build; "
             "give it a target") in err
+
+
+def test_a_heading_id_taken_by_another_section_of_the_page_goes_with_its_label(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Spack's 2025 packaging guide swapped two sections titled *Dependency patching*:
+    ``#dependency-patching`` named the patch directive's, and now names the
+    ``depends_on`` one.  Every id was still on the page, so nothing was derived, and
+    old links landed on the other section.  The section that kept the labels is the
+    old one: its heading's id goes there (the build then warns that the page still
+    uses the id, for the author to decide)."""
+    root = tmp_path / "repo"
+
+    def section(rule: str, label: str, text: str) -> str:
+        return f".. _{label}:\n\nDep patching\n{rule * 12}\n\n{text}\n\n"
+
+    patch = section("^", "patch_x", "Applying a patch to a dependency with the patch directive.")
+    dep = section("^", "dep_x", "Passing patches to depends_on so the dependency is patched.")
+    write_tree(root, {
+        "docs/conf.py": 'extensions = ["sphinx_relocate"]\n',
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   p\n",
+        "docs/p.rst": f"P\n=\n\nPatches\n-------\n\n{patch}Dependencies\n------------\n\n{dep}",
+    }, {})
+    base = first_commit(root, "before")
+    write_tree(root, {
+        "docs/p.rst": f"P\n=\n\nDependencies\n------------\n\n{dep}Patches\n-------\n\n{patch}",
+    }, {})
+    git(root, "commit", "-q", "-am", "swap")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert tomllib.loads(capsys.readouterr().out) == {"anchors": {"p#dep-patching": "p#patch-x"}}
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 1

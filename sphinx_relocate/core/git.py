@@ -586,7 +586,18 @@ def compare_sections(
         return sections[index].ids[0] if inside else None
 
     for index, section in enumerate(old):
-        if not section.ids or all(i in new_ids for i in section.ids):
+        if not section.ids:
+            continue
+        if all(i in new_ids for i in section.ids):
+            # every id is still there, but the section that kept its labels may be
+            # another than the one that has its heading's id now (two sections of one
+            # title swapped: Spack's "Dependency patching"): old links meant the former
+            kept = {id(by_id[i]): by_id[i] for i in section.labels if i in by_id}
+            if len(kept) != 1:
+                continue
+            went = next(iter(kept.values()))
+            lost += [(i, _counterpart(section, i, went, old_ids))
+                     for i in section.ids if by_id[i] is not went]
             continue
         # the same heading, else the section that kept one of its labels
         went = next((by_id[i] for i in section.ids if i in by_id), None)
