@@ -97,7 +97,9 @@ def test_from_git_proposes_the_anchors_of_a_split_page(
         "guide#tuning": "guide/advanced#tuning",
     }
     assert "docs/guide: page deleted without a rename" in err
-    assert "# \"guide\" = \"\"  # deleted: needs a target" in out
+    # where its sections went, most first, for the author to choose its target from
+    assert ('# "guide" = ""  # deleted; its sections went to notes (1), guide/basics (1), '
+            "guide/advanced (1): needs a target") in out.splitlines()
     # once the page has its fallback, the sections that land there need no entry, the
     # one that went nowhere does
     (repo[0] / "docs/relocations.toml").write_text('[pages]\n"guide" = "guide/basics"\n')

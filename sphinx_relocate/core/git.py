@@ -42,6 +42,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -1481,12 +1482,15 @@ def became_of(derived: Derived, docname: str) -> str:
 
 
 def merged_into(derived: Derived, docname: str) -> str:
-    """The one page a deleted page's sections went to (``[anchors]`` derived for them):
-    the page it was likely merged into, for its author to confirm as its target; ``""``
-    when they went nowhere or to several pages."""
-    went = {new.partition("#")[0] for old, new in derived.anchors
-            if old.partition("#")[0] == docname}
-    return went.pop() if len(went) == 1 else ""
+    """The pages a deleted page's sections went to (``[anchors]`` derived for them), for
+    its author to choose its target from: the one page (``start/build``: merged there),
+    else the three that took most, with how many (``creation (87), build (40),
+    testing (25)``); ``""`` when they went nowhere."""
+    went = Counter(new.partition("#")[0] for old, new in derived.anchors
+                   if old.partition("#")[0] == docname)
+    if len(went) == 1:
+        return next(iter(went))
+    return ", ".join(f"{page} ({count})" for page, count in went.most_common(3))
 
 
 REMOVED_NOTE = (
