@@ -596,9 +596,9 @@ def compare_sections(
             kept = {id(by_id[i]): by_id[i] for i in section.labels if i in by_id}
             if len(kept) != 1:
                 continue
-            went = next(iter(kept.values()))
-            lost += [(i, _counterpart(section, i, went, old_ids))
-                     for i in section.ids if by_id[i] is not went]
+            holder = next(iter(kept.values()))
+            lost += [(i, _counterpart(section, i, holder, old_ids))
+                     for i in section.ids if by_id[i] is not holder]
             continue
         # the same heading, else the section that kept one of its labels
         went = next((by_id[i] for i in section.ids if i in by_id), None)
