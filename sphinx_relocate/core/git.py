@@ -928,6 +928,7 @@ def _elsewhere(
     one whose text is most alike.  Two equally alike: none (it needs a target; never a
     guess).  A deleted page's title goes by its ids only: every new page's first lines
     are alike."""
+    tied = False
     for old_id in section.ids:
         places = [place for place in by_id.get(old_id, ()) if place[0] != old_doc]
         if old_id in section.labels:
@@ -941,8 +942,9 @@ def _elsewhere(
         )
         if scored and (len(scored) == 1 or scored[0][0] > scored[1][0]):
             return places[scored[0][1]]
-        if scored:
-            return None  # as alike to two sections: not one of them
+        tied = tied or bool(scored)  # as alike to two sections: not one of them
+    if tied:
+        return None
     others = [place for place in fresh if place[0] != old_doc and place[2].ids]
     if not by_text or not section.body.strip():
         return None
