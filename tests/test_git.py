@@ -863,3 +863,27 @@ def test_a_page_renamed_to_a_file_that_is_no_page_says_what_it_became(
     assert main(["from-git", "docs", "--since", base, "--check"]) == 1
     assert (f"notes was renamed to docs/notes.txt (not a page) since {base} and has no "
             "entry") in capsys.readouterr().out
+
+
+_WORDS = st.lists(st.sampled_from(["the", "cache", "size", "set", "run", "a", "build"]),
+                  min_size=1, max_size=12).map(" ".join)
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=20, unique=True), st.data())
+def test_past_the_pairs_compared_a_copy_is_a_candidate(
+    bodies: list[str], data: st.DataObject,
+) -> None:
+    """A lost section whose text went on unchanged is among the new sections it is
+    compared with, or as many as are compared share every run of its words too."""
+    from sphinx_relocate.core.git import TEXT_CANDIDATES, Section, _Alike, _word_runs
+
+    fresh = [(f"p{n}", f"p{n}.md", Section((f"s{n}",), 1, body))
+             for n, body in enumerate(bodies)]
+    lost = Section(("old",), 1, data.draw(st.sampled_from(bodies)))
+    assert _Alike(fresh, every=True)(lost) == fresh
+    alike = _Alike(fresh, every=False)(lost)
+    assert len(alike) <= TEXT_CANDIDATES
+    runs = _word_runs(lost.body)
+    copies = [place for place in fresh if place[2].body == lost.body]
+    assert copies[0] in alike or (
+        len(alike) == TEXT_CANDIDATES and all(runs <= _word_runs(p[2].body) for p in alike))

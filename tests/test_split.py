@@ -285,10 +285,33 @@ def test_a_heading_as_alike_to_two_sections_is_none_of_them() -> None:
     old = Section(("setup",), 3, "Run the installer, then restart.\n")
     places = [(doc, f"docs/{doc}.rst", Section(("setup",), 3, old.body))
               for doc in ("linux", "windows")]
-    assert _elsewhere(old, "install", places, {"setup": places}, by_text=True) is None
+    assert _elsewhere(old, "install", {"setup": places}, places) is None
     better = (*places[1][:2], Section(("setup",), 3, old.body + "Then log in.\n"))
-    assert _elsewhere(old, "install", [places[0], better], {"setup": [places[0], better]},
-                      by_text=True) == places[0]
+    assert _elsewhere(old, "install", {"setup": [places[0], better]},
+                      [places[0], better]) == places[0]
+    # the same by text alone, under new headings
+    renamed = [(doc, path, Section((f"{doc}-setup",), 3, section.body))
+               for doc, path, section in places]
+    assert _elsewhere(old, "install", {}, renamed) is None
+    renamed[1] = (*renamed[1][:2], Section(("windows-setup",), 3, better[2].body))
+    assert _elsewhere(old, "install", {}, renamed) == renamed[0]
+
+
+def test_past_the_pairs_compared_a_section_is_found_by_the_runs_of_words_it_kept(
+    repo: tuple[Path, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Spack split a page of 168 sections into four: every lost section against every
+    new one was past the pairs compared, and renamed headings were lost.  Past it, a
+    section is compared with the new ones that share runs of words with it."""
+    import sphinx_relocate.core.git
+
+    monkeypatch.setattr(sphinx_relocate.core.git, "MAX_TEXT_PAIRS", 0)
+    assert main(["from-git", "docs", "--since", repo[1]]) == 0
+    assert tomllib.loads(capsys.readouterr().out)["anchors"] == {
+        "guide#caveats": "notes#known-limits",
+        "guide#something-else": "guide/basics#something-else",
+        "guide#tuning": "guide/advanced#tuning",
+    }
 
 
 def test_a_deleted_page_merged_into_another_names_it(

@@ -711,10 +711,9 @@ def section_changes(
     for new_place in fresh:
         for i in new_place[2].ids:
             by_id.setdefault(i, []).append(new_place)
-    # by text only while it stays cheap: every lost section against every new one
-    by_text = len(lost_here) * len(fresh) <= MAX_TEXT_PAIRS
+    alike = _Alike(fresh, every=len(lost_here) * len(fresh) <= MAX_TEXT_PAIRS)
     for old_doc, section, old_id, title in lost_here:
-        place = _elsewhere(section, old_doc, fresh, by_id, by_text and not title)
+        place = _elsewhere(section, old_doc, by_id, [] if title else alike(section))
         if place is None:
             if not title:  # a deleted page's title: a link to it lands on the page's target
                 found.append(SectionChange(old_doc, old_id))
@@ -911,23 +910,57 @@ def autoapi_move(
     return FolderMove(old, new, str(conf), line, maker="autoapi")
 
 
-#: the most (lost section, new section) pairs whose texts are compared across pages; past
-#: it (thousands of pages deleted and added at once) sections are found by id and label
+#: the most (lost section, new section) pairs whose texts are all compared across pages;
+#: past it (a page of 170 sections split into four) each lost section is compared with
+#: the :data:`TEXT_CANDIDATES` new ones that share the most runs of words with it
 MAX_TEXT_PAIRS = 20_000
+#: how many new sections a lost one is compared with past :data:`MAX_TEXT_PAIRS`
+TEXT_CANDIDATES = 8
+#: the words of a run two texts share when one section went on as the other
+WORD_RUN = 4
+
+
+def _word_runs(body: str) -> set[tuple[str, ...]]:
+    words = body.split()
+    return {tuple(words[start : start + WORD_RUN])
+            for start in range(max(len(words) - WORD_RUN, 0) + 1)} if words else set()
+
+
+class _Alike:
+    """The new sections a lost one is compared with by text: every one while that stays
+    cheap, else those sharing the most runs of :data:`WORD_RUN` words with it (a section
+    that went on as another keeps most of its sentences; difflib still decides)."""
+
+    def __init__(self, fresh: list[tuple[str, str, Section]], every: bool) -> None:
+        self.fresh = fresh
+        self.by_run: dict[tuple[str, ...], list[int]] | None = None
+        if not every:
+            self.by_run = {}
+            for number, (_, _, section) in enumerate(fresh):
+                for run in _word_runs(section.body):
+                    self.by_run.setdefault(run, []).append(number)
+
+    def __call__(self, section: Section) -> list[tuple[str, str, Section]]:
+        if self.by_run is None:
+            return self.fresh
+        shared: Counter[int] = Counter()
+        for run in _word_runs(section.body):
+            shared.update(self.by_run.get(run, ()))
+        return [self.fresh[number] for number, _ in shared.most_common(TEXT_CANDIDATES)]
 
 
 def _elsewhere(
-    section: Section, old_doc: str, fresh: list[tuple[str, str, Section]],
-    by_id: dict[str, list[tuple[str, str, Section]]], by_text: bool,
+    section: Section, old_doc: str, by_id: dict[str, list[tuple[str, str, Section]]],
+    alike: list[tuple[str, str, Section]],
 ) -> tuple[str, str, Section] | None:
     """The new section on another page that ``section`` (lost from ``old_doc``) became:
     the one that kept one of its labels, else of those with one of its ids the one whose
     text is most alike, by at least :data:`SAME_ID_TEXT` (an *Overview* of a deleted
     page is not another page's *Overview*; a page split in two may give both halves a
-    section of the old one's title, and the id was the first's), else (``by_text``) the
-    one whose text is most alike.  Two equally alike: none (it needs a target; never a
-    guess).  A deleted page's title goes by its ids only: every new page's first lines
-    are alike."""
+    section of the old one's title, and the id was the first's), else of ``alike`` (see
+    :class:`_Alike`) the one whose text is most alike.  Two equally alike: none (it
+    needs a target; never a guess).  A deleted page's title goes by its ids only (no
+    ``alike``): every new page's first lines are alike."""
     tied = False
     for old_id in section.ids:
         places = [place for place in by_id.get(old_id, ()) if place[0] != old_doc]
@@ -945,18 +978,21 @@ def _elsewhere(
         tied = tied or bool(scored)  # as alike to two sections: not one of them
     if tied:
         return None
-    others = [place for place in fresh if place[0] != old_doc and place[2].ids]
-    if not by_text or not section.body.strip():
+    others = [place for place in alike if place[0] != old_doc and place[2].ids]
+    if not section.body.strip():
         return None
     scored = []
     for number, (_, _, other) in enumerate(others):
         if not other.body.strip():
             continue
         matcher = difflib.SequenceMatcher(None, section.body, other.body)
-        if matcher.real_quick_ratio() >= SAME_TEXT and matcher.quick_ratio() >= SAME_TEXT:
-            scored.append((matcher.ratio(), number))
-    best = max(scored, default=(0.0, -1))
-    return others[best[1]] if best[0] >= SAME_TEXT else None
+        if (matcher.real_quick_ratio() >= SAME_TEXT and matcher.quick_ratio() >= SAME_TEXT
+                and (ratio := matcher.ratio()) >= SAME_TEXT):
+            scored.append((ratio, number))
+    scored.sort(reverse=True)
+    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+        return None
+    return others[scored[0][1]]
 
 
 #: how alike two sections with the same heading id on two pages must be to be one section:

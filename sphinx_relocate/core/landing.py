@@ -28,6 +28,7 @@ reported, never guessed.  Nothing here imports Sphinx.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -107,12 +108,14 @@ def current_refs(repo_url: str) -> tuple[str, ...]:
 _GITHUB = re.compile(r"^https?://(?:www\.)?github\.com/([^/]+/[^/]+)$", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=8)
 def current_url_pattern(repo_url: str) -> str:
     """The start of a URL of a file of the repository on today's tree (the refs of
     :func:`current_refs`): the forge's ``…/blob/REF/`` (``tree``, ``raw``, ``edit``,
     GitLab's ``/-/``), and for GitHub its raw host's
     ``https://raw.githubusercontent.com/ORG/REPO/REF/``, which READMEs and docs link
-    files by as often.  A URL on any other ref (a tag, a release branch) is history."""
+    files by as often.  A URL on any other ref (a tag, a release branch) is history.
+    Cached: the build asks it for every absolute URL, always of the same repository."""
     refs = "|".join(re.escape(ref) for ref in current_refs(repo_url))
     base = repo_base(repo_url)
     pattern = re.escape(base) + rf"/(?:-/)?(?:blob|tree|raw|edit)/(?:{refs})/"
