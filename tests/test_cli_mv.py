@@ -190,6 +190,7 @@ def test_mv_twice_collapses_the_chain(
         ("img/logo.png", "ref/api.md", "ref/api.md: exists already"),
         ("guide/nothing", "x", "guide/nothing: not a document, file or folder of the project"),
         ("_build", "x", "_build: not a document, file or folder of the project"),
+        ("_build/page.md", "x.md", "_build/page.md: not a document, file or folder of"),
         ("guide/install", "../../elsewhere", "../../elsewhere: outside the repository"),
         ("guide/install", "../top", "../top: outside the docs folder"),
         ("guide", "guide/inner", "guide/inner: inside the folder it would move (guide)"),
@@ -215,6 +216,38 @@ def test_refusals_change_nothing(
     assert err[-1].startswith(f"sphinx-relocate: error: {message}"), err
     assert len(err) == 2  # the table read, then the one problem
     assert tree_hash(repo) == before
+
+
+@pytest.mark.parametrize(("old", "new", "entry", "written"), [
+    ("_includes/perms.rst", "shared/perms.rst", "shared/perms.rst", "/shared/perms.rst"),
+    ("_includes", "shared/inc", "shared/inc/perms.rst", "/shared/inc/perms.rst"),
+])
+def test_an_excluded_include_fragment_moves_as_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: str, new: str, entry: str,
+    written: str,
+) -> None:
+    """Read the Docs keeps include fragments in an excluded ``_includes`` folder: one is a
+    file of the project, moved with a ``[files]`` entry and its includes rewritten (it
+    was refused as no file, and as a page it would be a ``[pages]`` entry)."""
+    from reorg_fixture import write_tree
+
+    docs = tmp_path / "docs"
+    write_tree(docs, {
+        "conf.py": 'extensions = ["sphinx_relocate"]\n'
+                   'exclude_patterns = ["_build", "_includes", "shared"]\n',
+        "index.rst": "Home\n====\n\n.. include:: /_includes/perms.rst\n",
+        "_includes/perms.rst": "Owners can do anything.\n",
+    }, {})
+    monkeypatch.chdir(tmp_path)
+    assert main(["mv", "docs", old, new]) == 0
+    assert (docs / "relocations.toml").read_text("utf-8") == (
+        f'[files]\n"_includes/perms.rst" = "{entry}"\n')
+    assert f".. include:: {written}\n" in (docs / "index.rst").read_text("utf-8")
+    conf = docs / "conf.py"
+    conf.write_text(conf.read_text("utf-8").replace('"sphinx_relocate"', ""), "utf-8")
+    built = builds.build(docs, builddir=tmp_path / "out", fresh=True)
+    assert built.warnings == ""
+    assert "Owners can do anything." in (built.outdir / "index.html").read_text("utf-8")
 
 
 def test_a_move_that_conf_py_would_contradict_changes_nothing(

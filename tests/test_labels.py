@@ -464,6 +464,37 @@ def test_rewrite_moves_section_labels_with_their_page(
     assert built.warnings.count("WARNING") == 1, built.warnings
 
 
+def test_rewrite_moves_section_labels_of_a_page_at_the_top(tmp_path: Path) -> None:
+    """``connected-accounts:Permissions`` looks like a URL's scheme; in a label role it
+    is a page's section (Read the Docs' guides), and follows the page like any other."""
+    from builds import build
+    from reorg_fixture import write_tree
+
+    from sphinx_relocate.cli.main import main
+
+    srcdir = tmp_path / "src"
+    write_tree(srcdir, {
+        "conf.py": 'extensions = ["myst_parser", "sphinx.ext.autosectionlabel", '
+                   '"sphinx_relocate"]\nautosectionlabel_prefix_document = True\n'
+                   'relocate_map = {"connected-accounts": "guides/accounts"}\n',
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   guides/accounts\n   guide\n\n"
+                     "See :ref:`connected-accounts:permissions` and "
+                     ":ref:`below <connected-accounts:Permissions>`.\n",
+        "guide.md": "# Guide\n\nSee {ref}`connected-accounts:Permissions`.\n",
+        "guides/accounts.rst": "Accounts\n========\n\nPermissions\n-----------\n\ntext\n",
+    }, {})
+    assert main(["rewrite", str(srcdir), "--repo-root", str(srcdir), "--write"]) == 0
+    assert (":ref:`guides/accounts:permissions` and :ref:`below <guides/accounts:Permissions>`"
+            in (srcdir / "index.rst").read_text("utf-8"))
+    assert "{ref}`guides/accounts:Permissions`" in (srcdir / "guide.md").read_text("utf-8")
+    conf = srcdir / "conf.py"
+    conf.write_text(conf.read_text("utf-8").replace(', "sphinx_relocate"', ""), "utf-8")
+    built = build(srcdir, fresh=True)
+    assert "WARNING" not in built.warnings, built.warnings
+    assert _section_refs((built.outdir / "index.html").read_text("utf-8")) == [
+        "guides/accounts.html#permissions"] * 2
+
+
 def test_document_label() -> None:
     """``page:section`` of a page the table moved names the section on the new page."""
     from sphinx_relocate.core.landing import document_label

@@ -182,7 +182,7 @@ def _plan(
     generated = _moved_generated(root, prefix, project.source_suffixes, renames, listed)
     derived, _ = without_known(
         derive(Changes(renames=renames, generated=generated),
-               prefix, project.source_suffixes, present),
+               prefix, project.source_suffixes, present, _not_pages(project, move)),
         table,
     )
     before = _table_text(table_file)
@@ -268,15 +268,15 @@ def _checked_move(
                       f"{old}/ for the folder, the page's source file for the page")
         stop(errors)
     if full.is_dir():
-        kind = "folder" if not _excluded(project, old) else ""
-    elif full.is_file() and is_page:
-        kind = "page" if docname in documents else ""
+        kind = "folder" if not _output_or_hidden(srcdir, old) else ""
+    elif full.is_file() and is_page and docname in documents:
+        kind = "page"
     elif full.is_file() and Path(os.path.realpath(full)) in settings:
         errors.append(f"{old_text}: conf.py and the relocation table stay where the "
                       "build reads them")
         stop(errors)
-    elif full.is_file():
-        kind = "file" if not _excluded(project, old) else ""
+    elif full.is_file():  # an include fragment in an excluded folder is a file too
+        kind = "file" if not _output_or_hidden(srcdir, old) else ""
     else:
         found = [old + s for s in suffixes if (srcdir / (old + s)).is_file()]
         if old in documents and len(found) == 1:
@@ -346,10 +346,28 @@ def _inside(srcdir: Path, root: Path, base: Path, text: str, errors: list[str]) 
     return full.relative_to(srcdir).as_posix()
 
 
-def _excluded(project: DocsProject, path: str) -> bool:
+def _output_or_hidden(srcdir: Path, path: str) -> bool:
+    """Whether ``path`` is build output (under ``_build``, or a folder Sphinx wrote) or
+    hidden: none of the project's to move, while an excluded include fragment is."""
+    from sphinx_relocate.core.git import BUILD_MARKS
+
+    parts = path.split("/")
+    return any(part == "_build" or part.startswith(".") for part in parts) or any(
+        (srcdir.joinpath(*parts[:end]) / mark).is_file()
+        for end in range(len(parts)) for mark in BUILD_MARKS
+    )
+
+
+def _not_pages(project: DocsProject, move: Move) -> set[str]:
+    """The paths of the move, before and after, that are named like a page but that
+    ``exclude_patterns`` leaves out (include fragments): files to the table."""
     from sphinx_relocate.core.git import excluded_paths
 
-    return bool(excluded_paths({path}, project.excludes()))
+    paths = {path for pair in move.files for path in pair
+             if strip_source_suffix(path, move.suffixes)[1]}
+    excluded = excluded_paths(paths, project.excludes())
+    return {path for path in paths
+            if any(path == head or path.startswith(head + "/") for head in excluded)}
 
 
 def _doc_after(move: Move, docname: str) -> str:

@@ -43,7 +43,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -1043,14 +1043,16 @@ class Derived:
 
 
 def derive(
-    changes: Changes, docs_prefix: str, suffixes: tuple[str, ...], present: Iterable[str] = ()
+    changes: Changes, docs_prefix: str, suffixes: tuple[str, ...], present: Iterable[str] = (),
+    not_pages: Collection[str] = (),
 ) -> Derived:
     """Sort git's changes into table entries, relative to the docs folder.
 
     ``present`` are the files in the docs folder now (relative to it): a folder that
-    still holds any is not a folder that moved.
+    still holds any is not a folder that moved.  ``not_pages`` are paths named like a
+    page that are none (an include fragment ``exclude_patterns`` leaves out): files.
     """
-    derived = fold_folders(_entries(changes, docs_prefix, suffixes), present)
+    derived = fold_folders(_entries(changes, docs_prefix, suffixes, not_pages), present)
     generated = [  # a folder that moved with the folder above it is said by its entry
         (old, new) for old, new in _generated_prefixes(changes, docs_prefix)
         if not any(old.startswith(o) and n + old[len(o) :] == new for o, n in derived.prefixes)
@@ -1069,20 +1071,26 @@ def _generated_prefixes(changes: Changes, docs_prefix: str) -> list[tuple[str, s
     ]
 
 
-def _entries(changes: Changes, docs_prefix: str, suffixes: tuple[str, ...]) -> Derived:
+def _entries(
+    changes: Changes, docs_prefix: str, suffixes: tuple[str, ...], not_pages: Collection[str],
+) -> Derived:
     """One entry per renamed page and file, one per deleted page (no folders folded)."""
     derived = Derived()
 
     def inside(path: str) -> str | None:
         return path[len(docs_prefix) :] if path.startswith(docs_prefix) else None
 
+    def page(path: str) -> tuple[str, bool]:
+        docname, is_page = strip_source_suffix(path, suffixes)
+        return docname, is_page and path not in not_pages
+
     for old_path, new_path in changes.renames:
         old, new = inside(old_path), inside(new_path)
         if old is None:
             continue
-        old_doc, old_is_page = strip_source_suffix(old, suffixes)
+        old_doc, old_is_page = page(old)
         if old_is_page:
-            if new is None or not strip_source_suffix(new, suffixes)[1]:
+            if new is None or not page(new)[1]:
                 derived.deleted.append(old_doc)  # out of the docs, or no page now
                 derived.became[old_doc] = new_path
                 continue
@@ -1418,7 +1426,7 @@ def unredirected(
     Folders are not folded, so each page of a moved folder is checked on its own.
     """
     missing, _ = without_known(
-        _entries(changes, docs_prefix, suffixes), table, ids_of, served
+        _entries(changes, docs_prefix, suffixes, ()), table, ids_of, served
     )
     folders = [
         (old, new) for old, new in _generated_prefixes(changes, docs_prefix)

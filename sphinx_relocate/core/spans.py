@@ -140,9 +140,11 @@ def find_targets(
         for match in mention_re.finditer(text):
             spans.append(Span(match.start(1), match.end(1), "mention", "repo"))
     # absolute URLs are rewritten only as own-repository URLs, by their path, and as
-    # URLs of the published site
+    # URLs of the published site; a label role names no URL (autosectionlabel's
+    # ``connected-accounts:permissions`` is a page's section)
     spans = [s for s in spans
-             if s.mode in ("repo", "site") or not _SCHEME_AT.match(text, s.start, s.end)]
+             if s.mode in ("repo", "site", "label")
+             or not _SCHEME_AT.match(text, s.start, s.end)]
     return _without_overlaps(spans)
 
 
