@@ -403,3 +403,16 @@ def test_the_inventory_is_replaced_in_one_step(
     write_atomically(tmp_path / "new.inv", b"first")  # a new file: 0644
     assert (tmp_path / "new.inv").read_bytes() == b"first"
     assert stat.S_IMODE((tmp_path / "new.inv").stat().st_mode) == 0o644
+
+
+def test_section_label_moves() -> None:
+    """Each ``new:section`` of a page moved from ``old`` gives ``old:section``; a page
+    moved to a section, or an old name that is a label itself, gives none."""
+    from sphinx_relocate.core.inventory import section_label_moves
+
+    labels = {"guides/a:intro", "guides/a:usage", "b:intro", "old/c:intro", "c:x", "plain"}
+    pages = {"a": ("guides/a", ""), "old/b": ("b", "part"), "old/c": ("c", "")}
+    assert section_label_moves(pages, labels) == {
+        "a:intro": ("guides/a:intro", ""), "a:usage": ("guides/a:usage", ""),
+        "old/c:x": ("c:x", ""),
+    }

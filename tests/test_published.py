@@ -527,3 +527,37 @@ def test_a_followed_fragment_is_one_meaning_that_left_its_page(
             else:
                 assert fragment not in found.get(page, {})
     assert all(fragment for on_page in found.values() for fragment in on_page)
+
+
+def test_section_labels_of_a_moved_page_are_followed_and_listed(tmp_path: Path) -> None:
+    """With autosectionlabel naming sections by their page, a page moved by ``[pages]``
+    takes its section labels along: ``objects.inv`` lists each old one, and the check of
+    the release's labels passes (it warned once per section of every moved page, 40 on
+    Read the Docs' guides)."""
+    from reorg_fixture import write_tree
+
+    conf = ('extensions = ["sphinx.ext.autosectionlabel", "sphinx_relocate"]\n'
+            "autosectionlabel_prefix_document = True\n")
+    page = "Accounts\n========\n\nPermissions\n-----------\n\nText.\n"
+    release = tmp_path / "release"
+    write_tree(release, {"conf.py": conf, "sub/accounts.rst": page,
+                         "index.rst": "Index\n=====\n\n.. toctree::\n\n   sub/accounts\n"}, {})
+    out, warnings = build(release)
+    assert warnings == []
+    now = tmp_path / "now"
+    write_tree(now, {
+        "conf.py": conf + 'relocate_published = "published/objects.inv"\n',
+        "relocations.toml": '[pages]\n"sub/accounts" = "guides/accounts"\n',
+        "guides/accounts.rst": page,
+        "index.rst": "Index\n=====\n\n.. toctree::\n\n   guides/accounts\n",
+    }, {})
+    (now / "published").mkdir()
+    shutil.copy(out / "objects.inv", now / "published/objects.inv")
+    out, warnings = build(now)
+    assert warnings == []
+    labels = entries(out / "objects.inv", "std:label")
+    assert labels["sub/accounts:permissions"] == labels["guides/accounts:permissions"] == (
+        "guides/accounts.html#permissions", "Permissions")
+    # without page names in the labels, a label is a name: the table moves none
+    out, warnings = build(now, fresh=True, autosectionlabel_prefix_document=False)
+    assert "sub/accounts:permissions" not in entries(out / "objects.inv", "std:label")

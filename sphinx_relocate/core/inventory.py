@@ -263,3 +263,24 @@ def label_moves(table: RelocationTable, labels: Collection[str]) -> dict[str, tu
         if new is not None and new in labels:
             moves[old] = (new, "")
     return moves
+
+
+def section_label_moves(
+    pages: Mapping[str, tuple[str, str]], labels: Collection[str]
+) -> dict[str, tuple[str, str]]:
+    """Old label → ``(new label, "")`` for each section label of a moved page (``pages``:
+    :func:`page_moves`), when ``sphinx.ext.autosectionlabel`` names sections by their
+    page (``guides/accounts:permissions``): the label moved with its page."""
+    by_page: dict[str, list[str]] = {}
+    for label in labels:
+        page, colon, _ = label.partition(":")
+        if colon:
+            by_page.setdefault(page, []).append(label)
+    moves: dict[str, tuple[str, str]] = {}
+    for old, (new, anchor) in pages.items():
+        for label in () if anchor else by_page.get(new, ()):
+            alias = old + label[len(new) :]
+            if alias not in labels:
+                moves[alias] = (label, "")
+    return moves
+

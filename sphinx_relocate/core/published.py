@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sphinx_relocate.core.inventory import Inventory, InventoryEntry, InventoryError, parse
+from sphinx_relocate.core.landing import document_label
 
 if TYPE_CHECKING:
     from sphinx_relocate.core.table import RelocationTable
@@ -159,13 +160,18 @@ def followed_ids(
 # -- the check ---------------------------------------------------------------------------
 
 
-def label_moved(table: RelocationTable, label: str) -> bool:
-    """Whether the table sends the old label ``label`` to another one: a ``[labels]`` key.
+def label_moved(
+    table: RelocationTable, label: str, labels: Collection[str] = (), by_document: bool = False,
+) -> bool:
+    """Whether the table sends the old label ``label`` to another one: a ``[labels]`` key,
+    or (``by_document``: autosectionlabel's ``page:section``) a section of a page it moved
+    whose new page has the section among ``labels`` (the build lists it in objects.inv).
 
-    The one place a published label counts as redirected; tables without a ``[labels]``
-    section redirect none.
+    The one place a published label counts as redirected.
     """
-    return label in table.labels
+    if label in table.labels:
+        return True
+    return by_document and document_label(table, label, labels.__contains__) in labels
 
 
 def unredirected(
@@ -177,16 +183,19 @@ def unredirected(
     *,
     labels_from_sources: bool = False,
     followed: Mapping[str, Mapping[str, object]] | None = None,
+    labels_by_document: bool = False,
 ) -> list[Unredirected]:
     """The published pages that are no longer documents and that the table does not move
     to a page or URL, then the labels (``None``: not checked) that are gone unmoved, then
     (with ``ids_of``, a page's section ids now) the sections of moved pages that land on
     no section.  ``labels_from_sources``: ``labels`` are those written in the sources
     (the command line), not a build's; ``followed``: the fragments of gone pages that
-    their stubs send where their label is now (:func:`followed_ids`)."""
+    their stubs send where their label is now (:func:`followed_ids`);
+    ``labels_by_document``: see :func:`label_moved`."""
     found = unredirected_pages(published, documents, table)
     if labels is not None:
-        found += unredirected_labels(published, labels, table, labels_from_sources)
+        found += unredirected_labels(published, labels, table, labels_from_sources,
+                                     labels_by_document)
     if labels is not None and ids_of is not None:
         found += unredirected_sections(published, documents, labels, table, ids_of,
                                        followed or {})
@@ -255,11 +264,11 @@ def unredirected_pages(
 
 def unredirected_labels(
     published: Published, labels: set[str], table: RelocationTable,
-    from_sources: bool = False,
+    from_sources: bool = False, by_document: bool = False,
 ) -> list[Unredirected]:
     found: list[Unredirected] = []
     for name, entry in sorted(published.inventory.of_role("std:label").items()):
-        if name in labels or label_moved(table, name):
+        if name in labels or label_moved(table, name, labels, by_document):
             continue
         url = published.url(entry)
         message = (

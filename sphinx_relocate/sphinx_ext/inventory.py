@@ -20,6 +20,7 @@ from sphinx_relocate.core.inventory import (
     listable,
     page_moves,
     parse,
+    section_label_moves,
     with_aliases,
 )
 from sphinx_relocate.core.table import collection_paused
@@ -78,6 +79,7 @@ def _add_aliases(app: Sphinx, path: Path, data: bytes) -> None:
     cache = Path(app.doctreedir, CACHE_FILENAME)
     inputs = _key(b"", (
         app.extensions["sphinx_relocate"].version, bool(app.config.relocate_inventory_aliases),
+        state.settings.labels_by_document,
         documents_token_of(app.env), state.table_digest(), sorted(state.published_pages),
     ))
     source = _key(data, ())
@@ -127,6 +129,8 @@ def _aliases(
         table = table_of(app)
         moves = page_moves(landings_of(app), documents)
         label_aliases = label_moves(table, labels)
+        if state_of(app).settings.labels_by_document:  # after [labels]: an entry wins
+            label_aliases = section_label_moves(moves, labels) | label_aliases
         table_locations = table.location_of
         for role, names, section in (("std:doc", moves, ""), ("std:label", label_aliases,
                                                               "labels")):

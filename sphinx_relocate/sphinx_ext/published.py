@@ -190,7 +190,8 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         finding
         for published in history.inventories
         for finding in unredirected(published, documents, labels, table, ids_of,
-                                    followed=state.published_ids)
+                                    followed=state.published_ids,
+                                    labels_by_document=state.settings.labels_by_document)
     ]
     _warn(app, findings)
     # the URLs wait for the output: the files the build copies (images, downloads) and
