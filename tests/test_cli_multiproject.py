@@ -83,3 +83,28 @@ def test_a_project_that_is_not_there_is_one_line(
         "sphinx-relocate: error: PROJECT=blog: not a project of multiproject_projects in "
         "docs/conf.py (user, dev)"
     ]
+
+
+def test_no_table_is_made_that_every_project_would_read(
+    docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read the Docs' conf.py names no table for its projects: ``mv`` made
+    ``docs/relocations.toml``, which the ``dev`` build then read (and warned about
+    ``user``'s pages).  It stops, says where this project's table goes, changes nothing."""
+    conf = docs / "conf.py"
+    conf.write_text(conf.read_text("utf-8").replace(
+        '{"config": {"relocate_table": "user/relocations.toml"}}', "{}"), "utf-8")
+    assert main(["mv", "docs", "integrations", "continuous-deployment"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "sphinx-relocate: error: docs/relocations.toml: every project of sphinx-multiproject "
+        "would read a table here; give this one its own, relocate_table = "
+        "'user/relocations.toml' in its \"config\" in multiproject_projects (nothing was "
+        "changed)"
+    )
+    assert (docs / "user/integrations.rst").is_file()
+    assert not (docs / "relocations.toml").exists()
+    # a shared table that is there already is the user's choice
+    (docs / "relocations.toml").write_text("", "utf-8")
+    assert main(["mv", "docs", "integrations", "continuous-deployment"]) == 0
+    assert (docs / "relocations.toml").read_text("utf-8") == (
+        '[pages]\n"integrations" = "continuous-deployment"\n')

@@ -600,13 +600,28 @@ def section_ids(project: DocsProject) -> Callable[[str], set[str]]:
 
 
 def table_path(project: DocsProject, option: Path | None) -> Path:
-    """The table file a command writes: ``--table``, else the one conf.py names."""
+    """The table file a command writes: ``--table``, else the one conf.py names.
+
+    With sphinx-multiproject, a new table beside the shared conf.py would be every
+    project's: it is made only where this project's settings name it."""
     setting = project.settings.table
     path = option or project.settings.table_path
     if path is None:
         if not setting:
             raise UsageError("conf.py sets relocate_table = None; pass --table FILE")
         path = project.confdir / setting
+    shared = (
+        option is None and "relocate_table" not in project.settings.values
+        and MULTIPROJECT in (project.settings.get("extensions") or ())
+        and project.srcdir != project.confdir and not path.exists()
+    )
+    if shared:
+        inside = os.path.relpath(project.srcdir / "relocations.toml", project.confdir)
+        raise UsageError(
+            f"{display_path(path)}: every project of sphinx-multiproject would read a table "
+            f"here; give this one its own, relocate_table = {inside.replace(os.sep, '/')!r} "
+            "in its \"config\" in multiproject_projects (nothing was changed)"
+        )
     return path
 
 
