@@ -85,8 +85,17 @@ def test_from_git_check_lists_each_page_without_an_entry(
         f"docs/relocations.toml: gone was deleted since {base} and has no entry",
         f"docs/relocations.toml: lost was renamed to found since {base} and has no entry",
     ])
-    assert "2 pages renamed or deleted since" in err
+    assert err.splitlines()[-1] == f"2 pages renamed or deleted since {base} without an entry"
     assert "lost" not in (root / "docs/relocations.toml").read_text("utf-8")  # no write
+    # with no table yet the findings name conf.py, and the summary says what --write makes
+    table = (root / "docs/relocations.toml").read_text("utf-8")
+    (root / "docs/relocations.toml").unlink()
+    status, out, err = run(capsys, "from-git", "docs", "--since", base, "--check")
+    assert status == 1 and all(line.startswith("docs/conf.py: ") for line in out)
+    assert err.splitlines()[-1] == (
+        f"{len(out)} pages renamed or deleted since {base} without an entry; no table yet "
+        "(findings are at docs/conf.py): `--write` makes docs/relocations.toml")
+    (root / "docs/relocations.toml").write_text(table, "utf-8")
     # without --since: what is not committed yet, against HEAD
     status, out, _ = run(capsys, "from-git", "docs", "--check")
     assert status == 1 and out[-1].endswith("was renamed to found since HEAD and has no entry")

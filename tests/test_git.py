@@ -887,3 +887,19 @@ def test_past_the_pairs_compared_a_copy_is_a_candidate(
     copies = [place for place in fresh if place[2].body == lost.body]
     assert copies[0] in alike or (
         len(alike) == TEXT_CANDIDATES and all(runs <= _word_runs(p[2].body) for p in alike))
+
+
+def test_unpaired_names_an_index_by_its_folder() -> None:
+    """Read the Docs deleted ``legal/index`` and added ten ``*/index``: none of them is
+    its page, while ``about`` → ``about/index`` and ``guide/faq`` → ``help/faq`` are
+    candidates."""
+    from sphinx_relocate.core.git import Changes, unpaired
+
+    changes = Changes(
+        deleted=["docs/legal/index.rst", "docs/about.rst", "docs/guide/faq.md"],
+        added=["docs/tutorials/index.rst", "docs/guides/build/index.rst",
+               "docs/about/index.rst", "docs/help/faq.md", "docs/reference/legal.rst"],
+    )
+    assert unpaired(changes, "docs/", (".rst", ".md")) == [
+        ("about", "about/index"), ("guide/faq", "help/faq"), ("legal/index", "reference/legal"),
+    ]

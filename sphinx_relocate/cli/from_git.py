@@ -140,8 +140,14 @@ def _check_unredirected(
         print(finding(args.format, place, line, message))
     since = args.since or "HEAD"
     if missing:
+        try:  # where --write would make the table; with sphinx-multiproject, maybe nowhere
+            path = table_path(project, args.table) if setting or args.table else None
+        except UsageError:
+            path = None
+        made = "" if path is None or path.exists() else (
+            f"; no table yet (findings are at {shown}): `--write` makes {display_path(path)}")
         print(f"{_pages_and_headings(missing)} renamed or deleted since {since} "
-              "without an entry", file=sys.stderr)
+              f"without an entry{made}", file=sys.stderr)
         return 1
     every = unredirected(changes, prefix, project.source_suffixes, RelocationTable())
     folder = display_path(project.srcdir)

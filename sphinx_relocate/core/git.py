@@ -1405,13 +1405,21 @@ def unpaired(
 
     added: dict[str, list[str]] = {}
     for docname in pages(changes.added):
-        added.setdefault(posixpath.basename(docname), []).append(docname)
+        added.setdefault(_page_name(docname), []).append(docname)
     return sorted(
         (old, new)
         for old in pages(changes.deleted)
-        for new in added.get(posixpath.basename(old), ())
+        for new in added.get(_page_name(old), ())
         if new != old
     )
+
+
+def _page_name(docname: str) -> str:
+    """What names a page for :func:`unpaired`: its file's name, or its folder's for an
+    ``index`` (``about`` became ``about/index``; Read the Docs' deleted ``legal/index``
+    is not each of ten new ``*/index``)."""
+    folder, _, name = docname.rpartition("/")
+    return posixpath.basename(folder) if name == "index" and folder else name
 
 
 def unredirected(
