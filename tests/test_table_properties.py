@@ -362,6 +362,8 @@ def _passes(table, name: str, docname: str) -> bool:
     return False
 
 
+# entries that feed each other: a/b/ → a/a/ → a/ made a/b/b/x, a/a/b/b/x, … for ever
+@example(ups=[("a", "a")], prefixes={"a": "a", "a/b": "a/a"}, probes=["a"])
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.tuples(DOCNAME, SEGMENT), min_size=1, max_size=3),

@@ -548,11 +548,27 @@ class Checker:
             return True
         if not ref.is_page and self._extra_file(ref.target):
             return True
+        if ref.replaces == "ref.doc":  # a :doc: that intersphinx may take unprefixed
+            return self._intersphinx_page(ref.written)
         if not ref.by_name:
             return False
         written = decode(ref.written)
         names = self.names
         return written in names or written.lower() in names
+
+    def _intersphinx_page(self, written: str) -> bool:
+        """Whether intersphinx resolves ``:doc:`written``` to another project's page: it
+        is in an inventory's ``std:doc`` and ``intersphinx_disabled_reftypes`` does not
+        keep unprefixed ``:doc:`` local (it does by default since Sphinx 5; xarray wrote
+        ``:doc:`reference/arrays.datetime``` for numpy's page)."""
+        config = self.env.config
+        disabled = getattr(config, "intersphinx_disabled_reftypes", None)
+        if disabled is None or {"*", "std:*", "std:doc"}.intersection(disabled):
+            return False
+        inventories: dict[str, dict[str, Any]] = getattr(
+            self.env, "intersphinx_inventory", None
+        ) or {}
+        return written in inventories.get("std:doc", {})
 
     @property
     def generated(self) -> set[str]:

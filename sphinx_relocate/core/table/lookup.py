@@ -258,42 +258,40 @@ class RelocationTable:
         return None if end is None or end == start else end
 
     def old_names(self, docname: str) -> tuple[str, ...]:
-        """Every old docname that the table sends to ``docname`` (for old-folder resolution)."""
+        """Every old docname that the table sends to ``docname`` (for old-folder resolution).
+
+        Walking back through ``[prefixes]``, a name takes each entry at most once: a move
+        happened once, and entries that feed each other (``guide/old/`` → ``guide/``,
+        as ``from-git`` derives for a flattened folder) would make names nested deeper
+        for ever (``guide/old/old/a``; JupyterHub's build hung on it)."""
         found: set[str] = set()
-        pending = [docname]
+        pending: list[tuple[str, frozenset[str]]] = [(docname, frozenset())]
         reverse_pages, reverse_prefixes = self.reverse_pages, self.reverse_prefixes
         while pending:
-            current = pending.pop()
+            current, used = pending.pop()
             olds = reverse_pages.get(current)
             if olds:
                 new = set(olds).difference(found)
                 new.discard(docname)
                 found.update(new)
-                pending.extend(new)
+                pending.extend((name, used) for name in new)
             # the folders that moves created and that contain current: one probe per level
             end = 0
             while reverse_prefixes and (end := current.find("/", end) + 1) > 0:
                 new_folder = current[:end]
-                old_folders = reverse_prefixes.get(new_folder, ())
-                if any(old.startswith(new_folder) and current.startswith(old)
-                       for old in old_folders):
-                    # a folder moved up into this one (``guide/old/`` → ``guide/``), and
-                    # current is inside it: a name that move made; moved up again it only
-                    # nests deeper (``guide/old/old/a``), for ever
-                    continue
-                for old_folder in old_folders:
+                for old_folder in reverse_prefixes.get(new_folder, ()):
                     candidate = old_folder + current[end:]
-                    if candidate in found or candidate == docname:
+                    if old_folder in used or candidate in found or candidate == docname:
                         continue
                     if self._page_step(candidate) == Target(path=current) and (
                         candidate not in self.pages
                     ):
                         found.add(candidate)
-                        pending.append(candidate)
+                        pending.append((candidate, used | {old_folder}))
             for candidate in self._pattern_sources(current) if self.patterns else ():
                 if candidate not in found and candidate != docname:
                     found.add(candidate)
-                    pending.append(candidate)
+                    pending.append((candidate, used))
         return tuple(sorted(found))
 
     # -- internals -------------------------------------------------------------

@@ -10,6 +10,8 @@ extensions: list[str] = ["sphinx.ext.intersphinx"]
 intersphinx_mapping = {
     "other": ("https://other.example/", os.path.join(os.path.dirname(__file__), "objects.inv"))
 }
+# an unprefixed :doc: may name another project's page, as before Sphinx 5 (xarray's docs)
+intersphinx_disabled_reftypes: list[str] = []
 html_baseurl = "https://example.org/"
 templates_path = ["_templates"]
 html_additional_pages = {"contents": "contents.html"}
