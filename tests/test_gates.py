@@ -378,3 +378,30 @@ def test_pre_commit_hooks(tmp_path: Path) -> None:
     status, out = try_repo()
     assert status == 0, out
     assert out.count("Passed") == 3, out
+
+
+def test_from_git_leaves_out_templates_and_static_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """xarray deleted ``_templates/autosummary/base.rst`` (``templates_path``): Sphinx
+    reads no page there, so ``--check`` has nothing to say of it (it failed)."""
+    from reorg_fixture import first_commit, git, write_tree
+
+    write_tree(tmp_path, {
+        "docs/conf.py": 'extensions = ["sphinx_relocate"]\ntemplates_path = ["_templates"]\n'
+                        'html_static_path = ["_static"]\n',
+        "docs/index.rst": "Home\n====\n",
+        "docs/_templates/autosummary/base.rst": "{{ fullname }}\n",
+        "docs/_static/notes.rst": "Not a page.\n",
+        "docs/_static/style.css": "p {}\n",
+    }, {})
+    base = first_commit(tmp_path, "base")
+    git(tmp_path, "rm", "-q", "docs/_templates/autosummary/base.rst", "docs/_static/notes.rst")
+    git(tmp_path, "commit", "-q", "-m", "drop the template")
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, "from-git", "docs", "--since", base, "--check")
+    assert (status, out) == (0, [])
+    assert f"no page renamed or deleted since {base} in docs" in err
+    # the build's relocate_since, the same
+    built = builds.build(tmp_path / "docs", fresh=True, confoverrides={"relocate_since": base})
+    assert "WARNING" not in built.warnings, built.warnings

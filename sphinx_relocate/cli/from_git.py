@@ -42,7 +42,7 @@ def command_from_git(args: argparse.Namespace) -> int:
     project.say_read(args.table, table)
     try:
         prefix, changes = docs_changes(
-            project.srcdir, args.since, args.similarity, project.exclude_patterns,
+            project.srcdir, args.since, args.similarity, project.excludes(),
             project.source_suffixes,
             project.settings.headings,
             project.gallery_conf(),

@@ -73,9 +73,16 @@ class DocsProject:
         return "" if inside == ".." or inside.startswith("../") else inside
 
     def excludes(self) -> list[str]:
-        """What discovery leaves out: conf.py's ``exclude_patterns``, the usual build
-        folder and hidden files."""
-        return [*self.exclude_patterns, "_build", "**/.*"]
+        """What discovery leaves out: conf.py's ``exclude_patterns``, the folders Sphinx
+        leaves out as its HTML builders do (``templates_path``, ``html_static_path``,
+        ``html_extra_path``: xarray's ``_templates/autosummary/base.rst`` is no page),
+        the usual build folder and hidden files."""
+        assets = [
+            str(path) for name in ("templates_path", "html_static_path", "html_extra_path")
+            if isinstance(paths := self.settings.get(name), (list, tuple))
+            for path in paths if isinstance(path, (str, os.PathLike))
+        ]
+        return [*self.exclude_patterns, *assets, "_build", "**/.*"]
 
     def labels(self) -> tuple[set[str], bool]:
         """The labels written in the sources and those sphinx-gallery writes, and

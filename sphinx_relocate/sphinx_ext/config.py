@@ -285,7 +285,10 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     confdir = Path(app.confdir)
     try:
         prefix, changes = docs_changes(
-            Path(app.srcdir), since, 50, app.config.exclude_patterns,
+            Path(app.srcdir), since, 50,
+            # what Sphinx reads no page from, as its discovery leaves it out
+            [*app.config.exclude_patterns, *app.config.templates_path,
+             *getattr(app.builder, "get_asset_paths", list)()],
             source_suffixes(app),
             state_of(app).settings.headings,
             getattr(app.config, "sphinx_gallery_conf", None)
