@@ -246,7 +246,7 @@ def test_a_link_to_the_site_root_lands_on_its_redirect_page(tmp_path: Path) -> N
         built = builds.build(srcdir, fresh=fresh)
         warnings = COLOR.sub("", built.warnings)
         assert "'https://example.org/proposals'" not in warnings
-        assert "repo url 'https://example.org/proposals/missing.html' does not land" in warnings
+        assert "site url 'https://example.org/proposals/missing.html' does not land" in warnings
 
 
 def test_each_mapped_entry_is_reported_when_asked(tmp_path: Path) -> None:

@@ -340,16 +340,16 @@ def test_links_to_a_loaded_peers_redirects_land(make_app, tmp_path, builder, pee
     app.build()
     found = [line.split("WARNING: ", 1)[1] for line in warnings(app._warning)]
     dangling = [
-        "repo url 'https://example.org/docs/nothing.html' does not land: no document 'nothing'",
-        "repo url 'https://example.org/docs/nothing.inv' does not land: "
+        "site url 'https://example.org/docs/nothing.html' does not land: no document 'nothing'",
+        "site url 'https://example.org/docs/nothing.inv' does not land: "
         "no document 'nothing.inv'",
-        "repo url 'https://example.org/docs/../../conf.py' does not land: "
+        "site url 'https://example.org/docs/../../conf.py' does not land: "
         "no file '../../conf.py'",
     ]
     # the peer writes the redirect pages, or, not loaded, this extension writes stubs;
     # a redirect to no page is no landing either
     dead_end = (
-        "repo url 'https://example.org/docs/dead-end.html' does not land: "
+        "site url 'https://example.org/docs/dead-end.html' does not land: "
         "no document 'dead-end'"
     )
     if peer:

@@ -39,12 +39,12 @@ REWRITTEN = [
 ]
 
 
-def _docs(tmp_path: Path) -> Path:
+def _docs(tmp_path: Path, base: str = SITE) -> Path:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "conf.py").write_text(
         'extensions = ["myst_parser", "sphinx_relocate"]\n'
-        f'html_baseurl = "{SITE}/"\nshow_warning_types = True\n'
+        f'html_baseurl = "{base}/"\nshow_warning_types = True\n'
     )
     (docs / "relocations.toml").write_text('[pages]\n"old" = "new"\n"旧" = "命令行参数"\n')
     (docs / "new.md").write_text("# New\n")
@@ -61,10 +61,16 @@ def _outdated(warnings: str, docs: Path) -> list[str]:
             if line.endswith("[relocate.outdated]")]
 
 
+#: conda's html_baseurl names the project's root on Read the Docs, which serves its pages
+#: under /<language>/<version>/ below it
+ROOT = "https://site.example"
+
+
+@pytest.mark.parametrize("base", [SITE, ROOT])
 def test_the_build_and_rewrite_send_site_urls_to_the_moved_pages(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], base: str
 ) -> None:
-    docs = _docs(tmp_path)
+    docs = _docs(tmp_path, base)
     built = builds.build(docs, confoverrides={"relocate_report_rewrites": True})
     # each at its own line: MyST gives the raw one percent-encoded, as the next one
     assert _outdated(built.warnings, docs) == [f"index.md:{n}" for n in (8, 9, 10, 11, 12)]
@@ -75,3 +81,30 @@ def test_the_build_and_rewrite_send_site_urls_to_the_moved_pages(
     assert (docs / "index.md").read_text().splitlines()[7:] == REWRITTEN
     again = builds.build(docs, fresh=True, confoverrides={"relocate_report_rewrites": True})
     assert _outdated(again.warnings, docs) == []
+
+
+def test_a_base_url_above_the_language_and_version_checks_todays_pages(tmp_path: Path) -> None:
+    """conda's ``html_baseurl`` is its project's root on Read the Docs, without the
+    ``/en/latest/`` its pages are served under: links to them warned as dangling in a
+    healthy project.  The version's pages are today's (``latest``, ``stable``); another
+    version's are history, not checked; a project folder of the same name wins."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text(
+        'extensions = ["sphinx_relocate"]\n'
+        f'html_baseurl = "{ROOT}/"\nshow_warning_types = True\n'
+    )
+    (docs / "page.rst").write_text("Page\n====\n")
+    (docs / "de" / "v2").mkdir(parents=True)
+    (docs / "de" / "v2" / "intro.rst").write_text("Intro\n=====\n")
+    links = ["en/latest/page.html", "en/stable/page.html", "pt-br/latest/page.html",
+             "en/latest/", "en/4.12.x/gone.html", "de/v2/intro.html", "en/latest/gone.html"]
+    (docs / "index.rst").write_text(
+        "Home\n====\n\n.. toctree::\n\n   page\n   de/v2/intro\n\n"
+        + "\n".join(f"* `{n} <{ROOT}/{link}>`_" for n, link in enumerate(links)) + "\n"
+    )
+    built = builds.build(docs, fresh=True)
+    found = [line for line in builds.COLOR.sub("", built.warnings).splitlines()
+             if "WARNING" in line]
+    assert len(found) == 1, found
+    assert f"site url '{ROOT}/en/latest/gone.html' does not land: no document 'gone'" in found[0]

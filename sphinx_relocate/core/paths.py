@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import quote, unquote
 
 #: Suffixes of source files when a project says nothing else.
@@ -129,6 +129,26 @@ def site_path(url: str, baseurl: str) -> str | None:
     if not rest or rest[0] in "?#":
         return rest
     return rest[1:] if rest[0] == "/" else None
+
+
+#: Read the Docs serves a project's pages under ``/<language>/<version>/``: a base URL
+#: without them (conda's ``html_baseurl = "https://docs.conda.io/projects/conda/"``)
+#: still has its pages' URLs under them (``…/conda/en/latest/architecture.html``)
+_SERVED_VERSION = re.compile(r"([a-z]{2,3}(?:[-_][A-Za-z]{2,4})?)/([^/?#]+)/")
+#: the versions of a Read the Docs site that serve the tree being built
+CURRENT_VERSIONS = ("latest", "stable")
+
+
+def served_version(below: str, is_project_name: Callable[[str], bool]) -> tuple[str, bool]:
+    """``(prefix, current)`` of a path below ``html_baseurl``: the Read the Docs
+    ``<language>/<version>/`` it starts with (``""``: none, or its first segment is a
+    page or folder of the project, ``is_project_name``, which wins), and whether that
+    version serves today's tree (``latest``, ``stable``); another version's URL is
+    history, as a forge URL of a tag is."""
+    match = _SERVED_VERSION.match(below)
+    if match is None or is_project_name(match.group(1)):
+        return "", True
+    return match.group(0), match.group(2) in CURRENT_VERSIONS
 
 
 def leaves_root(path: str) -> bool:

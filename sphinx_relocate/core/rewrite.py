@@ -72,6 +72,7 @@ from sphinx_relocate.core.paths import (
     join_relative,
     longest_first,
     relative_path,
+    served_version,
     split_target,
     strip_source_suffix,
 )
@@ -385,9 +386,14 @@ class Rewriter:
         the build sends it on: the new page's URL, in the written spelling (``.html``,
         a ``dirhtml`` folder's ``/``, percent-encoded or not), fragment and query kept."""
         rest = url[len(self.site_url) + 1 :]
+        root = self.docs_prefix.rstrip("/")
+        version, current = served_version(rest, lambda name: name in self.documents or any(
+            doc.startswith(name + "/") for doc in self.documents))
+        if not current:
+            return None  # a page of another version of the site: history
+        rest = rest[len(version) :]
         path = split_target(rest)[0]
         tail = rest[len(path) :]
-        root = self.docs_prefix.rstrip("/")
         site = Site((root,), root, 0)
         # a folder's URL (dirhtml's page/, or a folder's index) names its index first
         tries = [path + "index", path] if not path or path.endswith("/") else [path]
@@ -400,7 +406,7 @@ class Rewriter:
             new_path = split_target(new)[0]
             if written != path and new_path.endswith("/index"):  # back to the folder's URL
                 new = new_path[: -len("index")] + new[len(new_path) :]
-            return self.site_url + new
+            return self.site_url + ("/" + version[:-1] if version else "") + new
         return None
 
     def new_glob(self, pattern: str, site: Site, path: str) -> str | None:

@@ -387,7 +387,7 @@ class Checker:
             return self._check_label(ref)
         if ref.rewritten and ref.target.startswith(("https://", "http://")):
             return None  # the table sent it to a URL (a [pages] or [patterns] target)
-        label = f"{kind.label} {ref.written!r}"
+        label = f"{self._name_of(kind, ref)} {ref.written!r}"
         if ref.alternatives:
             chosen = settle_reference(self.anchors, ref) if kind.settled_by_anchor else None
             if chosen is None:
@@ -431,6 +431,15 @@ class Checker:
             for _, target, anchor in ref.alternatives
             if (self.has_anchor(target, anchor) if anchor else target in self.docs)
         ]
+
+    def _name_of(self, kind: ReferenceKind, ref: Reference) -> str:
+        """What the warning calls the reference: its kind's name; a URL of the site
+        (``html_baseurl``) is no repository's."""
+        if ref.kind is RelocateWarning.REPO_URL and site_path(
+            ref.written, getattr(self.env.config, "html_baseurl", "") or ""
+        ) is not None:
+            return "site url"
+        return kind.label
 
     def _check_label(self, ref: Reference) -> Finding | None:
         landing = self.land_label(ref)

@@ -69,6 +69,7 @@ from sphinx_relocate.core.paths import (
     page_root_url,
     quote_url,
     relative_path,
+    served_version,
     site_path,
     split_target,
     strip_source_suffix,
@@ -747,7 +748,13 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
         written = "/" + join_relative(root, inside) + (f"#{fragment}" if fragment else "")
         landing = land(written, "any", Site((root,), ""), project)
     elif (below := site_path(url, baseurl)) is not None:  # a page of the built site
-        path, query, fragment = split_target(below)
+        root = project.repo_folder("")
+        version, current = served_version(
+            below, lambda name: name in resolver.docs or project.is_folder(
+                join_relative(root, name)))
+        if not current:
+            return None  # a page of another version of the site: history
+        path, query, fragment = split_target(below[len(version) :])
         path = decode(path)
         if path.split("/", 1)[0] in _SERVED_FOLDERS:
             return None  # a file the builder names itself, or one the host serves
@@ -788,7 +795,7 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
         new = url[: len(url) - len(in_repository)] + new_path
     else:
         builder = resolver.app.builder
-        new = baseurl.rstrip("/") + "/" + page_root_url(
+        new = baseurl.rstrip("/") + "/" + version + page_root_url(
             resolved.path, dirhtml=builder is not None and builder.name == "dirhtml",
             file_suffix=resolver.app.config.html_file_suffix or ".html",
             link_suffix=resolver.app.config.html_link_suffix,
