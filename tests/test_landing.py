@@ -266,3 +266,27 @@ def test_a_page_named_by_a_source_file_it_no_longer_has(tmp_path: Path) -> None:
     for written in ("install.md", "install.html", "install", "/install.md"):
         found = land(written, "any", site, project)
         assert found == Landing("page", "install") and not found.changed, written
+
+
+def test_served_version() -> None:
+    """A Read the Docs ``<language>/<version>/`` below ``html_baseurl``: read through for
+    today's versions, history for another; a page or folder of the project wins."""
+    from sphinx_relocate.core.paths import served_version
+
+    project = {"de", "guide"}.__contains__
+    assert served_version("en/latest/page.html", project) == ("en/latest/", True)
+    assert served_version("pt-br/stable/x/", project) == ("pt-br/stable/", True)
+    assert served_version("zh_CN/latest/a.html#b", project) == ("zh_CN/latest/", True)
+    assert served_version("en/4.12.x/page.html", project) == ("en/4.12.x/", False)
+    assert served_version("de/latest/page.html", project) == ("", True)  # the project's
+    assert served_version("guide/page.html", project) == ("", True)
+    assert served_version("en/latest", project) == ("", True)  # no page below it
+
+
+@given(st.text(alphabet="abenlt/.-_", max_size=30))
+def test_served_version_is_a_prefix(below: str) -> None:
+    from sphinx_relocate.core.paths import served_version
+
+    prefix, current = served_version(below, lambda _: False)
+    assert below.startswith(prefix) and (not prefix or prefix.count("/") == 2)
+    assert current or prefix
