@@ -86,6 +86,12 @@ _FILE_DIRECTIVES = {
     "figure": "image",
     "include": "include",
     "literalinclude": "include",
+    # diagrams read from a file while the page is parsed, from its folder as
+    # literalinclude (Sphinx's relfn2path): sphinx.ext.graphviz, sphinxcontrib-plantuml
+    # (conda's architecture page) and sphinxcontrib-mermaid
+    "graphviz": "include",
+    "uml": "include",
+    "mermaid": "include",
 }
 
 

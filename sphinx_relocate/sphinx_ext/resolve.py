@@ -1037,13 +1037,15 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
     ),
     ReferenceKind(
         RelocateWarning.INCLUDE, "include", "source-read: the files of ``include``, "
-        "``literalinclude``, ``csv-table :file:`` and ``raw :file:``, mapped in the source "
+        "``literalinclude``, ``csv-table :file:``, ``raw :file:`` and the diagrams of "
+        "``graphviz``, ``uml`` and ``mermaid``, mapped in the source "
         "text (:func:`on_source_read`), and in an included file's (:func:`on_include_read`); "
         "recorded where the table changed them (``relocate.outdated``, the summary)",
         source_spans=frozenset({"include"}), warned_by_sphinx=True, file_is_dependency=True,
         # ``.. include::``, ``{literalinclude}``, csv-table's ``:file: x``: not the word
         # "include" or the ``:file:`` role, which most prose that has either means
-        source_markers=("include::", "include}", ":file: ", ":file:\t"),
+        source_markers=("include::", "include}", ":file: ", ":file:\t", "graphviz::",
+                        "{graphviz}", "uml::", "{uml}", "mermaid::", "{mermaid}"),
     ),
 )
 
