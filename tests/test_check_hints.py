@@ -19,7 +19,7 @@ PAGES = {
         '[pages]\n"old/moved" = "moved"\n"install" = "getting-started/instalation"\n'
     ),
     "index.md": "# Home\n\n```{toctree}\nsetup\nconcepts\nmoved\nguide/setup\nguide/intro\n"
-    "getting-started/installation\n```\n",
+    "getting-started/installation\nuser-guide/duckarrays\n```\n",
     "setup.md": "# Setup\n\nA typo of its own name: [t](setp.md).\n",
     "concepts.md": "# Concepts\n",
     "moved.md": "# Moved\n",
@@ -28,7 +28,9 @@ PAGES = {
         "# Guide setup\n\nA page of its name that is not there: [t](../gone/setup.md).\n"
         "\nA name that is nothing: [t](#usage/roles).\n"
     ),
-    "guide/intro.md": "# Intro\n\nNever moved: [t](concepts.md). Moved: [t](moved.md).\n",
+    "guide/intro.md": "# Intro\n\nNever moved: [t](concepts.md). Moved: [t](moved.md).\n"
+    "\nAnother project's page: [t](../user-guide/reference/arrays.datetime.md).\n",
+    "user-guide/duckarrays.md": "# Duck arrays\n",
 }
 
 
@@ -66,6 +68,10 @@ def test_hints(tmp_path: Path) -> None:
         for w in intro
     ), intro
     assert any("a page named `moved.md` now lives at `moved.md`" in w for w in intro), intro
+    # a folder in common is no likeness: no closest match (xarray's link to numpy)
+    other = warning(warnings, "guide/intro.md:5:")
+    assert "no document 'user-guide/reference/arrays.datetime'" in other
+    assert "closest match" not in other and "duckarrays" not in other, other
     # a typo in a table target: the document it probably means
     table = warning(warnings, "relocations.toml:3:")
     assert "target 'getting-started/instalation' of 'install' is not a document" in table

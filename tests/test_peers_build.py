@@ -364,6 +364,30 @@ def test_links_to_a_loaded_peers_redirects_land(make_app, tmp_path, builder, pee
     assert (f'href="{new}"' in home) is not peer
 
 
+def test_a_link_a_loaded_peers_table_moves_says_so(make_app, tmp_path) -> None:
+    """xarray kept sphinxext-rediraffe, whose redirects send ``io`` to ``user-guide/io``:
+    its ``:doc:`io``` dangled, and nothing said that the peer's table has the move."""
+    docs = tmp_path / "docs"
+    (docs / "user-guide").mkdir(parents=True)
+    (docs / "fake_rediraffe.py").write_text(FAKE_REDIRAFFE, "utf-8")
+    (docs / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(docs)!r})\n"
+        "extensions = ['fake_rediraffe', 'sphinx_relocate']\n"
+        'rediraffe_redirects = {"io": "user-guide/io"}\n',
+        "utf-8",
+    )
+    (docs / "index.rst").write_text(
+        "Home\n====\n\nSee :doc:`io`.\n\n.. toctree::\n\n   user-guide/io\n", "utf-8")
+    (docs / "user-guide/io.rst").write_text("IO\n==\n", "utf-8")
+    app = make_app("html", srcdir=docs, freshenv=True)
+    app.build()
+    (found,) = warnings(app._warning)
+    assert (
+        "`rediraffe_redirects` of the loaded sphinxext-rediraffe sends `io` to "
+        "`user-guide/io`, which its redirect pages follow and no link does: without it in "
+        "extensions, sphinx-relocate reads that table and rewrites the link") in found, found
+
+
 def test_an_entry_a_loaded_peer_also_redirects_is_warned(
     make_app, tmp_path, monkeypatch, capsys
 ) -> None:

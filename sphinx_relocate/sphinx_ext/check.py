@@ -72,6 +72,7 @@ from sphinx_relocate.core.paths import (
     split_target,
     strip_source_suffix,
 )
+from sphinx_relocate.core.peers import PEERS
 from sphinx_relocate.core.settings import Settings
 from sphinx_relocate.core.spans import find_targets
 from sphinx_relocate.core.table import check_against_project, check_labels, normalize_label
@@ -630,7 +631,7 @@ class Checker:
 
     def _page_hint(self, ref: Reference) -> str:
         hints = []
-        moved = self._table_hint(ref.target)
+        moved = self._table_hint(ref.target) or self._peer_hint(ref.target)
         if moved:
             hints.append(moved)
         if self._by_name is None:  # once per build, and only when something dangles
@@ -663,13 +664,35 @@ class Checker:
             for old, target in self.table.pages.items():
                 if not target.url and target.path in now and old not in now:
                     now[old] = target.path
-            close = difflib.get_close_matches(ref.target, list(now), n=1, cutoff=0.6)
+            # the page's own name alike too: a folder in common is no likeness
+            # (xarray's user-guide/reference/arrays.datetime is not user-guide/duckarrays)
+            name = posixpath.basename(ref.target)
+            close = [
+                doc for doc in difflib.get_close_matches(ref.target, list(now), n=5, cutoff=0.6)
+                if difflib.SequenceMatcher(None, name, posixpath.basename(doc)).ratio() >= 0.6
+            ][:1]
             if close:
                 hint = f"closest match: `{close[0]}`"
                 if now[close[0]] != close[0]:
                     hint += f", which the table moves to `{now[close[0]]}`"
                 hints.append(hint)
         return "; ".join(hints)
+
+    def _peer_hint(self, target: str) -> str:
+        """Name the redirects of a peer conf.py still loads that move ``target``: they
+        serve old URLs, and rewrite no link (xarray's ``:doc:`io``` after its move)."""
+        state = state_of(app_of(self.env))
+        moved = state.peer_redirects.locate_page(target, self.docs.__contains__)
+        if moved is None or not (moved.url or moved.path in self.docs):
+            return ""
+        # a peer is loaded when the option is another extension's (read_loaded_peers)
+        options = " and ".join(f"`{option}`" for option in PEERS
+                               if option not in (state.peer_options or ()))
+        peers = " and ".join(name for option, (name, _) in PEERS.items()
+                             if option not in (state.peer_options or ()))
+        return (f"{options} of the loaded {peers} sends `{target}` to `{moved}`, which its "
+                "redirect pages follow and no link does: without it in extensions, "
+                "sphinx-relocate reads that table and rewrites the link")
 
     def _table_hint(self, target: str) -> str:
         """Name the table entry that covers ``target``: the reader may expect it to apply."""
