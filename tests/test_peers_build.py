@@ -364,18 +364,21 @@ def test_links_to_a_loaded_peers_redirects_land(make_app, tmp_path, builder, pee
     assert (f'href="{new}"' in home) is not peer
 
 
+def _with_fake_rediraffe(docs: Path, extensions: list[str], redirects: dict[str, str]) -> None:
+    """``docs`` with a stand-in for sphinxext-rediraffe and a conf.py that loads it."""
+    docs.mkdir(parents=True, exist_ok=True)
+    (docs / "fake_rediraffe.py").write_text(FAKE_REDIRAFFE, "utf-8")
+    (docs / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(docs)!r})\n"
+        f"extensions = {extensions!r}\nrediraffe_redirects = {redirects!r}\n", "utf-8")
+
+
 def test_a_link_a_loaded_peers_table_moves_says_so(make_app, tmp_path) -> None:
     """xarray kept sphinxext-rediraffe, whose redirects send ``io`` to ``user-guide/io``:
     its ``:doc:`io``` dangled, and nothing said that the peer's table has the move."""
     docs = tmp_path / "docs"
-    (docs / "user-guide").mkdir(parents=True)
-    (docs / "fake_rediraffe.py").write_text(FAKE_REDIRAFFE, "utf-8")
-    (docs / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(docs)!r})\n"
-        "extensions = ['fake_rediraffe', 'sphinx_relocate']\n"
-        'rediraffe_redirects = {"io": "user-guide/io"}\n',
-        "utf-8",
-    )
+    _with_fake_rediraffe(docs, ["fake_rediraffe", "sphinx_relocate"], {"io": "user-guide/io"})
+    (docs / "user-guide").mkdir()
     (docs / "index.rst").write_text(
         "Home\n====\n\nSee :doc:`io`.\n\n.. toctree::\n\n   user-guide/io\n", "utf-8")
     (docs / "user-guide/io.rst").write_text("IO\n==\n", "utf-8")
@@ -397,14 +400,8 @@ def test_an_entry_a_loaded_peer_also_redirects_is_warned(
     from sphinx_relocate.cli.main import main
 
     docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "fake_rediraffe.py").write_text(FAKE_REDIRAFFE, "utf-8")
-    (docs / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(docs)!r})\n"
-        "extensions = ['sphinx_relocate', 'fake_rediraffe']\n"
-        'rediraffe_redirects = {"old": "page", "older": "page"}\n',
-        "utf-8",
-    )
+    _with_fake_rediraffe(docs, ["sphinx_relocate", "fake_rediraffe"],
+                         {"old": "page", "older": "page"})
     (docs / "relocations.toml").write_text('[pages]\n"old" = "page"\n', "utf-8")
     (docs / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   page\n", "utf-8")
     (docs / "page.rst").write_text("Page\n====\n", "utf-8")

@@ -39,13 +39,18 @@ REWRITTEN = [
 ]
 
 
-def _docs(tmp_path: Path, base: str = SITE) -> Path:
+def _conf(tmp_path: Path, base: str, extensions: list[str]) -> Path:
+    """A docs folder whose conf.py publishes the site at ``base``."""
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "conf.py").write_text(
-        'extensions = ["myst_parser", "sphinx_relocate"]\n'
-        f'html_baseurl = "{base}/"\nshow_warning_types = True\n'
+        f'extensions = {extensions!r}\nhtml_baseurl = "{base}/"\nshow_warning_types = True\n'
     )
+    return docs
+
+
+def _docs(tmp_path: Path, base: str = SITE) -> Path:
+    docs = _conf(tmp_path, base, ["myst_parser", "sphinx_relocate"])
     (docs / "relocations.toml").write_text('[pages]\n"old" = "new"\n"旧" = "命令行参数"\n')
     (docs / "new.md").write_text("# New\n")
     (docs / "命令行参数.md").write_text("# 命令行参数\n")
@@ -88,12 +93,7 @@ def test_a_base_url_above_the_language_and_version_checks_todays_pages(tmp_path:
     ``/en/latest/`` its pages are served under: links to them warned as dangling in a
     healthy project.  The version's pages are today's (``latest``, ``stable``); another
     version's are history, not checked; a project folder of the same name wins."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "conf.py").write_text(
-        'extensions = ["sphinx_relocate"]\n'
-        f'html_baseurl = "{ROOT}/"\nshow_warning_types = True\n'
-    )
+    docs = _conf(tmp_path, ROOT, ["sphinx_relocate"])
     (docs / "page.rst").write_text("Page\n====\n")
     (docs / "de" / "v2").mkdir(parents=True)
     (docs / "de" / "v2" / "intro.rst").write_text("Intro\n=====\n")
