@@ -379,3 +379,39 @@ def test_a_heading_id_taken_by_another_section_of_the_page_goes_with_its_label(
     assert main(["from-git", "docs", "--since", base]) == 0
     assert tomllib.loads(capsys.readouterr().out) == {"anchors": {"p#dep-patching": "p#patch-x"}}
     assert main(["from-git", "docs", "--since", base, "--check"]) == 1
+
+
+@pytest.mark.parametrize(("before", "after", "entry"), [
+    # two CJK titles around the same ASCII words are both onnx-tensorrt to docutils
+    # before it numbers the second: the old title is not the second heading (mmdetection)
+    ({"docs/tutorials/onnx.md": "# 教程 9: ONNX 到 TensorRT 的模型转换\n\nIntro text.\n\n"
+                                "## 如何将模型从 ONNX 转换为 TensorRT\n\nBody.\n"},
+     {"docs/user_guides/onnx.md": "# ONNX 到 TensorRT 的模型转换\n\nIntro text.\n\n"
+                                  "## 如何将模型从 ONNX 转换为 TensorRT\n\nBody.\n"},
+     ("tutorials/onnx#教程-9-onnx-到-tensorrt-的模型转换",
+      "user_guides/onnx#onnx-到-tensorrt-的模型转换")),
+    # sections that are one directive each are 63 % alike by their module names alone:
+    # none of them is another (mmdetection's api.rst)
+    ({"docs/api.rst": "API\n===\n\nanchor\n------\n\n.. automodule:: mmdet.core.anchor\n\n"
+                      "export\n------\n\n.. automodule:: mmdet.core.export\n"},
+     {"docs/api.rst": "API\n===\n\nhooks\n-----\n\n.. automodule:: mmdet.engine.hooks\n\n"
+                      "runner\n------\n\n.. automodule:: mmdet.engine.runner\n"},
+     None),
+])
+def test_no_section_is_taken_for_another_by_a_near_id_or_a_short_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    before: dict[str, str], after: dict[str, str], entry: tuple[str, str] | None,
+) -> None:
+    root = tmp_path / "repo"
+    conf = 'extensions = ["myst_parser", "sphinx_relocate"]\nmyst_heading_anchors = 3\n'
+    write_tree(root, {"docs/conf.py": conf, **before}, {})
+    base = first_commit(root, "before")
+    for path in before:
+        (root / path).unlink()
+    write_tree(root, after, {})
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "after")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    anchors = tomllib.loads(capsys.readouterr().out).get("anchors", {})
+    assert anchors == (dict([entry]) if entry else {})

@@ -494,6 +494,7 @@ def _markdown_sections(text: str, ids: Headings) -> list[Section]:
         if _outside([Span(match.start(), match.end(), "label")], code)
     ]
     slugs: set[str] = set()
+    taken: set[str] = set()  # docutils' ids given so far
     sections = []
     for number, match in enumerate(headings):
         title = match.group(2)
@@ -513,6 +514,12 @@ def _markdown_sections(text: str, ids: Headings) -> list[Section]:
             position = label.start()
         end = headings[number + 1].start() if number + 1 < len(headings) else len(text)
         docutils_id = ids.docutils_id(title)
+        if docutils_id in taken:
+            # docutils numbers a repeated one (id1, …): two CJK titles around the same
+            # ASCII word ("ONNX 到 TensorRT …", "如何将模型从 ONNX 转换为 TensorRT") are
+            # both onnx-tensorrt before it does, and only the first is
+            docutils_id = ""
+        taken.add(docutils_id)
         also = docutils_id if slug and docutils_id != slug else ""
         sections.append(Section(
             # a label may be its slug or id
@@ -562,6 +569,24 @@ def _rest_sections(text: str) -> list[Section]:
 
 #: how alike two sections' texts must be (difflib's ratio) to be the same section
 SAME_TEXT = 0.6
+#: the words of a text, a CJK character being one
+_CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_WORD = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+")
+
+
+def _text_likeness(old: str, new: str) -> float:
+    """difflib's ratio of two sections' texts when they are alike by it (at least
+    :data:`SAME_TEXT`) and by their words too, else 0.0: an ``.. automodule::
+    mmdet.core.anchor`` section is 63 % like ``mmdet.engine.hooks`` letter by letter, and
+    shares one word of three."""
+    matcher = difflib.SequenceMatcher(None, old, new)
+    if matcher.real_quick_ratio() < SAME_TEXT or matcher.quick_ratio() < SAME_TEXT:
+        return 0.0
+    ratio = matcher.ratio()
+    if ratio < SAME_TEXT:
+        return 0.0
+    words = difflib.SequenceMatcher(None, _WORD.findall(old), _WORD.findall(new), autojunk=False)
+    return ratio if words.ratio() >= SAME_TEXT else 0.0
 
 
 def compare_sections(
@@ -607,15 +632,13 @@ def compare_sections(
         ):
             went = new[index]
         if went is None and section.body.strip():
-            scored = []
-            for number, other in enumerate(fresh):
-                if number in taken or not other.body.strip():
-                    continue
-                matcher = difflib.SequenceMatcher(None, section.body, other.body)
-                if matcher.real_quick_ratio() >= SAME_TEXT and matcher.quick_ratio() >= SAME_TEXT:
-                    scored.append((matcher.ratio(), number))
+            scored = [
+                (likeness, number) for number, other in enumerate(fresh)
+                if number not in taken and other.body.strip()
+                and (likeness := _text_likeness(section.body, other.body))
+            ]
             best = max(scored, default=(0.0, -1))
-            if best[0] >= SAME_TEXT:
+            if best[0]:
                 went = fresh[best[1]]
         if went is None and index == 0 and new and new[0] in fresh:
             went = new[0]  # the page's title, retitled: a link to it meant the page's top
@@ -981,15 +1004,10 @@ def _elsewhere(
     others = [place for place in alike if place[0] != old_doc and place[2].ids]
     if not section.body.strip():
         return None
-    scored = []
-    for number, (_, _, other) in enumerate(others):
-        if not other.body.strip():
-            continue
-        matcher = difflib.SequenceMatcher(None, section.body, other.body)
-        if (matcher.real_quick_ratio() >= SAME_TEXT and matcher.quick_ratio() >= SAME_TEXT
-                and (ratio := matcher.ratio()) >= SAME_TEXT):
-            scored.append((ratio, number))
-    scored.sort(reverse=True)
+    scored = sorted((
+        (likeness, number) for number, (_, _, other) in enumerate(others)
+        if other.body.strip() and (likeness := _text_likeness(section.body, other.body))
+    ), reverse=True)
     if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
         return None
     return others[scored[0][1]]

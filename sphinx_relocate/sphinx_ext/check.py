@@ -436,10 +436,10 @@ class Checker:
     def _name_of(self, kind: ReferenceKind, ref: Reference) -> str:
         """What the warning calls the reference: its kind's name; a URL of the site
         (``html_baseurl``) is no repository's."""
-        if ref.kind is RelocateWarning.REPO_URL and site_path(
+        if kind.site_label and site_path(
             ref.written, getattr(self.env.config, "html_baseurl", "") or ""
         ) is not None:
-            return "site url"
+            return kind.site_label
         return kind.label
 
     def _check_label(self, ref: Reference) -> Finding | None:

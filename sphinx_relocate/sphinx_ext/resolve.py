@@ -961,6 +961,9 @@ class ReferenceKind:
     #: the warning Sphinx gives it when it dangles without the extension
     #: (``Reference.replaces``; a link's depends on its node: :data:`_XREF_WARNINGS`)
     replaces: str = ""
+    #: how a message names one that is a URL of the published site (``html_baseurl``),
+    #: when that is another name ("site url"; ``""``: ``label``)
+    site_label: str = ""
 
 
 #: the warning a page cross-reference gets when it dangles without the extension, by
@@ -1028,7 +1031,7 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
     ReferenceKind(
         RelocateWarning.REPO_URL, "repo url",
         "doctree-read: an absolute URL of the project's repository or site, in a link or "
-        "raw HTML (:func:`_own_url`)",
+        "raw HTML (:func:`_own_url`)", site_label="site url",
         relocated_page_lands=True, outside_warned_as=RelocateWarning.REPO_URL,
     ),
     ReferenceKind(
