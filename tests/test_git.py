@@ -903,3 +903,28 @@ def test_unpaired_names_an_index_by_its_folder() -> None:
     assert unpaired(changes, "docs/", (".rst", ".md")) == [
         ("about", "about/index"), ("guide/faq", "help/faq"), ("legal/index", "reference/legal"),
     ]
+
+
+@pytest.mark.parametrize(("title", "wanted"), [
+    ("`Document Contexts <https://jupyterlab.github.io/api/icontext.html>`__", ""),
+    ("`Document Contexts <../api/icontext.html>`_ and more", ""),
+    ("Plain *emphasis* and ``code``", ""),
+    # Sphinx's roles show their title, else their target (``~`` its last part)
+    (":doc:`The guide <guide/index>` itself", "the-guide-itself"),
+    (":ref:`a-label` and :py:class:`~pkg.Thing`", "a-label-and-thing"),
+])
+def test_a_rest_titles_id_is_docutils(title: str, wanted: str) -> None:
+    """The id docutils gives a reST title is that of the text its markup shows: a link's
+    URL is no part of it (JupyterLab changed the URL in ``Document Contexts``'s heading,
+    and ``from-git`` derived an entry from the old id it made of the whole line)."""
+    from docutils.core import publish_doctree
+    from docutils.nodes import section
+
+    from sphinx_relocate.core.git import sections_in
+
+    text = f"Top\n===\n\n{title}\n{'-' * len(title)}\n\ntext\n"
+    if not wanted:  # docutils is the oracle
+        document = publish_doctree(text, settings_overrides={
+            "report_level": 5, "doctitle_xform": False})
+        wanted = [node["ids"][0] for node in document.findall(section)][1]
+    assert sections_in(text, "p.rst")[1].ids == (wanted,)

@@ -532,6 +532,27 @@ def _markdown_sections(text: str, ids: Headings) -> list[Section]:
     return sections
 
 
+#: inline markup that shows a text and names something else: a link with its URL, a
+#: role with its target; and inline literals
+_REST_INLINE = re.compile(
+    r"``([^`]+)``|(?::[\w.+:-]+:)?`([^`<]*?)(?:\s*<[^<>`]*>)?`(?:__?|:[\w.+:-]+:)?"
+)
+
+
+def _rest_title_text(title: str) -> str:
+    """The text docutils makes a reST title's id of: what its inline markup shows
+    (JupyterLab's `` `Document Contexts <https://…>`__ `` is ``document-contexts``, and
+    keeps it when the URL changes), a role's explicit title, else its target (``~a.B``
+    shows ``B``)."""
+    def shown(match: re.Match[str]) -> str:
+        if match.group(1):
+            return match.group(1)
+        text = match.group(2).lstrip("!")
+        return text[1:].rpartition(".")[2] if text.startswith("~") else text
+
+    return _REST_INLINE.sub(shown, title)
+
+
 def _rest_sections(text: str) -> list[Section]:
     lines = text.splitlines()
     found: list[tuple[int, int, str, list[str]]] = []  # (start, title line, id, labels)
@@ -546,7 +567,8 @@ def _rest_sections(text: str) -> list[Section]:
             pending.append(make_id(label.group(1).strip("`")))
         elif line and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(line):
             over = number > 0 and bool(_RST_UNDERLINE.match(lines[number - 1].rstrip()))
-            own = make_id(line)  # a repeated one is numbered, differently by version
+            # a repeated one is numbered, differently by version
+            own = make_id(_rest_title_text(line))
             found.append((number - over, number, "" if own in seen else own, pending))
             seen.add(own)
             pending = []
