@@ -1,4 +1,4 @@
-"""Diagrams read from a file while the page is parsed follow a moved page.
+"""Files a directive names, in forms a moved page must not lose: diagrams, substitutions.
 
 ``.. uml:: umls/context.puml`` (sphinxcontrib-plantuml, conda's architecture page),
 ``.. graphviz:: flow.dot`` (``sphinx.ext.graphviz``) and ``.. mermaid:: x.mmd``
@@ -69,3 +69,27 @@ def test_the_build_reads_a_moved_pages_diagram_from_its_old_folder(
     assert "not found" not in warnings and "graphviz" not in warnings.lower(), warnings
     assert "dev-guide/architecture.rst:4" in warnings  # outdated, as any include path
     assert "[relocate.outdated]" in warnings
+
+
+def test_the_image_of_a_substitution_follows_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """JupyterLab's ``.. |dependencies| image:: dependency-graph.svg``: ``mv`` of the page
+    and of the image left it, and the page lost its figure without the extension."""
+    docs = tmp_path / "docs"
+    write_tree(docs, {
+        "conf.py": 'extensions = ["sphinx_relocate"]\n',
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   dev/guide\n",
+        "dev/guide.rst": "Guide\n=====\n\nThe graph: |deps|\n\n"
+                         ".. |deps| image:: graph.svg\n   :alt: dependencies\n",
+        "dev/graph.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>\n",
+    }, {})
+    monkeypatch.chdir(tmp_path)
+    assert main(["mv", "docs", "dev/guide.rst", "ext/guide.rst"]) == 0
+    assert main(["mv", "docs", "dev/graph.svg", "ext/images/graph.svg"]) == 0
+    assert ".. |deps| image:: images/graph.svg\n" in (docs / "ext/guide.rst").read_text("utf-8")
+    conf = docs / "conf.py"
+    conf.write_text("extensions = []\n", "utf-8")
+    built = builds.build(docs, fresh=True)
+    assert "WARNING" not in built.warnings, built.warnings
+    assert 'src="../_images/graph.svg"' in (built.outdir / "ext/guide.html").read_text("utf-8")

@@ -78,7 +78,7 @@ _LABEL_ROLE = re.compile(
 _RST_LINK = re.compile(r"`(?<!:`)[^`]*?<([^<>`]+)>`__?")
 #: directives and link targets, matched from the ``..`` (:func:`_at_line_start` checks
 #: that only blanks precede it)
-_RST_DIRECTIVE = re.compile(r"\.\.[ \t]+([\w:-]+)::[ \t]*([^\n\r]*)")
+_RST_DIRECTIVE = re.compile(r"\.\.[ \t]+(?:\|[^|\n]+\|[ \t]+)?([\w:-]+)::[ \t]*([^\n\r]*)")
 _RST_TARGET = re.compile(r"\.\.[ \t]+_[^:\n]+:[ \t]+([^\s]+)[ \t]*\r?$", re.MULTILINE)
 _TOCTREE_ENTRY = re.compile(r"^(?:(.*\S)[ \t]+<([^<>]+)>|([^<>\s][^\n\r]*?))[ \t]*$")
 _FILE_DIRECTIVES = {
