@@ -126,3 +126,29 @@ def test_a_file_outside_the_docs_is_served_only_as_a_forge_link(tmp_path: Path) 
     assert COLOR.sub("", forge.warnings) == ""
     assert 'href="https://forge.example/o/r/blob/HEAD/tools/run.py"' in (
         forge.outdir / "index.html").read_text("utf-8")
+
+
+def test_a_page_another_tool_put_in_the_output_is_served(tmp_path: Path) -> None:
+    """JupyterLab's conf.py copies its TypeDoc API pages into the output's ``api/``, and
+    its guide links `` `here <../api/index.html>`_ ``: a drop-in build warned.  An HTML
+    file no Sphinx builder wrote is served; a page an earlier build left is not."""
+    docs = tmp_path / "docs"
+    (docs / "dev").mkdir(parents=True)
+    (docs / "conf.py").write_text(
+        "import os\nextensions = ['sphinx_relocate']\nshow_warning_types = True\n"
+        "def setup(app):\n"
+        "    os.makedirs(os.path.join(app.outdir, 'api'), exist_ok=True)\n"
+        "    with open(os.path.join(app.outdir, 'api', 'index.html'), 'w') as page:\n"
+        "        page.write('<html><body>API</body></html>')\n"
+    )
+    (docs / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   dev/api\n   dev/old\n")
+    (docs / "dev" / "api.rst").write_text(
+        "API\n===\n\nThe `reference <../api/index.html>`_, the `old page <old.html>`_.\n")
+    (docs / "dev" / "old.rst").write_text("Old\n===\n")
+    assert COLOR.sub("", builds.build(docs).warnings) == ""
+    # the old page goes; the page the last build wrote for it stays in the output
+    (docs / "dev" / "old.rst").unlink()
+    (docs / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   dev/api\n")
+    for built in (builds.build(docs), builds.build(docs)):
+        lines = COLOR.sub("", built.warnings).splitlines()
+        assert len(lines) == 1 and "link 'old.html' does not land" in lines[0], lines

@@ -1200,6 +1200,9 @@ def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bo
     stem, suffix = posixpath.splitext(target)
     if suffix and suffix.lower() not in _OUTPUT_SUFFIXES:  # not a page: any file written
         return os.path.isfile(os.path.join(app.outdir, target))
+    page = target if suffix else posixpath.join(target, "index.html")
+    if page not in state.stale_pages and _foreign_page(os.path.join(app.outdir, page)):
+        return True
     # a redirect page (a loaded peer's, or this extension's stub) that lands on a page
     names = {stem, stem.removesuffix("/index")} if suffix else {target, f"{target}/index"}
     for table in (state.peer_redirects, state.table):
@@ -1208,6 +1211,19 @@ def _written_by_builder(app: Sphinx, ref: Reference, made: Container[str]) -> bo
             if found is not None and (found.url or found.path in docs):
                 return True
     return False
+
+
+def _foreign_page(path: str) -> bool:
+    """Whether ``path`` is an HTML file of the output that no Sphinx HTML builder wrote:
+    one conf.py or another tool put there (JupyterLab's ``setup()`` copies its TypeDoc
+    API pages to ``api/``).  A page Sphinx wrote, that no document or redirect accounts
+    for, is left from an earlier build, and a clean build will not have it."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 16)
+    except OSError:
+        return False
+    return b"documentation_options" not in head
 
 
 def _rendered_files(app: Sphinx) -> set[str]:
