@@ -512,6 +512,13 @@ _WORDS = st.sampled_from(["Install", "install", "problems", "API", "v2.0", "ф╕нц
                           '<img src="logo.svg" width=40 />', "<b>bold</b>", "![alt](i.png)",
                           "&amp;", "\\*", "<https://e.org>", "`` a`b ``", "*em*"])
 _TITLES = st.lists(_WORDS, min_size=1, max_size=4).map(" ".join)
+#: and links, whose URL is no part of a reST title's id (JupyterLab's headings)
+_REST_TITLES = st.lists(
+    st.one_of(_WORDS, st.sampled_from(["`Contexts <https://e.org/a.html>`__",
+                                       "`API <../api/index.html>`_", "`named`_",
+                                       "`Guide <guide.html>`__"])),
+    min_size=1, max_size=4,
+).map(" ".join)
 #: and what MyST's smartquotes and replacements extensions change
 _MD_TITLES = st.lists(
     st.one_of(_WORDS, st.sampled_from(["doesn't", "a--b", "x---y", "...", "(c)", "(TM)", "+-",
@@ -574,7 +581,7 @@ def test_headings_read_what_conf_py_gives_and_never_fail() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(_TITLES, min_size=1, max_size=5, unique_by=lambda t: make_id(t) or t),
+@given(st.lists(_REST_TITLES, min_size=1, max_size=5, unique_by=lambda t: make_id(t) or t),
        st.sampled_from(["", "old-label", "My Label"]))
 def test_rest_section_ids_are_docutils_ids(titles: list[str], label: str) -> None:
     from docutils import nodes
@@ -591,12 +598,14 @@ def test_rest_section_ids_are_docutils_ids(titles: list[str], label: str) -> Non
     })
     ids = [set(section["ids"]) for section in doctree.findall(nodes.section)]
     ours = [set(section.ids) for section in sections_in(text, "page.rst")]
-    # docutils numbers an id it already gave (id1) and a title with no id of its own
-    # (CJK: section-1): unstable ids, never proposed; compare the others
+    # docutils numbers an id it already gave (id1), a title with no id of its own
+    # (CJK: section-1) and one whose link took it first (api-1): unstable ids, never
+    # proposed; compare the others
     assert len(ours) == len(ids)
     for mine, theirs in zip(ours, ids, strict=True):
+        numbered = {i for i in theirs - mine if re.search(r"-\d+$", i)}
         if not any(re.fullmatch(r"id\d+|section-\d+", i) for i in theirs):
-            assert mine == theirs
+            assert mine == theirs - numbered
 
 
 def test_renamed_heading_at_the_same_place_or_by_its_text() -> None:

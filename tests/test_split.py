@@ -415,3 +415,29 @@ def test_no_section_is_taken_for_another_by_a_near_id_or_a_short_text(
     assert main(["from-git", "docs", "--since", base]) == 0
     anchors = tomllib.loads(capsys.readouterr().out).get("anchors", {})
     assert anchors == (dict([entry]) if entry else {})
+
+
+def test_a_heading_goes_where_its_text_went_not_where_its_label_did(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """JupyterLab moved *Core Tokens* (its text unchanged) to another page and put its
+    label ``tokens`` on a new, different *Tokens* section: ``#core-tokens`` went with the
+    label, to a section that does not hold its text."""
+    tokens = "".join(f"- ``@lab/token{n}``: a service plugins can request.\n" for n in range(6))
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "docs/conf.py": 'extensions = ["sphinx_relocate"]\n',
+        "docs/dev.rst": f"Dev\n===\n\n.. _tokens:\n\nCore Tokens\n-----------\n\n{tokens}",
+        "docs/points.rst": "Points\n======\n\nIntro.\n",
+    }, {})
+    base = first_commit(root, "before")
+    write_tree(root, {
+        "docs/dev.rst": "Dev\n===\n\n.. _tokens:\n\nTokens\n------\n\n"
+                        "A service is identified by a token, an instance of Token.\n",
+        "docs/points.rst": f"Points\n======\n\nIntro.\n\nCore Tokens\n-----------\n\n{tokens}",
+    }, {})
+    git(root, "commit", "-qam", "move the tokens")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert tomllib.loads(capsys.readouterr().out)["anchors"] == {
+        "dev#core-tokens": "points#core-tokens"}

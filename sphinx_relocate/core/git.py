@@ -535,7 +535,7 @@ def _markdown_sections(text: str, ids: Headings) -> list[Section]:
 #: inline markup that shows a text and names something else: a link with its URL, a
 #: role with its target; and inline literals
 _REST_INLINE = re.compile(
-    r"``([^`]+)``|(?::[\w.+:-]+:)?`([^`<]*?)(?:\s*<[^<>`]*>)?`(?:__?|:[\w.+:-]+:)?"
+    r"``(.+?)``|(?::[\w.+:-]+:)?`([^`<]*?)(?:\s*<[^<>`]*>)?`(?:__?|:[\w.+:-]+:)?"
 )
 
 
@@ -553,6 +553,11 @@ def _rest_title_text(title: str) -> str:
     return _REST_INLINE.sub(shown, title)
 
 
+#: a named reference with its URL, `` `API <api/index.html>`_ ``: a target of its own,
+#: whose id a title of its text does not get (docutils numbers it: ``api-1``)
+_REST_NAMED_LINK = re.compile(r"`([^`<]*?)\s*<[^<>`]*>`_(?!_)")
+
+
 def _rest_sections(text: str) -> list[Section]:
     lines = text.splitlines()
     found: list[tuple[int, int, str, list[str]]] = []  # (start, title line, id, labels)
@@ -563,6 +568,8 @@ def _rest_sections(text: str) -> list[Section]:
         line = lines[number].strip()
         rule = lines[number + 1].rstrip() if number + 1 < len(lines) else ""
         label = _RST_LABEL.match(lines[number])
+        # a named link with its URL is a target, whose id comes first
+        seen.update(make_id(m.group(1)) for m in _REST_NAMED_LINK.finditer(line))
         if label:
             pending.append(make_id(label.group(1).strip("`")))
         elif line and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(line):
@@ -715,6 +722,9 @@ def section_changes(
     found: list[SectionChange] = []
     #: the sections a page added or changed has that it did not have: (doc, path, section)
     fresh: list[tuple[str, str, Section]] = []
+    #: (index in ``found``, old section, new section) of a heading id its page gave to
+    #: another section
+    renamed: list[tuple[int, Section, Section]] = []
     #: (old doc, old section, lost id, whether the section is a deleted page's title)
     lost_here: list[tuple[str, Section, str, bool]] = []
     old_texts = _texts_at(root, revision, [old for old, _ in pairs])
@@ -741,8 +751,15 @@ def section_changes(
                 section = next(s for s in old_sections if old_id in s.ids)
                 lost_here.append((old_doc, section, old_id, False))
                 continue
-            line = next(s.line for s in new_sections if new_id in s.ids)
-            found.append(SectionChange(old_doc, old_id, new_doc, new_id, str(root / new), line))
+            went = next(s for s in new_sections if new_id in s.ids)
+            section = next(s for s in old_sections if old_id in s.ids)
+            if old_id not in section.labels:
+                # a heading id that went with a label or by its place: another page may
+                # have the section itself (JupyterLab's Core Tokens moved to another
+                # page, and its label to a new Tokens section)
+                renamed.append((len(found), section, went))
+            found.append(
+                SectionChange(old_doc, old_id, new_doc, new_id, str(root / new), went.line))
     for path in changes.added:
         if not path.startswith(docs_prefix):
             continue
@@ -756,6 +773,12 @@ def section_changes(
     for new_place in fresh:
         for i in new_place[2].ids:
             by_id.setdefault(i, []).append(new_place)
+    for number, section, went in renamed:
+        change = found[number]
+        place = _kept_elsewhere(section, change.old_id, change.new_page, went, by_id)
+        if place is not None:
+            found[number] = replace(change, new_page=place[0], new_id=change.old_id,
+                                    path=str(root / place[1]), line=place[2].line)
     alike = _Alike(fresh, every=len(lost_here) * len(fresh) <= MAX_TEXT_PAIRS)
     for old_doc, section, old_id, title in lost_here:
         place = _elsewhere(section, old_doc, by_id, [] if title else alike(section))
@@ -767,6 +790,22 @@ def section_changes(
         new_id = old_id if old_id in went.ids else _counterpart(section, old_id, went, set())
         found.append(SectionChange(old_doc, old_id, doc, new_id, str(root / path), went.line))
     return found
+
+
+def _kept_elsewhere(
+    section: Section, old_id: str, page: str, went: Section,
+    by_id: dict[str, list[tuple[str, str, Section]]],
+) -> tuple[str, str, Section] | None:
+    """The one section of another page than ``page`` that kept the heading id ``old_id``
+    with the text of ``section``, and whose text is more alike than that of ``went``, the
+    section of ``page`` it was given to; ``None`` when there is none, or two."""
+    places = [
+        (likeness, place) for place in by_id.get(old_id, ()) if place[0] != page
+        and (likeness := _text_likeness(section.body, place[2].body))
+    ]
+    if len(places) != 1 or places[0][0] <= _text_likeness(section.body, went.body):
+        return None
+    return places[0][1]
 
 
 def _texts_at(root: Path, revision: str, paths: list[str]) -> list[str | None]:
