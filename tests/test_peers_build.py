@@ -490,3 +490,23 @@ def test_the_whole_site_moved(make_app, tmp_path) -> None:
     }
     assert not is_stub(out, "genindex.html") and not is_stub(out, "search.html")
     assert warnings(app._warning) == []
+
+
+def test_a_published_url_a_loaded_peer_redirects_is_served(make_app, tmp_path) -> None:
+    """SymPy keeps sphinx-reredirects: with ``relocate_published`` naming the last
+    release's output, each URL whose redirect page the peer writes was "published and
+    nothing serves it now", though it is served as a stub of ours would be."""
+    release = tmp_path / "release"
+    _with_fake_rediraffe(release, ["fake_rediraffe", "sphinx_relocate"], {})
+    (release / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   old-page\n", "utf-8")
+    (release / "old-page.rst").write_text("Old\n===\n", "utf-8")
+    make_app("html", srcdir=release, freshenv=True).build()
+    docs = tmp_path / "docs"
+    _with_fake_rediraffe(docs, ["fake_rediraffe", "sphinx_relocate"], {"old-page": "index"})
+    (docs / "index.rst").write_text("Home\n====\n", "utf-8")
+    published = release / "_build" / "html"
+    assert (published / "old-page.html").is_file()
+    app = make_app("html", srcdir=docs, freshenv=True,
+                   confoverrides={"relocate_published": str(published)})
+    app.build()
+    assert [line for line in warnings(app._warning) if "published" in line] == []

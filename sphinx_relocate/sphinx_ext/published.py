@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sphinx_relocate.core.exports import moved_folders
-from sphinx_relocate.core.history import output_files, read_history, unserved
+from sphinx_relocate.core.history import moved_page, output_files, read_history, unserved
 from sphinx_relocate.core.inventory import InventoryError
 from sphinx_relocate.core.published import (
     MAX_INVENTORY_BYTES,
@@ -192,6 +192,9 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         for finding in unredirected(published, documents, labels, table, ids_of,
                                     followed=state.published_ids,
                                     labels_by_document=state.settings.labels_by_document)
+        # a page a loaded peer redirects is served by its redirect page
+        if finding.section != "pages"
+        or not moved_page([finding.name], documents, state.peer_redirects)
     ]
     _warn(app, findings)
     # the URLs wait for the output: the files the build copies (images, downloads) and
@@ -210,7 +213,10 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     found = unserved(history, output.documents, output.table, is_file=output.is_file,
                      folders=output.folders)
     pages = rendered_pages(app)
-    _warn(app, [finding for finding in found if finding.name not in pages])
+    # a loaded peer's redirect page serves an old URL as a stub does (SymPy's reredirects)
+    peers = state.peer_redirects
+    _warn(app, [finding for finding in found if finding.name not in pages
+                and not moved_page([finding.name], output.documents, peers)])
 
 
 def _warn(app: Sphinx, findings: list[Unredirected]) -> None:
