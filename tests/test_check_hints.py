@@ -101,3 +101,23 @@ def test_table_typo_suggestion(tmp_path: Path) -> None:
         "target 'getting-started/instalation' of 'install' is not a document; "
         "did you mean `getting-started/installation`?",
     ]
+
+
+def test_a_link_to_an_excluded_page_says_so(tmp_path: Path) -> None:
+    """SymPy's guide links ``../../modules/solvers/solvers.rst``, a page its build leaves
+    out: the hint named an unrelated ``tutorial/solvers.rst`` of the same name."""
+    for name, text in {
+        "conf.py": 'extensions = ["myst_parser", "sphinx_relocate"]\nshow_warning_types = True\n'
+                   'exclude_patterns = ["modules"]\n',
+        "index.md": "# Home\n\n```{toctree}\ntutorial/solvers\n```\n\n"
+                    "[Solve](modules/solvers/solvers.rst)\n",
+        "tutorial/solvers.md": "# Solvers\n",
+        "modules/solvers/solvers.rst": "Solvers\n=======\n",
+    }.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, "utf-8")
+    warnings = COLOR.sub("", builds.build(tmp_path, fresh=True).warnings)
+    (line,) = [w for w in warnings.splitlines() if "index.md:7:" in w]
+    assert line.endswith("no document 'modules/solvers/solvers'; its source "
+                         "`modules/solvers/solvers.rst` is there, but the build reads no page "
+                         "from it (exclude_patterns) [relocate.link]"), line

@@ -630,6 +630,12 @@ class Checker:
         return f"{label} does not land: {reason}" + (f"; {hint}" if hint else "")
 
     def _page_hint(self, ref: Reference) -> str:
+        excluded = None if leaves_root(ref.target) else next(
+            (ref.target + suffix for suffix in self.suffixes
+             if self.file_exists(ref.target + suffix)), None)
+        if excluded is not None:  # no same-named page elsewhere: this one, left out
+            return (f"its source `{excluded}` is there, but the build reads no page from "
+                    "it (exclude_patterns)")
         hints = []
         moved = self._table_hint(ref.target) or self._peer_hint(ref.target)
         if moved:
