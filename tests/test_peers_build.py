@@ -394,30 +394,41 @@ def test_a_link_a_loaded_peers_table_moves_says_so(make_app, tmp_path) -> None:
 def test_an_entry_a_loaded_peer_also_redirects_is_warned(
     make_app, tmp_path, monkeypatch, capsys
 ) -> None:
-    """The table and a peer conf.py still loads both redirect ``old``: each writes a stub
-    at ``old.html``, and the second fails (rediraffe warns that the file exists). The
-    build and ``check`` name the entry at its line and the peer's at conf.py's."""
+    """The table and a peer conf.py still loads both redirect ``old``: each would write a
+    stub at ``old.html``. The build and ``check`` name the entry at its line and the
+    peer's at conf.py's, once; the build leaves the page to the peer (SymPy's build said
+    again that ``old.html`` was no file of ours, "delete it to have it replaced")."""
     from sphinx_relocate.cli.main import main
 
     docs = tmp_path / "docs"
-    _with_fake_rediraffe(docs, ["sphinx_relocate", "fake_rediraffe"],
+    # a module of its own name: the others' fake_rediraffe stays imported
+    _with_fake_rediraffe(docs, ["sphinx_relocate", "fake_rediraffe_pages"],
                          {"old": "page", "older": "page"})
     (docs / "relocations.toml").write_text('[pages]\n"old" = "page"\n', "utf-8")
     (docs / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   page\n", "utf-8")
     (docs / "page.rst").write_text("Page\n====\n", "utf-8")
     message = (
         "old is also redirected by a peer that conf.py loads ({conf}:4), which writes its "
-        "own stub at the same path: keep one (drop this entry, or take the peer out of "
-        "extensions, and sphinx-relocate reads its redirects as part of the table)"
+        "own stub at the same path, so this entry writes none: keep one (drop this entry, "
+        "or take the peer out of extensions, and sphinx-relocate reads its redirects as part "
+        "of the table)"
     )
+    # the peer's page is there when the stubs are written (sphinx-reredirects writes it
+    # at html-collect-pages)
+    (docs / "fake_rediraffe_pages.py").write_text(FAKE_REDIRAFFE.replace(
+        "    return {",
+        "    app.connect('html-collect-pages', lambda app: [('old', {}, 'page.html')])\n"
+        "    return {"), "utf-8")
     app = make_app("html", srcdir=docs, freshenv=True)
     app.build()
     assert warnings(app._warning) == [
         f"{docs / 'relocations.toml'}:2: WARNING: {message.format(conf=docs / 'conf.py')}"
     ]
+    assert (Path(app.outdir) / "old.html").is_file()
     # check names the peer by its module in extensions (it imports no extension)
     conf = docs / "conf.py"
-    conf.write_text(conf.read_text("utf-8").replace("'fake_rediraffe'", "'sphinxext.rediraffe'"),
+    conf.write_text(conf.read_text("utf-8").replace("'fake_rediraffe_pages'",
+                                                    "'sphinxext.rediraffe'"),
                     "utf-8")
     monkeypatch.chdir(tmp_path)
     assert main(["check", "docs"]) == 1

@@ -387,11 +387,11 @@ def doubled_by_peers(
     table: RelocationTable, served: RelocationTable, is_document: Callable[[str], bool]
 ) -> list[Problem]:
     """Old pages that both the table and the redirects of a peer conf.py still loads
-    (``served``) send to a page or URL: each writes a stub at the page's old path, and
-    the one that comes second fails (sphinxext-rediraffe warns that the file exists,
-    sphinx-reredirects writes over it).  An old name the table sends to no document (one
-    under a ``[prefixes]`` folder that has no page there now) gets no stub of its own.
-    Reported by the build and ``check`` alike."""
+    (``served``) send to a page or URL: each would write a stub at the page's old path;
+    the build leaves it to the peer (its page may go elsewhere than the entry says).  An
+    old name the table sends to no document (one under a ``[prefixes]`` folder that has
+    no page there now) gets no stub of its own.  Reported by the build and ``check``
+    alike."""
     problems = []
     for entry in served.of_section("pages"):
         target = table.locate_page(entry.old, is_document)
@@ -400,9 +400,9 @@ def doubled_by_peers(
         problems.append(Problem(
             table.location_of(entry.old) or entry.location,
             f"{entry.old} is also redirected by a peer that conf.py loads ({entry.location}), "
-            "which writes its own stub at the same path: keep one (drop this entry, or take "
-            "the peer out of extensions, and sphinx-relocate reads its redirects as part of "
-            "the table)",
+            "which writes its own stub at the same path, so this entry writes none: keep one "
+            "(drop this entry, or take the peer out of extensions, and sphinx-relocate reads "
+            "its redirects as part of the table)",
             fatal=False,
             subtype="stub",
         ))

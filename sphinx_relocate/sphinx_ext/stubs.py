@@ -281,8 +281,13 @@ def _write_stubs(app: Sphinx, site: HtmlOutput) -> None:
     def location(old: str) -> Location | None:
         return table.location_of(old)
 
+    # an old page a loaded peer redirects too gets the peer's page: the table's entry is
+    # warned once to keep one (``doubled_by_peers``), not again where the page is taken
+    by_peer = {entry.old for entry in state.peer_redirects.of_section("pages")}
+    if by_peer:
+        redirects = [redirect for redirect in redirects if redirect.old not in by_peer]
     for skip in skipped:
-        if skip.warning is not None:
+        if skip.warning is not None and skip.old not in by_peer:
             warn_here(RelocateWarning(skip.warning), skip.message, location(skip.old))
     styles = state.settings.get("relocate_old_url_styles")
     styled = style_redirects(  # the builder's own pages too (genindex, search)
