@@ -1033,6 +1033,12 @@ class _Alike:
         return [self.fresh[number] for number, _ in shared.most_common(TEXT_CANDIDATES)]
 
 
+#: how much more alike (difflib's ratio) the best of several sections must be to be the
+#: one: NumPy's deleted PCG64 page's *Extending* was 0.75 like Xoshiro256's and 0.71 like
+#: Xoshiro512's, one template filled in twice; two that close are two meanings
+CLEARLY_MORE = 0.05
+
+
 def _elsewhere(
     section: Section, old_doc: str, by_id: dict[str, list[tuple[str, str, Section]]],
     alike: list[tuple[str, str, Section]],
@@ -1042,9 +1048,9 @@ def _elsewhere(
     text is most alike, by at least :data:`SAME_ID_TEXT` (an *Overview* of a deleted
     page is not another page's *Overview*; a page split in two may give both halves a
     section of the old one's title, and the id was the first's), else of ``alike`` (see
-    :class:`_Alike`) the one whose text is most alike.  Two equally alike: none (it
-    needs a target; never a guess).  A deleted page's title goes by its ids only (no
-    ``alike``): every new page's first lines are alike."""
+    :class:`_Alike`) the one whose text is most alike.  Two about as alike (within
+    :data:`CLEARLY_MORE`): none (it needs a target; never a guess).  A deleted page's
+    title goes by its ids only (no ``alike``): every new page's first lines are alike."""
     tied = False
     for old_id in section.ids:
         places = [place for place in by_id.get(old_id, ()) if place[0] != old_doc]
@@ -1057,7 +1063,7 @@ def _elsewhere(
              if (score := _id_text_score(section, place[2])) is not None),
             reverse=True,
         )
-        if scored and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+        if scored and (len(scored) == 1 or scored[0][0] - scored[1][0] >= CLEARLY_MORE):
             return places[scored[0][1]]
         tied = tied or bool(scored)  # as alike to two sections: not one of them
     if tied:
@@ -1069,7 +1075,7 @@ def _elsewhere(
         (likeness, number) for number, (_, _, other) in enumerate(others)
         if other.body.strip() and (likeness := _text_likeness(section.body, other.body))
     ), reverse=True)
-    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+    if not scored or (len(scored) > 1 and scored[0][0] - scored[1][0] < CLEARLY_MORE):
         return None
     return others[scored[0][1]]
 
