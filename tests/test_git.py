@@ -937,3 +937,21 @@ def test_a_rest_titles_id_is_docutils(title: str, wanted: str) -> None:
             "report_level": 5, "doctitle_xform": False})
         wanted = [node["ids"][0] for node in document.findall(section)][1]
     assert sections_in(text, "p.rst")[1].ids == (wanted,)
+
+
+def test_a_label_above_a_directive_that_leaves_no_node_names_the_heading() -> None:
+    """NumPy writes ``.. _new-or-different:``, then ``.. currentmodule:: numpy.random``,
+    then the heading: the label is the heading's (docutils gives it its id), and
+    ``from-git --check`` failed on a rename that did not happen."""
+    from docutils.core import publish_doctree
+    from docutils.nodes import section
+
+    from sphinx_relocate.core.git import sections_in
+
+    text = ("Top\n===\n\n.. _new-or-different:\n\n.. highlight:: python\n\n"
+            "What's New or Different\n-----------------------\n\ntext\n")
+    document = publish_doctree(text, settings_overrides={
+        "report_level": 5, "doctitle_xform": False})
+    ids = [set(node["ids"]) for node in document.findall(section)][1]
+    assert ids == {"what-s-new-or-different", "new-or-different"}
+    assert set(sections_in(text, "p.rst")[1].ids) == ids

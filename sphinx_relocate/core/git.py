@@ -558,6 +558,11 @@ def _rest_title_text(title: str) -> str:
 _REST_NAMED_LINK = re.compile(r"`([^`<]*?)\s*<[^<>`]*>`_(?!_)")
 
 
+#: directives that leave no node, so a label above them names the heading below them
+#: (NumPy's ``.. _new-or-different:`` then ``.. currentmodule:: numpy.random``)
+_RST_NO_NODE = re.compile(r"\.\.\s+(?:py:)?(?:currentmodule|highlight|default-role)::")
+
+
 def _rest_sections(text: str) -> list[Section]:
     lines = text.splitlines()
     found: list[tuple[int, int, str, list[str]]] = []  # (start, title line, id, labels)
@@ -584,7 +589,7 @@ def _rest_sections(text: str) -> list[Section]:
         elif line and not (
             _RST_UNDERLINE.match(line) and number + 2 < len(lines)
             and _RST_UNDERLINE.match(lines[number + 2].rstrip())
-        ):
+        ) and not _RST_NO_NODE.match(line):
             pending = []
         number += 1
     sections = []
