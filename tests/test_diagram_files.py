@@ -58,7 +58,8 @@ def test_the_build_reads_a_moved_pages_diagram_from_its_old_folder(
     directive reads the file (the text builder renders no image, so no ``dot`` runs)."""
     docs = _docs(tmp_path)
     conf = docs / "conf.py"
-    conf.write_text(conf.read_text("utf-8") + "relocate_report_rewrites = True\n", "utf-8")
+    conf.write_text(conf.read_text("utf-8") + "relocate_report_rewrites = True\n"
+                    "show_warning_types = True\n", "utf-8")  # Sphinx 7.4 shows none by default
     (docs / "architecture.rst").write_text(PAGE.split(".. uml::")[0]
                                            + ".. graphviz:: umls/flow.dot\n", "utf-8")
     monkeypatch.chdir(tmp_path)
