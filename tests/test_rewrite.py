@@ -160,6 +160,11 @@ def rewriter(tmp_path: Path) -> Rewriter:
         ("docs/api.rst", "- .. not a directive\n\n  .. image:: images/old.png\n",
          "- .. not a directive\n\n  .. image:: images/new.png\n"),
         ("docs/api.rst", ".. _t: pytorch/install.html\n", ".. _t: guides/install.html\n"),
+        # anonymous targets, both forms, the short one also after another target
+        ("docs/api.rst", "`I`__\n\n.. __: pytorch/install.html\n",
+         "`I`__\n\n.. __: guides/install.html\n"),
+        ("docs/api.rst", "`I`__ `J`__\n\n__ pytorch/install.html\n__ images/old.png\n",
+         "`I`__ `J`__\n\n__ guides/install.html\n__ images/new.png\n"),
         # a role cannot name a URL: a page that became a URL is written as a link
         ("docs/index.md", "See {doc}`old`.", "See [old](https://example.org/old)."),
         ("docs/index.md", "See {doc}`T <old>`.", "See [T](https://example.org/old)."),
@@ -197,6 +202,9 @@ def test_rewrite_kinds(rewriter: Rewriter, path: str, before: str, after: str) -
         ("docs/api.rst", "{doc:`pytorch/install` :doc}`pytorch/install`"),
         ("docs/api.rst", "Text .. image:: images/old.png\nText .. _t: pytorch/install.html\n"),
         ("docs/api.rst", ":ref:`T <pytorch/install>`"),
+        # two underscores that start a paragraph's line, or in a literal block
+        ("docs/api.rst", "Text\n__ pytorch/install.html\n"),
+        ("docs/api.rst", "Code::\n\n  __ pytorch/install.html\n"),
         ("README.md", "[x](../outside/pytorch/install.md)"),
         ("README.md", "https://github.com/other/r/blob/main/docs/pytorch/install.md"),
         # another ref than relocate_repo_url's branch is history

@@ -80,6 +80,9 @@ _RST_LINK = re.compile(r"`(?<!:`)[^`]*?<([^<>`]+)>`__?")
 #: that only blanks precede it)
 _RST_DIRECTIVE = re.compile(r"\.\.[ \t]+(?:\|[^|\n]+\|[ \t]+)?([\w:-]+)::[ \t]*([^\n\r]*)")
 _RST_TARGET = re.compile(r"\.\.[ \t]+_[^:\n]+:[ \t]+([^\s]+)[ \t]*\r?$", re.MULTILINE)
+#: the short form of an anonymous target, ``__ path`` (``.. __: path`` is a _RST_TARGET),
+#: which starts a body element: first on its line, after a blank line or another target
+_RST_ANONYMOUS = re.compile(r"^[ \t]*__[ \t]+([^\s]+)[ \t]*\r?$", re.MULTILINE)
 _TOCTREE_ENTRY = re.compile(r"^(?:(.*\S)[ \t]+<([^<>]+)>|([^<>\s][^\n\r]*?))[ \t]*$")
 _FILE_DIRECTIVES = {
     "image": "image",
@@ -1020,7 +1023,20 @@ def _rest_spans(text: str, labels: bool) -> list[Span]:
             if _at_line_start(text, match.start()) is not None:
                 spans.append(Span(match.start(1), match.end(1), "link"))
         spans.extend(_rest_directives(text, labels))
+    if "__ " in text:
+        for match in _RST_ANONYMOUS.finditer(text):
+            if _starts_body_element(text, match.start()):
+                spans.append(Span(match.start(1), match.end(1), "link"))
     return spans
+
+
+def _starts_body_element(text: str, line_start: int) -> bool:
+    """Whether the line at ``line_start`` begins a body element for docutils: the first
+    line, or one after a blank line or a ``..``/``__`` target (not a paragraph's line)."""
+    if line_start == 0:
+        return True
+    before = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start].strip()
+    return not before or before.startswith(("..", "__ "))
 
 
 def _at_line_start(text: str, position: int) -> str | None:
