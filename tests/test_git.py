@@ -914,6 +914,22 @@ def test_unpaired_names_an_index_by_its_folder() -> None:
     ]
 
 
+def test_unpaired_index_goes_where_its_folders_pages_went() -> None:
+    """pip moved ``reference/`` to ``cli/`` and rewrote its index as ``cli/index.md``: git
+    paired the other pages, and the index is a candidate for where they all went, not
+    for a folder that took only some of them."""
+    from sphinx_relocate.core.git import Changes, unpaired
+
+    changes = Changes(
+        renames=[("docs/reference/pip.rst", "docs/cli/pip.rst"),
+                 ("docs/reference/install.rst", "docs/cli/install.rst"),
+                 ("docs/guide/a.rst", "docs/one/a.rst"), ("docs/guide/b.rst", "docs/two/b.rst")],
+        deleted=["docs/reference/index.rst", "docs/guide/index.rst"],
+        added=["docs/cli/index.md", "docs/one/index.md", "docs/two/index.md"],
+    )
+    assert unpaired(changes, "docs/", (".rst", ".md")) == [("reference/index", "cli/index")]
+
+
 @pytest.mark.parametrize(("title", "wanted"), [
     ("`Document Contexts <https://jupyterlab.github.io/api/icontext.html>`__", ""),
     ("`Document Contexts <../api/icontext.html>`_ and more", ""),
@@ -955,3 +971,20 @@ def test_a_label_above_a_directive_that_leaves_no_node_names_the_heading() -> No
     ids = [set(node["ids"]) for node in document.findall(section)][1]
     assert ids == {"what-s-new-or-different", "new-or-different"}
     assert set(sections_in(text, "p.rst")[1].ids) == ids
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    ("index.rst", ".. _features:\n\nTitle here\n==========\n\n{intro}\n\n"
+                  "Features\n--------\n\ntext\n"),
+    ("index.md", "(features)=\n# Title here\n\n{intro}\n\n## Features\n\ntext\n"),
+])
+def test_a_title_of_a_label_s_name_is_not_the_label_s_section(path: str, text: str) -> None:
+    """pytest's index has ``.. _features:`` above its title and, further down, a
+    *Features* section, whose id docutils numbers since the label took ``features``: an
+    edit of the intro made ``from-git --check`` report the title renamed to it."""
+    from sphinx_relocate.core.git import compare_sections, sections_in
+
+    old = sections_in(text.format(intro="Intro now."), path, Headings(0))
+    new = sections_in(text.format(intro="Intro again."), path, Headings(0))
+    assert [s.ids for s in old] == [("title-here", "features"), ()]
+    assert compare_sections(old, new) == []

@@ -450,3 +450,69 @@ def test_a_heading_goes_where_its_text_went_not_where_its_label_did(
     assert main(["from-git", "docs", "--since", base]) == 0
     assert tomllib.loads(capsys.readouterr().out)["anchors"] == {
         "dev#core-tokens": "points#core-tokens"}
+
+
+def test_a_label_goes_to_the_page_that_has_it_now(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pip moved ``reference/pip_install.rst`` to ``cli/`` and wrote a page saying "This
+    page has moved" in its place; the old title's id was its label ``pip install``, which
+    went with the text to ``cli/``, and it used to be given to the new page's title."""
+    body = ("Usage\n-----\n\nRun the command with the right options to get the result.\n\n"
+            "Description\n-----------\n\nThe command does things described here at length.\n")
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "docs/conf.py": 'extensions = ["sphinx_relocate"]\n',
+        "docs/reference/pip_install.rst":
+            f".. _`pip install`:\n\npip install\n===========\n\n{body}",
+    }, {})
+    base = first_commit(root, "before")
+    (root / "docs/cli").mkdir()
+    git(root, "mv", "docs/reference/pip_install.rst", "docs/cli/pip_install.rst")
+    write_tree(root, {
+        "docs/reference/pip_install.rst": ":orphan:\n\nThis page has moved\n"
+                                          "===================\n\nSee :doc:`../cli/pip_install`.\n",
+    }, {})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "move to cli")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert tomllib.loads(capsys.readouterr().out)["anchors"] == {
+        "reference/pip_install#pip-install": "cli/pip_install#pip-install",
+        "reference/pip_install#usage": "cli/pip_install#usage",
+        "reference/pip_install#description": "cli/pip_install#description",
+    }
+
+
+def test_a_near_tie_goes_to_the_page_where_the_rest_went(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pip's reference pages, each with a *Usage* one word from the next page's: the
+    *Usage* of the page that went to ``cli/pip_install`` is that page's, word for word,
+    and 0.97 like ``cli/pip_uninstall``'s, which used to leave it without an entry."""
+    def page(command: str) -> str:
+        return (f"pip {command}\n{'=' * (len(command) + 4)}\n\nUsage\n-----\n\n"
+                f"python -m pip {command} [options] <requirement specifier> ...\n\n"
+                f"Description\n-----------\n\nWhat pip {command} does to packages, {command}ed.\n")
+
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "docs/conf.py": 'extensions = ["sphinx_relocate"]\n',
+        "docs/reference/install.rst": page("install"),
+        "docs/reference/uninstall.rst": page("uninstall"),
+    }, {})
+    base = first_commit(root, "before")
+    write_tree(root, {
+        f"docs/{folder}/{command}.rst": text
+        for command in ("install", "uninstall")
+        for folder, text in (
+            ("reference", f":orphan:\n\nMoved\n=====\n\nSee :doc:`../cli/{command}`.\n"),
+            ("cli", page(command).replace("Description", "Overview")))
+    }, {})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "move to cli")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    anchors = tomllib.loads(capsys.readouterr().out)["anchors"]
+    assert anchors["reference/install#usage"] == "cli/install#usage"
+    assert anchors["reference/uninstall#usage"] == "cli/uninstall#usage"

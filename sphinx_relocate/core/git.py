@@ -494,7 +494,8 @@ def _markdown_sections(text: str, ids: Headings) -> list[Section]:
         if _outside([Span(match.start(), match.end(), "label")], code)
     ]
     slugs: set[str] = set()
-    taken: set[str] = set()  # docutils' ids given so far
+    taken: set[str] = set()  # docutils' ids given so far, labels' among them
+    labels_seen = 0
     sections = []
     for number, match in enumerate(headings):
         title = match.group(2)
@@ -514,6 +515,8 @@ def _markdown_sections(text: str, ids: Headings) -> list[Section]:
             position = label.start()
         end = headings[number + 1].start() if number + 1 < len(headings) else len(text)
         docutils_id = ids.docutils_id(title)
+        taken.update(make_id(m.group(1)) for m in labels[labels_seen:] if m.end() <= match.start())
+        labels_seen = sum(1 for m in labels if m.end() <= match.start())
         if docutils_id in taken:
             # docutils numbers a repeated one (id1, …): two CJK titles around the same
             # ASCII word ("ONNX 到 TensorRT …", "如何将模型从 ONNX 转换为 TensorRT") are
@@ -577,6 +580,9 @@ def _rest_sections(text: str) -> list[Section]:
         seen.update(make_id(m.group(1)) for m in _REST_NAMED_LINK.finditer(line))
         if label:
             pending.append(make_id(label.group(1).strip("`")))
+            # a label's name is taken: a later title of that text gets ``id1`` (pytest's
+            # ``.. _features:`` above its index's title, and a *Features* section)
+            seen.add(pending[-1])
         elif line and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(line):
             over = number > 0 and bool(_RST_UNDERLINE.match(lines[number - 1].rstrip()))
             # a repeated one is numbered, differently by version
@@ -758,11 +764,11 @@ def section_changes(
                 continue
             went = next(s for s in new_sections if new_id in s.ids)
             section = next(s for s in old_sections if old_id in s.ids)
-            if old_id not in section.labels:
-                # a heading id that went with a label or by its place: another page may
-                # have the section itself (JupyterLab's Core Tokens moved to another
-                # page, and its label to a new Tokens section)
-                renamed.append((len(found), section, went))
+            # an id that went by its place or text: another page may have the section
+            # itself (JupyterLab's Core Tokens moved to another page, and its label to a
+            # new Tokens section), or the label (pip's ``.. _`pip install`:`` went with
+            # the page to cli/, and a page saying "This page has moved" took its place)
+            renamed.append((len(found), section, went))
             found.append(
                 SectionChange(old_doc, old_id, new_doc, new_id, str(root / new), went.line))
     for path in changes.added:
@@ -785,8 +791,20 @@ def section_changes(
             found[number] = replace(change, new_page=place[0], new_id=change.old_id,
                                     path=str(root / place[1]), line=place[2].line)
     alike = _Alike(fresh, every=len(lost_here) * len(fresh) <= MAX_TEXT_PAIRS)
-    for old_doc, section, old_id, title in lost_here:
-        place = _elsewhere(section, old_doc, by_id, [] if title else alike(section))
+    places = [_elsewhere(section, old_doc, by_id, [] if title else alike(section))
+              for old_doc, section, _, title in lost_here]
+    # a near tie is settled by the page where the rest of the old page went (pip's
+    # reference/pip_install: its Usage is cli/pip_install's word for word, and one word
+    # from cli/pip_uninstall's)
+    toward = _where_pages_went(
+        [(change.old_page, change.new_page) for change in found]
+        + [(old_doc, place[0]) for (old_doc, *_), place in zip(lost_here, places, strict=True)
+           if place is not None])
+    for number, (old_doc, section, _, title) in enumerate(lost_here):
+        if places[number] is None and old_doc in toward:
+            places[number] = _elsewhere(section, old_doc, by_id,
+                                        [] if title else alike(section), toward[old_doc])
+    for (old_doc, section, old_id, title), place in zip(lost_here, places, strict=True):
         if place is None:
             if not title:  # a deleted page's title: a link to it lands on the page's target
                 found.append(SectionChange(old_doc, old_id))
@@ -803,7 +821,12 @@ def _kept_elsewhere(
 ) -> tuple[str, str, Section] | None:
     """The one section of another page than ``page`` that kept the heading id ``old_id``
     with the text of ``section``, and whose text is more alike than that of ``went``, the
-    section of ``page`` it was given to; ``None`` when there is none, or two."""
+    section of ``page`` it was given to; ``None`` when there is none, or two.  A label is
+    one name in the whole project: the one section of another page that has it now."""
+    if old_id in section.labels:
+        kept = [place for place in by_id.get(old_id, ())
+                if place[0] != page and old_id in place[2].labels]
+        return kept[0] if len(kept) == 1 else None
     places = [
         (likeness, place) for place in by_id.get(old_id, ()) if place[0] != page
         and (likeness := _text_likeness(section.body, place[2].body))
@@ -1044,9 +1067,41 @@ class _Alike:
 CLEARLY_MORE = 0.05
 
 
+def _where_pages_went(moves: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Each old page's sections' new page: the one that took more of them than any
+    other did (a page that took as many as another is none)."""
+    counts: dict[str, Counter[str]] = {}
+    for old_page, new_page in moves:
+        if new_page and new_page != old_page:
+            counts.setdefault(old_page, Counter())[new_page] += 1
+    toward = {}
+    for old_page, count in counts.items():
+        ranked = count.most_common(2)
+        if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
+            toward[old_page] = ranked[0][0]
+    return toward
+
+
+def _clearly_best(
+    scored: list[tuple[float, int]], places: list[tuple[str, str, Section]], toward: str | None,
+) -> int | None:
+    """Of places scored best first, the index of the one: the best when the next is less
+    alike by :data:`CLEARLY_MORE`, or, within that margin, when it alone of them is on
+    ``toward`` (the page where the rest of the old page went)."""
+    if not scored:
+        return None
+    best, number = scored[0]
+    close = [n for score, n in scored if best - score < CLEARLY_MORE]
+    if len(close) == 1:
+        return number
+    if toward is not None and [n for n in close if places[n][0] == toward] == [number]:
+        return number
+    return None
+
+
 def _elsewhere(
     section: Section, old_doc: str, by_id: dict[str, list[tuple[str, str, Section]]],
-    alike: list[tuple[str, str, Section]],
+    alike: list[tuple[str, str, Section]], toward: str | None = None,
 ) -> tuple[str, str, Section] | None:
     """The new section on another page that ``section`` (lost from ``old_doc``) became:
     the one that kept one of its labels, else of those with one of its ids the one whose
@@ -1054,8 +1109,9 @@ def _elsewhere(
     page is not another page's *Overview*; a page split in two may give both halves a
     section of the old one's title, and the id was the first's), else of ``alike`` (see
     :class:`_Alike`) the one whose text is most alike.  Two about as alike (within
-    :data:`CLEARLY_MORE`): none (it needs a target; never a guess).  A deleted page's
-    title goes by its ids only (no ``alike``): every new page's first lines are alike."""
+    :data:`CLEARLY_MORE`): none (it needs a target; never a guess), unless the best is
+    alone of them on ``toward``.  A deleted page's title goes by its ids only (no
+    ``alike``): every new page's first lines are alike."""
     tied = False
     for old_id in section.ids:
         places = [place for place in by_id.get(old_id, ()) if place[0] != old_doc]
@@ -1068,8 +1124,9 @@ def _elsewhere(
              if (score := _id_text_score(section, place[2])) is not None),
             reverse=True,
         )
-        if scored and (len(scored) == 1 or scored[0][0] - scored[1][0] >= CLEARLY_MORE):
-            return places[scored[0][1]]
+        best = _clearly_best(scored, places, toward)
+        if best is not None:
+            return places[best]
         tied = tied or bool(scored)  # as alike to two sections: not one of them
     if tied:
         return None
@@ -1080,9 +1137,8 @@ def _elsewhere(
         (likeness, number) for number, (_, _, other) in enumerate(others)
         if other.body.strip() and (likeness := _text_likeness(section.body, other.body))
     ), reverse=True)
-    if not scored or (len(scored) > 1 and scored[0][0] - scored[1][0] < CLEARLY_MORE):
-        return None
-    return others[scored[0][1]]
+    best = _clearly_best(scored, others, toward)
+    return None if best is None else others[best]
 
 
 #: how alike two sections with the same heading id on two pages must be to be one section:
@@ -1496,12 +1552,26 @@ def unpaired(
     added: dict[str, list[str]] = {}
     for docname in pages(changes.added):
         added.setdefault(_page_name(docname), []).append(docname)
-    return sorted(
-        (old, new)
-        for old in pages(changes.deleted)
-        for new in added.get(_page_name(old), ())
-        if new != old
-    )
+    # the folders each folder's renamed pages went to: an index goes where they all went
+    # (pip's reference/index, rewritten as cli/index.md, beside 14 pages git paired)
+    went: dict[str, set[str]] = {}
+    for old_path, new_path in changes.renames:
+        old_page, new_page = pages([old_path]), pages([new_path])
+        if old_page and new_page:
+            went.setdefault(posixpath.dirname(old_page[0]), set()).add(
+                posixpath.dirname(new_page[0]))
+    new_pages = set(pages(changes.added))
+    return sorted({
+        *((old, new)
+          for old in pages(changes.deleted)
+          for new in added.get(_page_name(old), ())
+          if new != old),
+        *((old, f"{folder}/index")
+          for old in pages(changes.deleted)
+          if old.endswith("/index") and len(folders := went.get(old[: -len("/index")], ())) == 1
+          and (folder := next(iter(folders))) and f"{folder}/index" in new_pages
+          and f"{folder}/index" != old),
+    })
 
 
 def _page_name(docname: str) -> str:
