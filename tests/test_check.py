@@ -365,3 +365,21 @@ def test_the_closest_match_may_be_an_old_name_the_table_moves(tmp_path: Path) ->
     assert links[0][3].endswith(
         "closest match: `BP/注册多模态模型`, which the table moves to `BP/MLLM-Registration`"
     )
+
+
+def test_a_missing_image_shows_what_the_browser_would(tmp_path: Path) -> None:
+    """sphinx-design's card images have an empty ``alt``: the broken image showed
+    nothing, and its replacement showed the written path in the card."""
+    from reorg_fixture import write_tree
+
+    docs = tmp_path / "docs"
+    write_tree(docs, {
+        "conf.py": 'extensions = ["myst_parser", "sphinx_relocate"]\n',
+        "index.md": "# Home\n\n![](gone.png)\n\n![A chart](lost.png)\n\n"
+                    "```{image} absent.png\n```\n",
+    }, {})
+    page = (builds.build(docs, fresh=True).outdir / "index.html").read_text("utf-8")
+    assert '<span class="relocate-dangling"></span>' in page  # alt="": nothing
+    assert '<span class="relocate-dangling">A chart</span>' in page
+    assert '<span class="relocate-dangling">absent.png</span>' in page  # no alt: the path
+    assert "gone.png" not in page

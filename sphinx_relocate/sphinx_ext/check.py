@@ -209,8 +209,11 @@ def _replace_with_text(node: nodes.Element, fallback: str) -> None:
     """Put the visible content of ``node`` in its place, marked as dangling."""
     inline = nodes.inline("", "", classes=[DANGLING_CLASS])
     if isinstance(node, nodes.image):
-        text = node.get("alt") or fallback
-        inline += nodes.Text(text)
+        # what the browser shows for a missing image: its alt text, which an empty
+        # ``alt`` leaves empty (sphinx-design's card images), else the written path
+        text = node["alt"] if "alt" in node.attributes else fallback
+        if text:
+            inline += nodes.Text(text)
     else:
         inline.extend(child.deepcopy() for child in node.children)
         if not inline.astext().strip():
