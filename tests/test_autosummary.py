@@ -304,6 +304,35 @@ def test_mv_records_the_folder_and_relocate_since_names_it(
     ]
 
 
+def test_mv_of_a_folder_carries_the_generated_folder_inside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pydata-sphinx-theme's ``demo/`` held ``api.rst`` and the last build's
+    ``demo/generated/``: moving the folder carried it along, and moving it again found
+    nothing and stopped the move halfway, with no table entry and no link rewritten."""
+    root = tmp_path / "repo"
+    write_tree(root, {
+        ".gitignore": "docs/demo/generated/\n",
+        "docs/conf.py": CONF, "docs/index.rst": INDEX.replace("   api", "   demo/api"),
+        "docs/guide.md": GUIDE.replace("generated/", "demo/generated/"),
+        "docs/demo/api.rst": API,
+    }, {})
+    first_commit(root, "base")
+    stale = root / "docs/demo/generated/textwrap.rst"
+    stale.parent.mkdir()
+    stale.write_text("textwrap\n========\n\n.. automodule:: textwrap\n", "utf-8")
+    monkeypatch.chdir(root)
+    assert main(["mv", "docs", "docs/demo", "docs/examples"]) == 0
+    assert "error" not in capsys.readouterr().err
+    assert (root / "docs/examples/generated/textwrap.rst").is_file()
+    assert not (root / "docs/demo").exists()
+    assert tomllib.loads((root / "docs/relocations.toml").read_text("utf-8")) == {
+        "pages": {"demo/api": "examples/api"},
+        "prefixes": {"demo/generated/": "examples/generated/"},
+    }
+    assert "   examples/api" in (root / "docs/index.rst").read_text("utf-8")
+
+
 def test_a_folder_follows_its_objects_to_a_page_written_anew(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

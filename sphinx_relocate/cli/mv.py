@@ -219,8 +219,11 @@ def _plan(
             rewriter.named_files,
         )
         changes = list(rewrite_files(rewriter, root, paths, write=False, with_text=True))
+    # a generated folder inside a moved folder moves with it (pydata-sphinx-theme's
+    # demo/generated/, in demo/): moving it again found nothing and stopped the move
+    moved_folder = f"{prefix}{move.old.rstrip('/')}/"
     on_disk = tuple(m for m in generated if (root / m.old).is_dir() and not (
-        root / m.new.rstrip("/")).exists())
+        root / m.new.rstrip("/")).exists() and not m.old.startswith(moved_folder))
     return Plan(move, prefix, table_file, before, after, derived, retargeted, own,
                 documents_after, changes, len(paths), on_disk)
 
