@@ -194,7 +194,9 @@ def test_mv_twice_collapses_the_chain(
         ("guide/install", "../../elsewhere", "../../elsewhere: outside the repository"),
         ("guide/install", "../top", "../top: outside the docs folder"),
         ("guide", "guide/inner", "guide/inner: inside the folder it would move (guide)"),
-        ("guide/install", "x.rst", "x.rst: a page keeps its source suffix (.md)"),
+        ("guide/install", "x.txt", "x.txt: .txt is no source suffix of this project (.rst, .md)"
+                                   ": the page would be x.txt.md"),
+        ("guide/install.md", "guide/install.md", "guide/install.md: is where the page is"),
         ("ref", "x", "ref: names the folder ref/ and the page ref; write ref/ for the folder"),
         ("conf.py", "x.py", "conf.py: conf.py and the relocation table stay where the build"),
         ("relocations.toml", "x.toml", "relocations.toml: conf.py and the relocation table"),
@@ -577,3 +579,22 @@ def test_rediraffe_file_targets_follow_the_move(
     assert "rewrote 1 link in 1 file (rediraffe_redirects 1)" in capsys.readouterr().err
     assert (tmp_path / "docs/redirects.txt").read_text("utf-8") == moved.replace(
         "\tother.rst", "\tmanual/other.rst")
+
+
+def test_mv_gives_a_page_another_source_suffix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """setuptools renamed its pages from ``.txt`` to ``.rst``, a MyST migration renames
+    ``.rst`` to ``.md``: the page keeps its name and URL (no entry), and links that name
+    it by its source file follow it; mv refused it, or wrote ``guide.rst.txt``."""
+    repo = make_repo(tmp_path, in_git=True)
+    monkeypatch.chdir(repo)
+    before = (repo / "docs/relocations.toml").read_text("utf-8")
+    assert main(["mv", "docs", "guide/install.md", "guide/install.rst"]) == 0
+    assert "no entry needed" in capsys.readouterr().err
+    assert (repo / "docs/guide/install.rst").is_file()
+    assert (repo / "docs/relocations.toml").read_text("utf-8") == before
+    index = (repo / "docs/index.md").read_text("utf-8")
+    assert "[Install](guide/install.rst) and [its section](guide/install.rst#from-source)" \
+        in index
+    assert "{doc}`guide/install`" in index and "\nguide/install\n" in index

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import posixpath
 import shutil
 import sys
 from collections import Counter
@@ -51,6 +52,7 @@ from sphinx_relocate.cli.rewrite import (
 from sphinx_relocate.core.git import Derived, FolderMove
 from sphinx_relocate.core.paths import strip_source_suffix
 from sphinx_relocate.core.rewrite import FileChange, SourceFile
+from sphinx_relocate.core.spans import MARKDOWN_SUFFIXES, NOTEBOOK_SUFFIX, REST_SUFFIXES
 from sphinx_relocate.core.table import Location, RelocationTable, load_table
 
 
@@ -189,6 +191,8 @@ def _plan(
     try:
         text, retargeted = retarget(before.text, move.target_after)
         after = merge_into(text, derived)
+        if after.strip() == before.text.strip():  # nothing added: no table made for it
+            after = before.text
     except ValueError as err:  # tomllib.TOMLDecodeError
         raise UsageError(
             f"{display_path(table_file)}: cannot merge the entries: {err}"
@@ -211,7 +215,8 @@ def _plan(
         # build cannot resolve it for it)
         rewriter = make_rewriter(
             project, own, root, set(files_after), None, documents_after,
-            moved={new: old for old, new in moved_files.items()}, respell=False,
+            moved={new: old for old, new in moved_files.items()},
+            respell=_suffix_changed(move),
             syntaxes={"rediraffe_redirects", "redirects"} if args.keep_links else None,
         )
         paths = redirects if args.keep_links else candidate_files(
@@ -246,6 +251,11 @@ def _moved_generated(
             continue
         moves += generated_folder_moves(old, new, text, text)
     return [m for m in moves if not any(path.startswith(m.old) for path in listed)]
+
+
+#: the suffixes of sources a Sphinx project may read: a page moved to one of these that
+#: the project does not read would keep its own after it
+_SOURCE_SUFFIXES = frozenset({*REST_SUFFIXES, *MARKDOWN_SUFFIXES, NOTEBOOK_SUFFIX, ".txt"})
 
 
 def _checked_move(
@@ -290,10 +300,18 @@ def _checked_move(
     elif kind == "page":
         suffix = old[len(docname) :]
         new_doc, new_is_page = strip_source_suffix(new, suffixes)
-        if new_is_page and new[len(new_doc) :] != suffix:
-            errors.append(f"{new_text}: a page keeps its source suffix ({suffix})")
+        written_suffix = posixpath.splitext(new)[1].lower()
+        if new_is_page:  # another source suffix of the project: the page's parser with it
+            suffix = new[len(new_doc) :]
+        elif written_suffix in _SOURCE_SUFFIXES:
+            # setuptools' guide.txt → guide.rst where source_suffix is ".txt" only: the
+            # page would be guide.rst.txt
+            errors.append(f"{new_text}: {written_suffix} is no source suffix of this project "
+                          f"({', '.join(suffixes)}): the page would be {new + suffix}")
         new = new_doc + suffix
-        if any((srcdir / (new_doc + s)).exists() for s in suffixes):
+        if new == old:
+            errors.append(f"{new_text}: is where the page is")
+        elif any((srcdir / (new_doc + s)).exists() and new_doc + s != old for s in suffixes):
             errors.append(f"{new_text}: exists already (the page {new_doc})")
     elif kind == "folder" and (new == old or new.startswith(old + "/")):
         errors.append(f"{new_text}: inside the folder it would move ({old_text})")
@@ -371,6 +389,18 @@ def _not_pages(project: DocsProject, move: Move) -> set[str]:
     excluded = excluded_paths(paths, project.excludes())
     return {path for path in paths
             if any(path == head or path.startswith(head + "/") for head in excluded)}
+
+
+def _suffix_changed(move: Move) -> frozenset[str]:
+    """The pages the move gives another source suffix, by their names after it: a link
+    that names one by its old source file is this move's to rewrite."""
+    changed = set()
+    for old, new in move.files:
+        old_doc, old_is_page = strip_source_suffix(old, move.suffixes)
+        new_doc, new_is_page = strip_source_suffix(new, move.suffixes)
+        if old_is_page and new_is_page and old[len(old_doc) :] != new[len(new_doc) :]:
+            changed.add(new_doc)
+    return frozenset(changed)
 
 
 def _doc_after(move: Move, docname: str) -> str:
@@ -473,5 +503,7 @@ def _say_table(args: argparse.Namespace, plan: Plan) -> None:
     if plan.retargeted:
         said.append(f"{len(plan.retargeted)} retargeted to the new place")
     if plan.after == plan.before.text:
-        said = ["already records the move"]
+        # a page that keeps its name (another source suffix) needs no entry
+        said = ["already records the move" if entries or plan.retargeted
+                else "no entry needed: every page keeps its name"]
     print(f"{display_path(plan.table_file)}: {', '.join(said)}", file=sys.stderr)

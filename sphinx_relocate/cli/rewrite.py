@@ -92,7 +92,7 @@ def make_rewriter(
     repo_url: str | None = None,
     mentions: bool = False,
     moved: dict[str, str] | None = None,
-    respell: bool = True,
+    respell: bool | frozenset[str] = True,
     syntaxes: Collection[str] | None = None,
 ) -> Rewriter:
     """The rewriter of the docs folder's repository (``files``, ``folders`` and

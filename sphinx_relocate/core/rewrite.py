@@ -199,7 +199,7 @@ class Rewriter:
         moved: dict[str, str] | None = None,
         labels_by_document: bool = False,
         site_map: str = "",
-        respell: bool = True,
+        respell: bool | frozenset[str] = True,
         scripts: Mapping[str, str] | None = None,
         templates: Collection[str] = (),
         conf: str = "",
@@ -240,7 +240,8 @@ class Rewriter:
         self.redirects_file = redirects_file
         #: rewrite a link that names a page by a source file it no longer has, which no
         #: table entry changes (``Landing.respelled``): ``rewrite`` does; ``mv``, which
-        #: edits what its move changes, does not
+        #: edits what its move changes, only for the pages whose suffix it changed (the
+        #: docnames of this set)
         self.respell = respell
         self.table = table
         #: reads reST tables to re-pad them, and tells a file that parses worse
@@ -354,7 +355,9 @@ class Rewriter:
             return UNDECIDED if site.frame is UNDECIDED else _AMBIGUOUS
         if landing is None or not landing.exists or not landing.changed:
             return None
-        if not self.respell and not (landing.via_table or landing.folder):
+        if not (landing.via_table or landing.folder) and not (
+            self.respell is True or (self.respell and landing.target in self.respell)
+        ):
             return None  # only its file's name is old
         if landing.lands_on == "url":
             return landing.target
