@@ -988,3 +988,54 @@ def test_a_title_of_a_label_s_name_is_not_the_label_s_section(path: str, text: s
     new = sections_in(text.format(intro="Intro again."), path, Headings(0))
     assert [s.ids for s in old] == [("title-here", "features"), ()]
     assert compare_sections(old, new) == []
+
+
+def test_pages_renamed_with_the_source_suffix_conf_py_dropped_keep_their_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """setuptools renamed its ``.txt`` pages ``.rst`` as conf.py dropped
+    ``source_suffix = '.txt'``: read with today's suffixes, each old page was a file,
+    and ``from-git`` derived ``[files] "guide.txt" = "guide.rst"``, which the build
+    refuses (a page is no file)."""
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "docs/conf.py": "extensions = ['sphinx_relocate']\nsource_suffix = '.txt'\n",
+        "docs/index.txt": "Home\n====\n\n.. toctree::\n\n   guide\n",
+        "docs/guide.txt": "Guide\n=====\n\nText.\n",
+        "docs/notes.txt": "Notes\n=====\n\nMore text.\n",
+    }, {})
+    base = first_commit(root, "txt")
+    for name in ("index", "guide"):
+        git(root, "mv", f"docs/{name}.txt", f"docs/{name}.rst")
+    git(root, "mv", "docs/notes.txt", "docs/manual.rst")  # renamed too: an entry
+    (root / "docs/conf.py").write_text("extensions = ['sphinx_relocate']\n", "utf-8")
+    git(root, "commit", "-qam", "canonical suffix")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert tomllib.loads(capsys.readouterr().out) == {"pages": {"notes": "manual"}}
+
+
+def test_files_of_a_static_folder_renamed_as_conf_py_renamed_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """setuptools renamed its static folder ``logo/`` to ``images/``, and
+    ``html_static_path`` with it: the images got no entry (today's static folder was
+    left out of the comparison), and ``logo/README.rst``, a file of the static folder
+    then, was a deleted page for ``--check``."""
+    root = tmp_path / "repo"
+    conf = "extensions = ['sphinx_relocate']\nhtml_static_path = ['{}']\n"
+    write_tree(root, {
+        "docs/conf.py": conf.format("logo"),
+        "docs/index.rst": "Home\n====\n\n.. image:: logo/banner.svg\n",
+        "docs/logo/README.rst": "Logos\n=====\n\nThe project's logos, and how to make them.\n",
+        "docs/logo/banner.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>\n",
+    }, {})
+    base = first_commit(root, "logo")
+    git(root, "mv", "docs/logo", "docs/images")
+    (root / "docs/conf.py").write_text(conf.format("images"), "utf-8")
+    git(root, "commit", "-qam", "images")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 0
+    capsys.readouterr()
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert tomllib.loads(capsys.readouterr().out) == {"prefixes": {"logo/": "images/"}}

@@ -41,12 +41,15 @@ def command_from_git(args: argparse.Namespace) -> int:
     table = table_or_exit(project, args.table)
     project.say_read(args.table, table)
     try:
+        assets = project.asset_folders()
         prefix, changes = docs_changes(
-            project.srcdir, args.since, args.similarity, project.excludes(),
+            project.srcdir, args.since, args.similarity,
+            [pattern for pattern in project.excludes() if pattern not in assets],
             project.source_suffixes,
             project.settings.headings,
             project.gallery_conf(),
             project.autoapi(),
+            assets,
         )
     except GitError as err:
         raise UsageError(str(err)) from None

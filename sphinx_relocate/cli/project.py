@@ -72,6 +72,15 @@ class DocsProject:
         inside = os.path.relpath(path, os.path.abspath(root)).replace(os.sep, "/")
         return "" if inside == ".." or inside.startswith("../") else inside
 
+    def asset_folders(self) -> list[str]:
+        """``html_static_path`` and ``html_extra_path``: folders whose files the HTML
+        builders copy, which are never pages (and may be images a page shows)."""
+        return [
+            str(path) for name in ("html_static_path", "html_extra_path")
+            if isinstance(paths := self.settings.get(name), (list, tuple))
+            for path in paths if isinstance(path, (str, os.PathLike))
+        ]
+
     def excludes(self) -> list[str]:
         """What discovery leaves out: conf.py's ``exclude_patterns``, the folders Sphinx
         leaves out as its HTML builders do (``templates_path``, ``html_static_path``,

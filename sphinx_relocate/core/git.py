@@ -136,6 +136,12 @@ class Changes:
     generated: list[FolderMove] = field(default_factory=list)
     #: labels of generated pages renamed with them (sphinx-gallery's), old → new
     labels: list[tuple[str, str]] = field(default_factory=list)
+    #: the source suffixes conf.py gave at the revision, where they differ from now
+    #: (setuptools' ``.txt`` pages, renamed ``.rst`` as conf.py dropped ``.txt``)
+    old_suffixes: tuple[str, ...] = ()
+    #: paths (docs-relative) named like pages that are files of a static or extra
+    #: folder on their side (setuptools' ``logo/README.rst``, ``logo/`` static then)
+    not_pages: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -723,7 +729,8 @@ def section_changes(
     for old, new in [*changes.renames, *((path, path) for path in changes.modified), *gone]:
         if not old.startswith(docs_prefix) or "\n" in old:
             continue
-        if not strip_source_suffix(old[len(docs_prefix) :], suffixes)[1]:
+        if (not strip_source_suffix(old[len(docs_prefix) :], suffixes)[1]
+                or old[len(docs_prefix) :] in changes.not_pages):
             continue
         kept = new is not None and new.startswith(docs_prefix) and strip_source_suffix(
             new[len(docs_prefix) :], suffixes)[1]
@@ -1197,6 +1204,7 @@ def derive(
     ``present`` are the files in the docs folder now (relative to it): a folder that
     still holds any is not a folder that moved.  ``not_pages`` are paths named like a
     page that are none (an include fragment ``exclude_patterns`` leaves out): files.
+    Old paths are read with the revision's source suffixes (``Changes.old_suffixes``).
     """
     derived = fold_folders(_entries(changes, docs_prefix, suffixes, not_pages), present)
     generated = [  # a folder that moved with the folder above it is said by its entry
@@ -1222,19 +1230,23 @@ def _entries(
 ) -> Derived:
     """One entry per renamed page and file, one per deleted page (no folders folded)."""
     derived = Derived()
+    old_suffixes = changes.old_suffixes or suffixes
+    not_pages = {*not_pages, *changes.not_pages}
 
     def inside(path: str) -> str | None:
         return path[len(docs_prefix) :] if path.startswith(docs_prefix) else None
 
-    def page(path: str) -> tuple[str, bool]:
-        docname, is_page = strip_source_suffix(path, suffixes)
+    def page(path: str, read_with: tuple[str, ...] = suffixes) -> tuple[str, bool]:
+        docname, is_page = strip_source_suffix(path, read_with)
         return docname, is_page and path not in not_pages
 
     for old_path, new_path in changes.renames:
         old, new = inside(old_path), inside(new_path)
         if old is None:
             continue
-        old_doc, old_is_page = page(old)
+        old_doc, old_is_page = page(old, old_suffixes)
+        if not old_is_page and new is not None and page(new)[1]:
+            continue  # a file that became a page: a [files] entry cannot name a page
         if old_is_page:
             if new is None or not page(new)[1]:
                 derived.deleted.append(old_doc)  # out of the docs, or no page now
@@ -1248,8 +1260,8 @@ def _entries(
     for path in changes.deleted:
         old = inside(path)
         if old is not None:
-            docname, is_page = strip_source_suffix(old, suffixes)
-            if is_page:
+            docname, is_page = strip_source_suffix(old, old_suffixes)
+            if is_page and old not in not_pages:
                 derived.deleted.append(docname)
     went: dict[str, set[str]] = {}
     for change in changes.sections:
@@ -1415,12 +1427,14 @@ def docs_changes(
     srcdir: Path, since: str | None, similarity: int, exclude_patterns: Iterable[str] = (),
     suffixes: tuple[str, ...] = (), headings: Headings = PLAIN_HEADINGS,
     gallery_conf: object = None, autoapi: tuple[Path, str] | None = None,
+    assets: Iterable[str] = (),
 ) -> tuple[str, Changes]:
     """The changes under the docs folder, with its path in the repository (``"docs/"``);
     with ``suffixes``, also the section ids the pages of those suffixes lost; with a
     ``sphinx_gallery_conf``, the pages its examples' renames move; with ``autoapi``
     (conf.py and sphinx-autoapi's folder now), that folder moved from the one conf.py
-    named at ``since``."""
+    named at ``since``.  ``assets``: the static and extra folders now (docs-relative),
+    whose files are files, never pages (an image there is what ``.. image::`` names)."""
     root = top_level(srcdir).resolve()
     folder = srcdir.resolve().relative_to(root).as_posix()
     prefix = "" if folder == "." else folder + "/"
@@ -1436,6 +1450,10 @@ def docs_changes(
         except GitError:
             return prefix, changes  # no commit yet: no section had an id
         revision = out.decode().strip()
+        then, assets_then = _conf_at(root, revision, prefix + "conf.py")
+        if then and set(then) != set(suffixes):
+            changes = replace(changes, old_suffixes=then)
+        changes = _asset_files(changes, prefix, assets, assets_then)
         generated = generated_moves(root, revision, changes, prefix, suffixes)
         generated += object_moves(root, revision, changes, prefix, suffixes, generated,
                                   exclude_patterns)
@@ -1447,6 +1465,69 @@ def docs_changes(
             generated=[*generated, moved_api] if moved_api else generated,
         )
     return prefix, changes
+
+
+def _conf_at(
+    root: Path, revision: str, conf: str
+) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+    """The source suffixes and the static and extra folders conf.py gave at
+    ``revision``, as far as its literals say (``()`` and ``None`` for what it did not
+    have, or set otherwise)."""
+    from sphinx_relocate.core.confpy import read_literals
+    from sphinx_relocate.core.settings import extensions_suffixes, source_suffixes
+
+    text = _texts_at(root, revision, [conf])[0]
+    if text is None:
+        return (), None
+    try:
+        values = read_literals(text, conf).values
+    except (SyntaxError, ValueError):
+        return (), None
+    assets: tuple[str, ...] | None = ()
+    for name in ("html_static_path", "html_extra_path"):
+        folders = values.get(name, [])
+        if assets is None or not isinstance(folders, (list, tuple)):
+            assets = None
+        else:
+            assets += tuple(folder for folder in folders if isinstance(folder, str))
+    given, extensions = values.get("source_suffix"), values.get("extensions") or ()
+    if not isinstance(given, (str, list, tuple, dict, type(None))) or not isinstance(
+            extensions, (list, tuple)):
+        return (), assets
+    try:
+        return source_suffixes(given, extensions_suffixes(
+            [name for name in extensions if isinstance(name, str)])), assets
+    except (TypeError, ValueError):
+        return (), assets
+
+
+def _asset_files(
+    changes: Changes, docs_prefix: str, now: Iterable[str], then: Iterable[str] | None,
+) -> Changes:
+    """``changes`` with the paths of each side's static and extra folders noted as no
+    pages (``then``: the revision's, ``None`` when unknown: today's)."""
+    def under(folders: Iterable[str]) -> Callable[[str], str | None]:
+        heads = [posixpath.normpath(f).strip("/") + "/" for f in folders]
+
+        def inside(path: str) -> str | None:
+            if not path.startswith(docs_prefix):
+                return None
+            relative = path[len(docs_prefix) :]
+            return relative if any(relative.startswith(h) for h in heads) else None
+        return inside
+
+    now_inside = under(list(now))
+    then_inside = now_inside if then is None else under(then)
+    found = {
+        *(then_inside(old) for old, _ in changes.renames),
+        *(now_inside(new) for _, new in changes.renames),
+        *(then_inside(path) for path in changes.deleted),
+        *(now_inside(path) for path in changes.added),
+    }
+    found.discard(None)
+    if not found:
+        return changes
+    return replace(changes, not_pages=frozenset(p for p in found if p is not None))
 
 
 def _with_galleries(

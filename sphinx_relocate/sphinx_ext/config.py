@@ -286,14 +286,15 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
     try:
         prefix, changes = docs_changes(
             Path(app.srcdir), since, 50,
-            # what Sphinx reads no page from, as its discovery leaves it out
-            [*app.config.exclude_patterns, *app.config.templates_path,
-             *getattr(app.builder, "get_asset_paths", list)()],
+            # what Sphinx reads no page from, as its discovery leaves it out; the
+            # static and extra folders' files are files (an image there moves too)
+            [*app.config.exclude_patterns, *app.config.templates_path],
             source_suffixes(app),
             state_of(app).settings.headings,
             getattr(app.config, "sphinx_gallery_conf", None)
             if GALLERY_EXTENSION in app.extensions else None,
             _autoapi_now(app),
+            getattr(app.builder, "get_asset_paths", list)(),
         )
     except GitError as err:
         message = f"relocate_since = {since!r}: cannot check for pages without an entry: {err}"
