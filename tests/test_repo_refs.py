@@ -8,6 +8,7 @@ configured branch (``main`` also stands for ``master``, and the other way round)
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import builds
@@ -133,3 +134,49 @@ def test_raw_urls_of_githubs_files_are_followed_checked_and_rewritten(
         f"- [old]({RAW}/main/docs/new.md)\n- [tag]({RAW}/v1.0/docs/old.md)\n"
         f"- [gone]({RAW}/HEAD/docs/gone.md)\n"
     )
+
+
+def test_a_folder_named_as_a_moved_page_is_that_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """black's ``…/blob/master/docs/compatible_configs/`` names the folder of sample
+    configs, which stayed, beside the page ``compatible_configs`` that moved: ``rewrite``
+    sent it to the page's new folder, and the build to the page's new source file."""
+    links = "".join(f"- [{n}]({GITHUB}/{url})\n" for n, url in enumerate([
+        "blob/main/docs/old/", "tree/main/docs/old", "blob/main/docs/old.md#usage"]))
+    docs = forge_url_project(tmp_path / "repo", f'relocate_repo_url = "{GITHUB}/blob/main/"',
+                             links)
+    (docs / "old").mkdir()
+    (docs / "old/setup.cfg").write_text("[flake8]\n", "utf-8")
+    built = builds.build(docs)
+    page = (built.outdir / "index.html").read_text("utf-8")
+    assert f'href="{GITHUB}/blob/main/docs/old/"' in page, page
+    assert f'href="{GITHUB}/tree/main/docs/old"' in page, page
+    assert f'href="{GITHUB}/blob/main/docs/new.md#usage"' in page, page
+    main(["rewrite", str(docs), "--write"])
+    capsys.readouterr()
+    assert (docs / "index.md").read_text().endswith(links.replace("old.md", "new.md"))
+
+
+def test_a_moved_folder_s_url_follows_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A repository URL of a folder that a ``[prefixes]`` entry moved lands in the new
+    folder, with or without its slash, in the build and in ``rewrite`` alike."""
+    links = "".join(f"- [{n}]({GITHUB}/{url})\n" for n, url in enumerate([
+        "tree/main/docs/guide/", "tree/main/docs/guide", "blob/main/docs/guide/a.md"]))
+    docs = forge_url_project(tmp_path / "repo", f'relocate_repo_url = "{GITHUB}/blob/main/"',
+                             links)
+    (docs / "manual").mkdir()
+    (docs / "manual/a.md").write_text("# A\n", "utf-8")
+    (docs / "relocations.toml").write_text('[pages]\n"old" = "new"\n\n'
+                                           '[prefixes]\n"guide/" = "manual/"\n', "utf-8")
+    (docs / "index.md").write_text((docs / "index.md").read_text("utf-8").replace(
+        "new\n```", "new\nmanual/a\n```"), "utf-8")
+    moved = links.replace("docs/guide", "docs/manual")
+    page = (builds.build(docs).outdir / "index.html").read_text("utf-8")
+    for url in re.findall(r"\((.*)\)", moved):
+        assert f'href="{url}"' in page, page
+    main(["rewrite", str(docs), "--write"])
+    capsys.readouterr()
+    assert (docs / "index.md").read_text().endswith(moved)

@@ -369,6 +369,13 @@ def framed(site: Site, text: str, path: str, project: Project) -> Site:
 _SPAN_READS_AS: dict[str, ReadAs] = {"image": "file", "include": "file", "download": "file"}
 
 
+def repository_reads_as(path: str, project: Project) -> ReadAs:
+    """How a path of the project's repository URL is read: a file or a folder, a page
+    only by its source file (black's ``…/docs/compatible_configs/`` is that folder, which
+    stayed, not the page ``compatible_configs`` that moved)."""
+    return "any" if strip_source_suffix(decode(path), project.suffixes)[1] else "file"
+
+
 def span_reads_as(span: Span) -> ReadAs:
     """How a target found in source text is read."""
     return "page" if span.mode == "doc" else _SPAN_READS_AS.get(span.syntax, "any")
@@ -706,11 +713,16 @@ def _at(
             return _through(target, folder, project)
     if reads_as != "page" and inside:
         moved = project.locate_file(inside)
+        if moved is None and not inside.endswith("/"):  # a folder a prefix moved
+            moved = project.locate_file(inside + "/")
+            if moved is not None and not moved.url:
+                moved = moved._replace(path=moved.path.rstrip("/"))
         if moved is not None:
             if moved.url:
                 return Landing("url", moved.url, "", True, folder)
-            if project.is_file(project.repo_path(moved.path)):
-                return Landing("file", project.repo_path(moved.path), fragment, True, folder)
+            new_path = project.repo_path(moved.path)
+            if project.is_file(new_path) or project.is_folder(new_path.rstrip("/")):
+                return Landing("file", new_path, fragment, True, folder)
         elif reads_as == "file":
             source = _moved_source(inside, project)
             if source is not None:  # a page's source file, read by include and the like

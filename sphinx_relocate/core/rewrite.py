@@ -64,6 +64,7 @@ from sphinx_relocate.core.landing import (
     lost_sidebar_key,
     moved_glob,
     repo_base,
+    repository_reads_as,
     site_of,
     span_reads_as,
 )
@@ -656,7 +657,8 @@ class Rewriter:
             if span.mode == "glob":
                 new = self.new_glob(written, site, path)
             elif new is None and span.mode == "repo":
-                new = self.new_target("/" + written, _REPO_SITE)
+                new = self.new_target("/" + written, _REPO_SITE, repository_reads_as(
+                    split_target(written)[0], self.project))
                 new = new[1:] if isinstance(new, str) and new.startswith("/") else new
             elif new is None and span.mode == "site":
                 new = self.new_site_url(written)

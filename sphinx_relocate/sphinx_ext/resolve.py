@@ -57,6 +57,7 @@ from sphinx_relocate.core.landing import (
     land,
     moved_glob,
     repository_path,
+    repository_reads_as,
     site_of,
     span_reads_as,
 )
@@ -747,7 +748,8 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
         ).replace(os.sep, "/")
         root = project.repo_folder("")
         written = "/" + join_relative(root, inside) + (f"#{fragment}" if fragment else "")
-        landing = land(written, "any", Site((root,), ""), project)
+        landing = land(written, repository_reads_as(inside, project), Site((root,), ""),
+                       project)
     elif (below := site_path(url, baseurl)) is not None:  # a page of the built site
         root = project.repo_folder("")
         version, current = served_version(
@@ -793,6 +795,8 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
         new_path = resolver.in_repository(resolver.source_path(resolved))
         if new_path is None:
             return None
+        if path.endswith("/") and not new_path.endswith("/"):  # a folder, as written
+            new_path += "/"
         new = url[: len(url) - len(in_repository)] + new_path
     else:
         builder = resolver.app.builder
