@@ -598,3 +598,15 @@ def test_mv_gives_a_page_another_source_suffix(
     assert "[Install](guide/install.rst) and [its section](guide/install.rst#from-source)" \
         in index
     assert "{doc}`guide/install`" in index and "\nguide/install\n" in index
+
+
+def test_mv_leaves_no_empty_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pydata-sphinx-theme moved the last page out of ``contribute/``: ``git mv`` left
+    the folder, empty."""
+    repo = make_repo(tmp_path, in_git=True)
+    monkeypatch.chdir(repo)
+    assert main(["mv", "docs", "guide/install.md", "manual/install.md"]) == 0
+    assert (repo / "docs/guide").is_dir()  # usage.md is still there
+    assert main(["mv", "docs", "guide/usage.md", "manual/usage.md"]) == 0
+    assert not (repo / "docs/guide").exists()
+    assert (repo / "docs").is_dir()

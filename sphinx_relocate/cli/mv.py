@@ -458,6 +458,7 @@ def _apply(args: argparse.Namespace, root: Path, plan: Plan, edits: list[FileCha
     try:
         _move_source(root / prefix / move.old, root / prefix / move.new)
         done.append(f"moved {prefix}{move.old} → {prefix}{move.new}")
+        _remove_emptied((root / prefix / move.old).parent, root / prefix)
         for folder in plan.generated:
             (root / folder.new).parent.mkdir(parents=True, exist_ok=True)
             shutil.move(root / folder.old, root / folder.new)
@@ -492,6 +493,17 @@ def _move_source(source: Path, destination: Path) -> None:
         shutil.move(source, destination)
         return
     git(["mv", "--", str(source), str(destination)], source.parent)
+
+
+def _remove_emptied(folder: Path, docs: Path) -> None:
+    """Remove the folders the move left empty, up to the docs folder (``git mv`` leaves
+    them, and a folder that held the moved pages only is no part of the project now)."""
+    while folder != docs and docs in folder.parents:
+        try:
+            folder.rmdir()  # only an empty one
+        except OSError:
+            return
+        folder = folder.parent
 
 
 def _say_table(args: argparse.Namespace, plan: Plan) -> None:
