@@ -572,12 +572,6 @@ def _check_anchor(check: ProjectCheck, entry: Entry) -> None:
     if not settled.url and settled.path not in documents:
         check.missing(entry, f"target {str(entry.new)!r} of {entry.old!r} is not a document",
                       settled.path)
-    page = entry.old.split("#", 1)[0]
-    if page not in documents and check.table.locate_page(page) is None:
-        # black's deleted pyproject_toml, whose sections went elsewhere: its old URL, the
-        # one its fragments are read on, gets no stub without a target of its own
-        check.missing(entry, f"{page!r} of {entry.old!r} is no document and no entry moves "
-                      f"it: its old URL gets no stub (give {page!r} a target in [pages])")
 
 
 def _check_folder(check: ProjectCheck, entry: Entry) -> None:
