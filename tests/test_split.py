@@ -516,3 +516,51 @@ def test_a_near_tie_goes_to_the_page_where_the_rest_went(
     anchors = tomllib.loads(capsys.readouterr().out)["anchors"]
     assert anchors["reference/install#usage"] == "cli/install#usage"
     assert anchors["reference/uninstall#usage"] == "cli/uninstall#usage"
+
+
+def test_a_label_left_above_another_section_does_not_take_the_heading_s_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """MyST-Parser's docs left ``(syntax/linkify)=`` above *Math shortcuts* and moved
+    *Linkify*, its text and ``#linkify`` kept, further down: ``#linkify`` was sent to
+    ``#math-shortcuts``, with no warning, by the rule for two sections that swapped."""
+    linkify = "Linkify turns bare web addresses in the text into links, when enabled.\n"
+    math = "Math shortcuts write dollar signs for inline and display mathematics.\n"
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "docs/conf.py": 'extensions = ["myst_parser", "sphinx_relocate"]\n'
+                        "myst_heading_anchors = 2\n",
+        "docs/optional.md": f"# Optional\n\n(syntax/linkify)=\n## Linkify\n\n{linkify}\n"
+                            f"(syntax/math)=\n## Math shortcuts\n\n{math}",
+    }, {})
+    base = first_commit(root, "before")
+    write_tree(root, {
+        "docs/optional.md": f"# Optional\n\n(syntax/linkify)=\n(syntax/math)=\n"
+                            f"## Math shortcuts\n\n{math}\n## Linkify\n\n{linkify}",
+    }, {})
+    git(root, "commit", "-qam", "reorder")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    assert "linkify" not in capsys.readouterr().out
+
+
+def test_an_id_the_page_keeps_without_a_heading_is_not_lost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """tox turned its *sdist* section into a list item and kept ``.. _sdist:`` above it:
+    the page still has ``#sdist``, which ``from-git`` asked a target for."""
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "docs/conf.py": 'extensions = ["sphinx_relocate"]\n',
+        "docs/install.rst": "Install\n=======\n\n.. _sdist:\n\nsdist\n-----\n\nFrom source.\n\n"
+                            "wheel\n-----\n\nFrom a wheel.\n",
+    }, {})
+    base = first_commit(root, "before")
+    write_tree(root, {
+        "docs/install.rst": "Install\n=======\n\nWays:\n\n.. _sdist:\n\n- sdist, from source\n",
+    }, {})
+    git(root, "commit", "-qam", "shorter")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "install#wheel" in out and "sdist" not in out

@@ -59,6 +59,7 @@ from sphinx_relocate.core.spans import (
     Span,
     _markdown_targets,
     _outside,
+    anchors_in_source,
     autosummary_entries,
     autosummary_folders,
 )
@@ -668,8 +669,15 @@ def compare_sections(
             if len(kept) != 1:
                 continue
             holder = next(iter(kept.values()))
-            lost += [(i, _counterpart(section, i, holder, old_ids))
-                     for i in section.ids if by_id[i] is not holder]
+            stayed = [i for i in section.ids if by_id[i] is not holder]
+            # unless the section with the heading's id kept the text: then the label
+            # alone moved (MyST-Parser's docs left ``(syntax/linkify)=`` above *Math
+            # shortcuts*, and *Linkify* further down kept its text and ``#linkify``)
+            if stayed and section.body.strip() and _text_likeness(
+                    section.body, holder.body) <= max(
+                    _text_likeness(section.body, by_id[i].body) for i in stayed):
+                continue
+            lost += [(i, _counterpart(section, i, holder, old_ids)) for i in stayed]
             continue
         # the same heading, else the section that kept one of its labels
         went = next((by_id[i] for i in section.ids if i in by_id), None)
@@ -764,7 +772,13 @@ def section_changes(
         new_sections = sections_in(new_text, new, headings)
         old_ids = {i for s in old_sections for i in s.ids}
         fresh += [(new_doc, new, s) for s in new_sections if not old_ids.intersection(s.ids)]
+        # an id the page still has, though no heading: a label above a list item (tox's
+        # ``.. _sdist:``, whose section became one), an HTML id
+        anchors_now = anchors_in_source(new_text, new, headings).difference(
+            i for s in new_sections for i in s.ids)
         for old_id, new_id in compare_sections(old_sections, new_sections):
+            if old_id in anchors_now:
+                continue
             if new_id is None:
                 section = next(s for s in old_sections if old_id in s.ids)
                 lost_here.append((old_doc, section, old_id, False))
