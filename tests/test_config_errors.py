@@ -386,3 +386,17 @@ def test_a_value_is_accepted_only_with_its_types_and_never_raises(name, value) -
     else:
         assert "\n" not in problems[0].message
         assert problems[0].message.startswith(name)
+
+
+def test_an_old_myst_parser_stops_the_build_in_one_line(
+    make_app, tmp_path, monkeypatch
+) -> None:
+    """MyST-Parser's own docs at 0.15 (its pin then) lost 17 relative links with the
+    extension and no word of it: a myst-parser older than 3 is named and stops."""
+    import myst_parser
+
+    monkeypatch.setattr(myst_parser, "__version__", "0.15.0")
+    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinx_relocate"]\n')
+    (tmp_path / "index.md").write_text("# Home\n")
+    with pytest.raises(ConfigError, match=r"myst-parser 0\.15\.0: upgrade it"):
+        make_app("html", srcdir=tmp_path)

@@ -30,6 +30,7 @@ from sphinx_relocate.core.settings import (
 )
 from sphinx_relocate.core.table import (
     Location,
+    Problem,
     RelocationTable,
     check_against_project,
     load_table,
@@ -174,6 +175,7 @@ def check_config(app: Sphinx, config: Config) -> None:
     """Check every option and build the settings, once, before anything reads one and
     before Sphinx's own type warnings: a wrong value stops the build with one line at its
     conf.py line."""
+    _check_myst_parser(app)
     state = state_of(app)
     state.peer_options = register_peer_values(app)
     names = [v.name for v in CONFIG_VALUES if not v.owner] + state.peer_options
@@ -193,6 +195,28 @@ def check_config(app: Sphinx, config: Config) -> None:
         getattr(config, "myst_heading_anchors", 0), getattr(config, "myst_enable_extensions", ())
     ))
     state.forget_files()
+
+
+#: the oldest myst-parser whose links the resolver reads (its ``reftarget`` and
+#: ``refdomain``); 0.15 leaves the relative links of a page in a folder unresolved
+OLDEST_MYST_PARSER = 3
+
+
+def _check_myst_parser(app: Sphinx) -> None:
+    """Stop on a myst-parser older than the links are read for, with one line, rather
+    than lose links without a word (MyST-Parser's own docs at 0.15 lost 17)."""
+    import sys
+
+    module = sys.modules.get("myst_parser")
+    if "myst_parser" not in app.extensions or module is None:
+        return
+    version = str(getattr(module, "__version__", ""))
+    major = version.split(".", 1)[0]
+    if major.isdigit() and int(major) < OLDEST_MYST_PARSER:
+        stop([Problem(Location(str(Path(app.confdir, "conf.py")), 0),
+                      f"sphinx-relocate reads the links of myst-parser {OLDEST_MYST_PARSER} and "
+                      f"later, and this build loads myst-parser {version}: upgrade it "
+                      f"(pip install 'myst-parser>={OLDEST_MYST_PARSER}')")])
 
 
 #: Settings of Sphinx the settings and the table are read with (Sphinx checks them).
