@@ -561,3 +561,37 @@ def test_section_labels_of_a_moved_page_are_followed_and_listed(tmp_path: Path) 
     # without page names in the labels, a label is a name: the table moves none
     out, warnings = build(now, fresh=True, autosectionlabel_prefix_document=False)
     assert "sub/accounts:permissions" not in entries(out / "objects.inv", "std:label")
+
+
+def test_section_labels_follow_a_section_moved_to_another_page(tmp_path: Path) -> None:
+    """tox moved *Logging* from ``user_guide`` (now ``explanation``) to ``how-to/usage``
+    with an ``[anchors]`` entry ``from-git`` derived: ``user_guide:logging`` was warned as
+    unredirected, left out of ``objects.inv``, and a ``:ref:`` to it was undefined."""
+    from reorg_fixture import write_tree
+
+    conf = ('extensions = ["sphinx.ext.autosectionlabel", "sphinx_relocate"]\n'
+            "autosectionlabel_prefix_document = True\n")
+    guide = "User guide\n==========\n\nOverview\n--------\n\nText.\n\nLogging\n-------\n\nLogs.\n"
+    release = tmp_path / "release"
+    write_tree(release, {"conf.py": conf, "user_guide.rst": guide,
+                         "index.rst": "Index\n=====\n\n.. toctree::\n\n   user_guide\n"}, {})
+    out, warnings = build(release)
+    assert warnings == []
+    now = tmp_path / "now"
+    write_tree(now, {
+        "conf.py": conf + 'relocate_published = "published/objects.inv"\n',
+        "relocations.toml": '[pages]\n"user_guide" = "explanation"\n\n'
+                            '[anchors]\n"user_guide#logging" = "how-to/usage#logging"\n',
+        "explanation.rst": "User guide\n==========\n\nOverview\n--------\n\nText.\n",
+        "how-to/usage.rst": "Usage\n=====\n\nLogging\n-------\n\nLogs.\n",
+        "index.rst": "Index\n=====\n\n.. toctree::\n\n   explanation\n   how-to/usage\n\n"
+                     "See :ref:`user_guide:logging`.\n",
+    }, {})
+    (now / "published").mkdir()
+    shutil.copy(out / "objects.inv", now / "published/objects.inv")
+    out, warnings = build(now)
+    assert warnings == []
+    labels = entries(out / "objects.inv", "std:label")
+    assert labels["user_guide:logging"] == ("how-to/usage.html#logging", "Logging")
+    assert labels["user_guide:overview"] == ("explanation.html#overview", "Overview")
+    assert 'href="how-to/usage.html#logging"' in (out / "index.html").read_text("utf-8")

@@ -31,6 +31,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
+from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import quote_fragment
 
 if TYPE_CHECKING:
@@ -266,17 +267,27 @@ def label_moves(table: RelocationTable, labels: Collection[str]) -> dict[str, tu
 
 
 def section_label_moves(
-    pages: Mapping[str, tuple[str, str]], labels: Collection[str]
+    pages: Mapping[str, tuple[str, str]], labels: Collection[str],
+    sections: Mapping[tuple[str, str], Target] | None = None,
 ) -> dict[str, tuple[str, str]]:
     """Old label → ``(new label, "")`` for each section label of a moved page (``pages``:
     :func:`page_moves`), when ``sphinx.ext.autosectionlabel`` names sections by their
-    page (``guides/accounts:permissions``): the label moved with its page."""
+    page (``guides/accounts:permissions``): the label moved with its page.  And for each
+    section an ``[anchors]`` entry (``sections``) moved to another page with its id, so
+    its title (tox's ``user_guide:logging``, now ``how-to/usage:logging``)."""
     by_page: dict[str, list[str]] = {}
     for label in labels:
         page, colon, _ = label.partition(":")
         if colon:
             by_page.setdefault(page, []).append(label)
     moves: dict[str, tuple[str, str]] = {}
+    for (old, old_id), target in (sections or {}).items():
+        if target.url or target.path == old or target.anchor != old_id:
+            continue
+        for label in by_page.get(target.path, ()):
+            alias = old + label[len(target.path) :]
+            if make_id(label[len(target.path) + 1 :]) == old_id and alias not in labels:
+                moves[alias] = (label, "")
     for old, (new, anchor) in pages.items():
         for label in () if anchor else by_page.get(new, ()):
             alias = old + label[len(new) :]

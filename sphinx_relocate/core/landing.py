@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
+from sphinx_relocate.core.ids import make_id
 from sphinx_relocate.core.paths import (
     REPO_URL_REF,
     SIDEBAR_WILDCARDS,
@@ -844,6 +845,14 @@ def document_label(
     docname, colon, section = label.partition(":")
     if not colon or not docname or is_label(label):
         return None
+    # the section itself may have gone to another page by an [anchors] entry, its title
+    # kept (tox's user_guide:logging, now how-to/usage's Logging): its label went too
+    section_id = make_id(section)
+    target = table.locate_reference(docname, section_id) if section_id else None
+    if target is not None and not target.url and target.anchor == section_id:
+        moved = f"{target.path}:{section}"
+        if is_label(moved):
+            return moved
     target = table.locate_page(docname)
     if target is None or target.url:
         return None

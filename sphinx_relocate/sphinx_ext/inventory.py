@@ -130,7 +130,7 @@ def _aliases(
         moves = page_moves(landings_of(app), documents)
         label_aliases = label_moves(table, labels)
         if state_of(app).settings.labels_by_document:  # after [labels]: an entry wins
-            label_aliases = section_label_moves(moves, labels) | label_aliases
+            label_aliases = section_label_moves(moves, labels, table.anchors) | label_aliases
         table_locations = table.location_of
         for role, names, section in (("std:doc", moves, ""), ("std:label", label_aliases,
                                                               "labels")):
