@@ -156,3 +156,23 @@ def test_console_script(tmp_path) -> None:
     assert result.stdout.strip().endswith(
         "relocations.toml:2: [pages] 'a': the old and new names are the same"
     )
+
+
+def test_anchors_of_a_page_nothing_serves(tmp_path, capsys, monkeypatch) -> None:
+    """black's deleted ``pyproject_toml``: its sections' entries went elsewhere and the
+    page got no ``[pages]`` target, so its old URL had no stub and ``check`` said OK.
+    A page a loaded peer redirects (MyST-Parser's rediraffe) is served."""
+    table = ('[pages]\n"moved" = "guide/intro"\n\n[anchors]\n"gone#lookup" = "guide/intro#x"\n'
+             '"gone#more" = "index#y"\n"moved#y" = "guide/intro#y"\n"index#old" = "index#new"\n'
+             '"peer#z" = "index#z"\n')
+    rediraffe = ('extensions = ["sphinxext.rediraffe", "sphinx_relocate"]\n'
+                 'rediraffe_redirects = {"peer": "index"}\n')
+    make_docs(tmp_path, table, conf=rediraffe)
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = run(capsys, "check", "docs")
+    assert status == 1
+    assert out == [
+        "docs/relocations.toml:5: 'gone' of 'gone#lookup' and 1 more is no document and no "
+        "entry moves it: its old URL gets no stub to read the fragments on (give 'gone' a "
+        "target in [pages])",
+    ]

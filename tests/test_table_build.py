@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import builds
 import pytest
 from sphinx.errors import ConfigError
 
@@ -120,3 +121,23 @@ def test_a_key_with_a_line_break_stops_the_build(make_app, rootdir: Path, tmp_pa
         "relocations.toml:3: [pages] 'a\\nRequire all denied\\nSetEnv X': the key holds the "
         "control character U+000A; names and targets are one line of visible text"
     )
+
+
+def test_anchors_of_a_page_nothing_serves_warn_at_their_line(tmp_path: Path) -> None:
+    """The build says what ``check`` says: the old page of ``[anchors]`` entries that no
+    entry moves gets no stub, so its fragments are read nowhere; a ``[pages]`` target
+    for it settles it."""
+    from reorg_fixture import write_tree
+
+    docs = tmp_path / "docs"
+    write_tree(docs, {
+        "conf.py": 'extensions = ["sphinx_relocate"]\nshow_warning_types = True\n',
+        "index.rst": "Home\n====\n\nUsage\n-----\n",
+        "relocations.toml": '[anchors]\n"gone#usage" = "index#usage"\n',
+    }, {})
+    warnings = builds.build(docs, fresh=True).warnings
+    assert "relocations.toml:2: WARNING: 'gone' of 'gone#usage' is no document" in warnings
+    assert "[relocate.target_missing]" in warnings
+    (docs / "relocations.toml").write_text(
+        '[pages]\n"gone" = "index"\n\n[anchors]\n"gone#usage" = "index#usage"\n', "utf-8")
+    assert "WARNING" not in builds.build(docs, fresh=True).warnings

@@ -10,7 +10,7 @@ from pathlib import Path
 from sphinx_relocate.cli.output import UsageError, display_path, finding
 from sphinx_relocate.cli.project import DocsProject, read_project, section_ids
 from sphinx_relocate.core.paths import SIDEBAR_WILDCARDS
-from sphinx_relocate.core.peers import doubled_by_peers
+from sphinx_relocate.core.peers import anchors_of_unserved_pages, doubled_by_peers
 from sphinx_relocate.core.table import (
     Location,
     Problem,
@@ -35,7 +35,11 @@ def command_check(args: argparse.Namespace) -> int:
             table, documents, lambda p: (srcdir / p).exists(), project.source_suffixes,
             generated=project.generated_folders(),
         )
-        problems += doubled_by_peers(table, project.peer_redirects(), documents.__contains__)
+        served = project.peer_redirects()
+        problems += doubled_by_peers(table, served, documents.__contains__)
+        generated = tuple(project.generated_folders())
+        problems += anchors_of_unserved_pages(
+            table, served, lambda page: page in documents or page.startswith(generated))
         problems += _sidebar_problems(project, table, documents)
         if table.labels:  # against the labels the sources write
             labels, complete = project.labels()

@@ -41,6 +41,7 @@ from sphinx_relocate.core.paths import join_relative, leaves_root
 from sphinx_relocate.core.spans import REDIRECT_PAIR
 from sphinx_relocate.core.table import (
     WILDCARDS,
+    Entry,
     Location,
     PatternValue,
     Problem,
@@ -405,5 +406,34 @@ def doubled_by_peers(
             "its redirects as part of the table)",
             fatal=False,
             subtype="stub",
+        ))
+    return problems
+
+
+def anchors_of_unserved_pages(
+    table: RelocationTable, served: RelocationTable, is_document: Callable[[str], bool],
+) -> list[Problem]:
+    """One problem per old page that ``[anchors]`` entries name and that nothing serves:
+    no document, no entry of the table and no redirect of a peer (``served``) moves it.
+    Its old URL, where the fragments are read, gets no stub (black's deleted
+    ``pyproject_toml``, whose sections went elsewhere and whose ``[pages]`` line
+    ``from-git`` leaves commented, asking for a target).  Reported by the build and
+    ``check`` alike."""
+    problems = []
+    named: dict[str, list[Entry]] = {}
+    for entry in table.of_section("anchors"):
+        named.setdefault(entry.old.split("#", 1)[0], []).append(entry)
+    for page, entries in named.items():
+        if is_document(page) or table.locate_page(page) is not None or (
+                served.locate_page(page) is not None):
+            continue
+        others = f" and {len(entries) - 1} more" if len(entries) > 1 else ""
+        problems.append(Problem(
+            entries[0].location,
+            f"'{page}' of '{entries[0].old}'{others} is no document and no entry moves it: "
+            f"its old URL gets no stub to read the fragments on (give '{page}' a target in "
+            "[pages])",
+            fatal=False,
+            subtype="target_missing",
         ))
     return problems

@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING
 from sphinx_relocate.core.declared import QuietSources, declared_names
 from sphinx_relocate.core.gallery import EXTENSION as GALLERY_EXTENSION
 from sphinx_relocate.core.ids import Headings
-from sphinx_relocate.core.peers import PEERS, Converted, documents_on_disk, doubled_by_peers
+from sphinx_relocate.core.peers import (
+    PEERS,
+    Converted,
+    anchors_of_unserved_pages,
+    documents_on_disk,
+    doubled_by_peers,
+)
 from sphinx_relocate.core.peers import convert as convert_peers
 from sphinx_relocate.core.settings import (
     CONFIG_VALUES,
@@ -258,7 +264,9 @@ def on_env_get_outdated(
         table, env.found_docs, lambda p: (srcdir / p).exists(), source_suffixes(app),
         left_over=gallery_left_over(app),
     )
-    found += doubled_by_peers(table, state_of(app).peer_redirects, env.found_docs.__contains__)
+    served = state_of(app).peer_redirects
+    found += doubled_by_peers(table, served, env.found_docs.__contains__)
+    found += anchors_of_unserved_pages(table, served, env.found_docs.__contains__)
     state_of(app).table_problems = found
     problems = [*table.warnings, *found]
     for problem in problems:
