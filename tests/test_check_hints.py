@@ -121,3 +121,21 @@ def test_a_link_to_an_excluded_page_says_so(tmp_path: Path) -> None:
     assert line.endswith("no document 'modules/solvers/solvers'; its source "
                          "`modules/solvers/solvers.rst` is there, but the build reads no page "
                          "from it (exclude_patterns) [relocate.link]"), line
+
+
+def test_a_link_to_an_intersphinx_entry_names_the_inventory(tmp_path: Path) -> None:
+    """MyST-Parser's ``[plugins](markdown_it:md/plugins)``, its inventory not loaded, was
+    said to name no document ``using/markdown_it:md/plugins``."""
+    from reorg_fixture import write_tree
+
+    docs = tmp_path / "docs"
+    write_tree(docs, {
+        "conf.py": 'extensions = ["myst_parser", "sphinx.ext.intersphinx", "sphinx_relocate"]\n'
+                   'intersphinx_mapping = {"markdown_it": ("https://example.invalid/", '
+                   '"missing.inv")}\n',
+        "index.md": "# Home\n\n```{toctree}\nusing/a\n```\n",
+        "using/a.md": "# A\n\n[plugins](markdown_it:md/plugins)\n",
+    }, {})
+    warnings = builds.build(docs, fresh=True).warnings
+    assert ("link 'markdown_it:md/plugins' does not land: no entry 'md/plugins' in the "
+            "intersphinx inventory 'markdown_it' (not loaded, or without it)") in warnings

@@ -469,7 +469,13 @@ class Checker:
                     return None  # an old path the table relocates
             reason = f"no document {ref.target!r}"
             written = decode(ref.written)
-            if ref.by_name and "." not in posixpath.basename(written.partition("#")[0]):
+            inventory, colon, entry = written.partition(":")
+            if ref.by_name and colon and inventory in (
+                    getattr(self.env.config, "intersphinx_mapping", None) or {}):
+                # MyST-Parser's [x](markdown_it:md/plugins): no path, another project's
+                reason = (f"no entry {entry!r} in the intersphinx inventory {inventory!r} "
+                          "(not loaded, or without it)")
+            elif ref.by_name and "." not in posixpath.basename(written.partition("#")[0]):
                 # a name without a suffix, which MyST takes for a label or an object too
                 # (written with or without "#"): say what it looked for
                 reason = f"no label or object {written!r}, and {reason}"
