@@ -529,31 +529,45 @@ def test_a_followed_fragment_is_one_meaning_that_left_its_page(
     assert all(fragment for on_page in found.values() for fragment in on_page)
 
 
+#: autosectionlabel naming sections by their page
+SECTION_LABELS = ('extensions = ["sphinx.ext.autosectionlabel", "sphinx_relocate"]\n'
+                  "autosectionlabel_prefix_document = True\n")
+
+
+def _release_then_now(
+    tmp_path: Path, release: dict[str, str], now: dict[str, str]
+) -> tuple[Path, Path, list[str]]:
+    """Build the ``release`` files, then the ``now`` ones with the release's
+    ``objects.inv`` as ``relocate_published``; the second build's folder, output and
+    warnings (the release's must have none)."""
+    from reorg_fixture import write_tree
+
+    write_tree(tmp_path / "release", {"conf.py": SECTION_LABELS, **release}, {})
+    out, warnings = build(tmp_path / "release")
+    assert warnings == []
+    docs = tmp_path / "now"
+    conf = SECTION_LABELS + 'relocate_published = "published/objects.inv"\n'
+    write_tree(docs, {"conf.py": conf, **now}, {})
+    (docs / "published").mkdir()
+    shutil.copy(out / "objects.inv", docs / "published/objects.inv")
+    out, warnings = build(docs)
+    return docs, out, warnings
+
+
 def test_section_labels_of_a_moved_page_are_followed_and_listed(tmp_path: Path) -> None:
     """With autosectionlabel naming sections by their page, a page moved by ``[pages]``
     takes its section labels along: ``objects.inv`` lists each old one, and the check of
     the release's labels passes (it warned once per section of every moved page, 40 on
     Read the Docs' guides)."""
-    from reorg_fixture import write_tree
-
-    conf = ('extensions = ["sphinx.ext.autosectionlabel", "sphinx_relocate"]\n'
-            "autosectionlabel_prefix_document = True\n")
     page = "Accounts\n========\n\nPermissions\n-----------\n\nText.\n"
-    release = tmp_path / "release"
-    write_tree(release, {"conf.py": conf, "sub/accounts.rst": page,
-                         "index.rst": "Index\n=====\n\n.. toctree::\n\n   sub/accounts\n"}, {})
-    out, warnings = build(release)
-    assert warnings == []
-    now = tmp_path / "now"
-    write_tree(now, {
-        "conf.py": conf + 'relocate_published = "published/objects.inv"\n',
-        "relocations.toml": '[pages]\n"sub/accounts" = "guides/accounts"\n',
-        "guides/accounts.rst": page,
-        "index.rst": "Index\n=====\n\n.. toctree::\n\n   guides/accounts\n",
-    }, {})
-    (now / "published").mkdir()
-    shutil.copy(out / "objects.inv", now / "published/objects.inv")
-    out, warnings = build(now)
+    now, out, warnings = _release_then_now(
+        tmp_path,
+        {"sub/accounts.rst": page,
+         "index.rst": "Index\n=====\n\n.. toctree::\n\n   sub/accounts\n"},
+        {"relocations.toml": '[pages]\n"sub/accounts" = "guides/accounts"\n',
+         "guides/accounts.rst": page,
+         "index.rst": "Index\n=====\n\n.. toctree::\n\n   guides/accounts\n"},
+    )
     assert warnings == []
     labels = entries(out / "objects.inv", "std:label")
     assert labels["sub/accounts:permissions"] == labels["guides/accounts:permissions"] == (
@@ -567,29 +581,18 @@ def test_section_labels_follow_a_section_moved_to_another_page(tmp_path: Path) -
     """tox moved *Logging* from ``user_guide`` (now ``explanation``) to ``how-to/usage``
     with an ``[anchors]`` entry ``from-git`` derived: ``user_guide:logging`` was warned as
     unredirected, left out of ``objects.inv``, and a ``:ref:`` to it was undefined."""
-    from reorg_fixture import write_tree
-
-    conf = ('extensions = ["sphinx.ext.autosectionlabel", "sphinx_relocate"]\n'
-            "autosectionlabel_prefix_document = True\n")
     guide = "User guide\n==========\n\nOverview\n--------\n\nText.\n\nLogging\n-------\n\nLogs.\n"
-    release = tmp_path / "release"
-    write_tree(release, {"conf.py": conf, "user_guide.rst": guide,
-                         "index.rst": "Index\n=====\n\n.. toctree::\n\n   user_guide\n"}, {})
-    out, warnings = build(release)
-    assert warnings == []
-    now = tmp_path / "now"
-    write_tree(now, {
-        "conf.py": conf + 'relocate_published = "published/objects.inv"\n',
-        "relocations.toml": '[pages]\n"user_guide" = "explanation"\n\n'
-                            '[anchors]\n"user_guide#logging" = "how-to/usage#logging"\n',
-        "explanation.rst": "User guide\n==========\n\nOverview\n--------\n\nText.\n",
-        "how-to/usage.rst": "Usage\n=====\n\nLogging\n-------\n\nLogs.\n",
-        "index.rst": "Index\n=====\n\n.. toctree::\n\n   explanation\n   how-to/usage\n\n"
-                     "See :ref:`user_guide:logging`.\n",
-    }, {})
-    (now / "published").mkdir()
-    shutil.copy(out / "objects.inv", now / "published/objects.inv")
-    out, warnings = build(now)
+    _, out, warnings = _release_then_now(
+        tmp_path,
+        {"user_guide.rst": guide,
+         "index.rst": "Index\n=====\n\n.. toctree::\n\n   user_guide\n"},
+        {"relocations.toml": '[pages]\n"user_guide" = "explanation"\n\n'
+                             '[anchors]\n"user_guide#logging" = "how-to/usage#logging"\n',
+         "explanation.rst": "User guide\n==========\n\nOverview\n--------\n\nText.\n",
+         "how-to/usage.rst": "Usage\n=====\n\nLogging\n-------\n\nLogs.\n",
+         "index.rst": "Index\n=====\n\n.. toctree::\n\n   explanation\n   how-to/usage\n\n"
+                      "See :ref:`user_guide:logging`.\n"},
+    )
     assert warnings == []
     labels = entries(out / "objects.inv", "std:label")
     assert labels["user_guide:logging"] == ("how-to/usage.html#logging", "Logging")

@@ -136,47 +136,35 @@ def test_raw_urls_of_githubs_files_are_followed_checked_and_rewritten(
     )
 
 
-def test_a_folder_named_as_a_moved_page_is_that_folder(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(("urls", "files", "table", "moved"), [
+    # black's …/blob/master/docs/compatible_configs/ names the folder of sample configs,
+    # which stayed beside the page compatible_configs that moved: rewrite sent it to the
+    # page's new folder, and the build to the page's new source file
+    (["blob/main/docs/old/", "tree/main/docs/old", "blob/main/docs/old.md#usage"],
+     {"old/setup.cfg": "[flake8]\n"}, "", ("docs/old.md", "docs/new.md")),
+    # a folder a [prefixes] entry moved: its URL follows, with or without its slash
+    (["tree/main/docs/guide/", "tree/main/docs/guide", "blob/main/docs/guide/a.md"],
+     {"manual/a.md": "# A\n"}, '\n[prefixes]\n"guide/" = "manual/"\n',
+     ("docs/guide", "docs/manual")),
+], ids=["folder-beside-a-moved-page", "moved-folder"])
+def test_a_repository_url_of_a_folder_names_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], urls: list[str],
+    files: dict[str, str], table: str, moved: tuple[str, str],
 ) -> None:
-    """black's ``…/blob/master/docs/compatible_configs/`` names the folder of sample
-    configs, which stayed, beside the page ``compatible_configs`` that moved: ``rewrite``
-    sent it to the page's new folder, and the build to the page's new source file."""
-    links = "".join(f"- [{n}]({GITHUB}/{url})\n" for n, url in enumerate([
-        "blob/main/docs/old/", "tree/main/docs/old", "blob/main/docs/old.md#usage"]))
+    """A repository URL names a file or a folder, and a page only by its source file,
+    in the build and in ``rewrite`` alike."""
+    from reorg_fixture import write_tree
+
+    links = "".join(f"- [{n}]({GITHUB}/{url})\n" for n, url in enumerate(urls))
     docs = forge_url_project(tmp_path / "repo", f'relocate_repo_url = "{GITHUB}/blob/main/"',
                              links)
-    (docs / "old").mkdir()
-    (docs / "old/setup.cfg").write_text("[flake8]\n", "utf-8")
-    built = builds.build(docs)
-    page = (built.outdir / "index.html").read_text("utf-8")
-    assert f'href="{GITHUB}/blob/main/docs/old/"' in page, page
-    assert f'href="{GITHUB}/tree/main/docs/old"' in page, page
-    assert f'href="{GITHUB}/blob/main/docs/new.md#usage"' in page, page
-    main(["rewrite", str(docs), "--write"])
-    capsys.readouterr()
-    assert (docs / "index.md").read_text().endswith(links.replace("old.md", "new.md"))
-
-
-def test_a_moved_folder_s_url_follows_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A repository URL of a folder that a ``[prefixes]`` entry moved lands in the new
-    folder, with or without its slash, in the build and in ``rewrite`` alike."""
-    links = "".join(f"- [{n}]({GITHUB}/{url})\n" for n, url in enumerate([
-        "tree/main/docs/guide/", "tree/main/docs/guide", "blob/main/docs/guide/a.md"]))
-    docs = forge_url_project(tmp_path / "repo", f'relocate_repo_url = "{GITHUB}/blob/main/"',
-                             links)
-    (docs / "manual").mkdir()
-    (docs / "manual/a.md").write_text("# A\n", "utf-8")
-    (docs / "relocations.toml").write_text('[pages]\n"old" = "new"\n\n'
-                                           '[prefixes]\n"guide/" = "manual/"\n', "utf-8")
-    (docs / "index.md").write_text((docs / "index.md").read_text("utf-8").replace(
-        "new\n```", "new\nmanual/a\n```"), "utf-8")
-    moved = links.replace("docs/guide", "docs/manual")
+    write_tree(docs, files, {})
+    with (docs / "relocations.toml").open("a", encoding="utf-8") as file:
+        file.write(table)
+    now = links.replace(*moved)
     page = (builds.build(docs).outdir / "index.html").read_text("utf-8")
-    for url in re.findall(r"\((.*)\)", moved):
+    for url in re.findall(r"\((.*)\)", now):
         assert f'href="{url}"' in page, page
     main(["rewrite", str(docs), "--write"])
     capsys.readouterr()
-    assert (docs / "index.md").read_text().endswith(moved)
+    assert (docs / "index.md").read_text().endswith(now)
