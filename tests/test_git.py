@@ -1039,3 +1039,17 @@ def test_files_of_a_static_folder_renamed_as_conf_py_renamed_it(
     capsys.readouterr()
     assert main(["from-git", "docs", "--since", base]) == 0
     assert tomllib.loads(capsys.readouterr().out) == {"prefixes": {"logo/": "images/"}}
+
+
+def test_a_line_of_inline_code_in_backticks_opens_no_fence() -> None:
+    """MyST-Parser's how-to page wrote ``` `` `hi` `` ``` (inline code) at a line's start:
+    read as a code fence, it hid the next heading, whose text then counted as the
+    section's above, and ``from-git`` sent that section to the wrong page."""
+    from sphinx_relocate.core.git import sections_in
+    from sphinx_relocate.core.spans import find_targets
+
+    text = ("## Show backticks\n\n``` `` `hi` `` ```  will be rendered as: `` `hi` ``\n\n"
+            "## Targets\n\nSee [the page](other.md).\n")
+    assert [s.ids for s in sections_in(text, "howto.md", Headings(2))] == [
+        ("show-backticks",), ("targets",)]
+    assert [text[s.start : s.end] for s in find_targets(text, "howto.md")] == ["other.md"]

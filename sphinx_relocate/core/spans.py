@@ -555,6 +555,11 @@ def _myst_blocks(
         if fence.startswith(":") and not directive:
             position = body_start  # a bare ::: is not a fence
             continue
+        if fence.startswith("`") and "`" in (directive or "") + argument:
+            # CommonMark: a backtick fence's info string holds no backtick, so the line
+            # is inline code (MyST-Parser's ``` `` `hi` `` ``` in its how-to page)
+            position = body_start
+            continue
         end, position = _fence_end(text, fence, body_start)
         fences.append((match.start(), body_start))
         fences.append((end, position))
