@@ -79,7 +79,7 @@ __all__ = [
 ]
 
 #: Bump when the data kept in the environment changes shape.
-ENV_VERSION = 9
+ENV_VERSION = 10
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

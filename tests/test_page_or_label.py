@@ -73,3 +73,26 @@ def test_rewrite_leaves_the_link_and_says_why(
     after = (srcdir / "ref" / "config.md").read_text("utf-8")
     # the other link is rewritten from the page's old folder; this one is left
     assert after == before.replace("(topic/guide)", "(../topic/guide)")
+
+
+def test_a_label_of_the_name_on_a_new_page_is_found_without_checking_everything(
+    srcdir: Path,
+) -> None:
+    """The link's answer is kept between builds (its page and the label's page are what
+    it depends on, issue 27), yet a label of its name on a page added later takes it."""
+    from sphinx_relocate.sphinx_ext.check import checks_of
+
+    guide = srcdir / "topic" / "guide.md"
+    guide.write_text("# Guide\n\n## HTML images\n\nText.\n", "utf-8")
+    built = builds.build(srcdir)
+    assert AMBIGUOUS not in COLOR.sub("", built.warnings)
+    _, checks = checks_of(built.app.env)
+    assert not checks["ref/config"].volatile  # checked again only when a page it names changes
+    assert "topic/images" in checks["ref/config"].names
+
+    (srcdir / "topic" / "labels.md").write_text(
+        "---\norphan: true\n---\n\n# Labels\n\n(topic/images)=\n## Images\n\nText.\n", "utf-8")
+    built = builds.build(srcdir)
+    assert "ref/config" not in built.read
+    assert COLOR.sub("", built.warnings).count(AMBIGUOUS) == 1
+    assert href(built.outdir, "ref/config.html", "see here") == "../topic/labels.html#topic-images"

@@ -84,7 +84,13 @@ from sphinx_relocate.sphinx_ext.adapters import (
     points_elsewhere,
     source_suffixes,
 )
-from sphinx_relocate.sphinx_ext.queries import generated_pages, labels_of, rendered_pages, table_of
+from sphinx_relocate.sphinx_ext.queries import (
+    generated_pages,
+    labels_of,
+    labels_on,
+    rendered_pages,
+    table_of,
+)
 from sphinx_relocate.sphinx_ext.record import (
     EnvValue,
     PerDocument,
@@ -132,6 +138,9 @@ class DocumentCheck(NamedTuple):
     volatile: bool
     #: a reference has other meanings, settled by anchors (``ReportedReferences``)
     alternatives: bool
+    #: names of MyST links to pages, whose answer changes when a label of that name comes
+    #: or goes (the page of the one there now is in ``depends_on``)
+    names: frozenset[str] = frozenset()
 
 
 #: (the ignore patterns it was made under, docname → its check)
@@ -422,6 +431,12 @@ class Checker:
         if self._labels is None:
             self._labels = labels_of(self.env)
         return self._labels
+
+    def label_page(self, name: str) -> str | None:
+        """The document of the label ``name``, as Sphinx's std domain knows it."""
+        std: Any = self.env.get_domain("std")
+        found = std.anonlabels.get(name)
+        return None if found is None else str(found[0])
 
     def land_label(self, ref: Reference) -> LabelLanding | None:
         """Where a reference to a renamed label lands (``_landing.land_label``)."""
@@ -946,6 +961,7 @@ def check_document(checker: Checker, locator: Locator, refs: list[Reference]) ->
     """Check a document's references, and note what the answers depend on."""
     findings: list[Finding] = []
     depends_on: set[str] = set()
+    names: set[str] = set()
     volatile = alternatives = False
     for ref in refs:
         finding = checker.check(ref)
@@ -957,14 +973,21 @@ def check_document(checker: Checker, locator: Locator, refs: list[Reference]) ->
         if ref.alternatives:
             alternatives = True
             depends_on.update(target for _, target, _ in ref.alternatives)
-        if ref.is_page and not ref.by_name and ref.target in checker.docs:
+        if ref.is_page and ref.target in checker.docs:
             depends_on.add(ref.target)
+            if ref.by_name:  # a label of its name would take it (``_page_or_label``)
+                name = normalize_label(decode(ref.written))
+                names.add(name)
+                page = checker.label_page(name)
+                if page is not None:
+                    depends_on.add(page)
         elif not (
             finding is None and not ref.is_page and kind_of(ref.kind).file_is_dependency
             and not leaves_root(ref.target)
         ):
             volatile = True
-    return DocumentCheck(tuple(findings), frozenset(depends_on), volatile, alternatives)
+    return DocumentCheck(tuple(findings), frozenset(depends_on), volatile, alternatives,
+                         frozenset(names))
 
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -988,13 +1011,16 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     builds_html = app.builder is not None and app.builder.format == "html"
     serves_site = app.builder is not None and app.builder.name in SITE_BUILDERS
     checks: dict[str, DocumentCheck] = {}
+    # the labels the documents read in this build have: a link's name may be one now
+    new_labels = {name for found in labels_on(env, changed).values() for name, _ in found
+                  } if changed else set()
     for docname in sorted(references):
         if docname not in env.all_docs:
             continue
         check = known.get(docname)
         if check is None or check.volatile or changed is None or docname in changed or (
             not check.depends_on.isdisjoint(changed)
-        ):
+        ) or not check.names.isdisjoint(new_labels):
             check = check_document(checker, locator, references[docname])
         checks[docname] = check
         report.alternatives = report.alternatives or check.alternatives
