@@ -1120,11 +1120,12 @@ def endtoend_section(results: dict[str, Any], plot: str | None,
             targets.append([
                 "table load and validation in-process: "
                 + ", ".join(f"≤ {g:.0f} ms at {n:,}" for n, _, g in load_checks),
-                ", ".join(f"{ms:.0f} ms at {n:,} ({ms / n * 10000:.1f} ms per 10k)"
+                # one decimal: a miss under a millisecond would read "by 0 ms"
+                ", ".join(f"{ms:.1f} ms at {n:,} ({ms / n * 10000:.1f} ms per 10k)"
                           for n, ms, _ in load_checks) + " (CPU, median)",
                 verdict(True) if all(ms <= g for _, ms, g in load_checks)
                 else verdict(False) + " by " + ", ".join(
-                    f"{ms - g:.0f} ms at {n:,}" for n, ms, g in load_checks if ms > g)])
+                    f"{ms - g:.1f} ms at {n:,}" for n, ms, g in load_checks if ms > g)])
         def plan_verdict(values: list[float]) -> str:
             worst = max(values)
             return (verdict(True) if worst <= PLAN_TARGET_US
