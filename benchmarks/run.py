@@ -1750,7 +1750,7 @@ def render(results: dict[str, Any], plot: str | None = None) -> str:
                 "unprofiled builds above; a function is a hot spot only if it stands out "
                 "here too): " + ", ".join(
                     f"`{name}` {seconds:.3f}"
-                    for name, seconds in sorted(by_name.items(), key=lambda i: -i[1])
+                    for name, seconds in sorted(by_name.items(), key=lambda i: (-i[1], i[0]))
                     if seconds >= 0.005) + ".")
             add("")
 
