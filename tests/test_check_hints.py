@@ -139,3 +139,27 @@ def test_a_link_to_an_intersphinx_entry_names_the_inventory(tmp_path: Path) -> N
     warnings = builds.build(docs, fresh=True).warnings
     assert ("link 'markdown_it:md/plugins' does not land: no entry 'md/plugins' in the "
             "intersphinx inventory 'markdown_it' (not loaded, or without it)") in warnings
+
+
+def test_a_rest_link_to_a_markdown_file_without_myst_warns(tmp_path: Path) -> None:
+    """The Littlest JupyterHub's ``guides/install.rst`` linked `` `admin <admin.md>`_ ``
+    in a project without MyST: ``admin.md`` was taken for the name of a page, not a
+    file, and its link, a 404 on the site, gave no warning (``nothere.txt`` did)."""
+    for name, text in {
+        # set, not Sphinx's default: MyST's add_source_suffix adds ".md" to the default
+        # itself, so every later build of the process reads .md pages (Sphinx 9.2)
+        "conf.py": 'extensions = ["sphinx_relocate"]\nshow_warning_types = True\n'
+                   'source_suffix = {".rst": "restructuredtext"}\n',
+        "relocations.toml": '[pages]\n"guides/admin" = "howto/admin-users"\n',
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   guides/install\n   howto/admin-users\n",
+        "guides/install.rst": "Install\n=======\n\n`admin <admin.md>`_, `gone <nothere.md>`_, "
+                              "`gone too <nothere.txt>`_.\n",
+        "howto/admin-users.rst": "Admin users\n===========\n",
+    }.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, "utf-8")
+    warnings = COLOR.sub("", builds.build(tmp_path, fresh=True).warnings).splitlines()
+    found = [w for w in warnings if "guides/install.rst:4:" in w]
+    assert len(found) == 3, warnings
+    assert all(w.endswith("[relocate.link]") for w in found), found
+    assert any("'admin.md'" in w for w in found) and any("'nothere.md'" in w for w in found)

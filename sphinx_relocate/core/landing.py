@@ -62,7 +62,8 @@ ReadAs = Literal["page", "file", "any"]
 EXTERNAL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//)")
 #: extensions that make a link target a file rather than a page or a label
 FILE_LIKE = re.compile(
-    r"\.(?:html?|png|jpe?g|gif|svg|webp|ico|pdf|csv|tsv|txt|json|ya?ml|toml|ini|cfg|py|ipynb|"
+    r"\.(?:html?|png|jpe?g|gif|svg|webp|ico|pdf|csv|tsv|txt|md|markdown|rst|json|ya?ml|toml|"
+    r"ini|cfg|py|ipynb|"
     r"sh|zip|gz|tgz|tar|xlsx?|docx?|pptx?|mp4|webm|mp3|ogg|drawio)$",
     re.IGNORECASE,
 )
