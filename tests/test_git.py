@@ -1053,3 +1053,202 @@ def test_a_line_of_inline_code_in_backticks_opens_no_fence() -> None:
     assert [s.ids for s in sections_in(text, "howto.md", Headings(2))] == [
         ("show-backticks",), ("targets",)]
     assert [text[s.start : s.end] for s in find_targets(text, "howto.md")] == ["other.md"]
+
+
+def test_a_page_renamed_then_split_goes_where_its_commits_took_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The devguide moved ``triaging.rst`` to ``triage/triaging.rst`` unchanged, then
+    split most of its text out into a new ``triage/labels.rst``: comparing the two ends,
+    git pairs the old page with the page that got most of its text, and ``from-git``
+    sent ``triaging`` (its links and its stub) to the Labels page.  The commits follow
+    the file to the page that still has its title."""
+    root = tmp_path / "repo"
+    labels = "".join(
+        f"Label {n} means the issue has property {n} and needs team {n}.\n\n"
+        for n in range(40)
+    )
+    write_tree(root, {
+        "docs/conf.py": "extensions = ['sphinx_relocate']\n",
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   triaging\n",
+        "docs/triaging.rst": "Triaging an issue\n=================\n\nRead it, reproduce it.\n\n"
+                             "Labels\n======\n\n" + labels,
+    }, {})
+    base = first_commit(root, "start")
+    (root / "docs/triage").mkdir()
+    git(root, "mv", "docs/triaging.rst", "docs/triage/triaging.rst")
+    git(root, "commit", "-qm", "move")
+    text = (root / "docs/triage/triaging.rst").read_text("utf-8")
+    head, _, rest = text.partition("Labels\n======\n")
+    (root / "docs/triage/triaging.rst").write_text(head, "utf-8")
+    (root / "docs/triage/labels.rst").write_text("Labels\n======\n" + rest, "utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "split")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    pages = tomllib.loads(capsys.readouterr().out)["pages"]
+    assert pages["triaging"] == "triage/triaging"
+
+
+def test_pages_that_became_markdown_as_conf_py_changed_suffix_are_the_same_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Littlest JupyterHub rewrote its pages in MyST (``source_suffix`` ``.rst`` →
+    ``.md``) and moved three of them: read with today's suffixes, each old ``.rst`` was
+    no page, so every page was "deleted without a rename" (``--check`` failed for 39
+    pages still there) and the moved ones got no hint of their entry."""
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "docs/conf.py": "source_suffix = ['.rst']\n",
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   a/page\n   b/other\n",
+        "docs/a/page.rst": "Page\n====\n\nSome reST text about the page, *emphasised*.\n",
+        "docs/b/other.rst": "Other\n=====\n\n.. note::\n\n   A note, ``code``.\n",
+    }, {})
+    base = first_commit(root, "rst")
+    git(root, "rm", "-q", "docs/index.rst", "docs/a/page.rst", "docs/b/other.rst")
+    write_tree(root, {
+        "docs/conf.py": "extensions = ['myst_parser']\nsource_suffix = ['.md']\n",
+        "docs/index.md": "# Home\n\n```{toctree}\na/page\nc/other\n```\n",
+        "docs/a/page.md": "# Page\n\nSome MyST text about the page, *emphasised*.\n",
+        "docs/c/other.md": "# Other\n\n:::{note}\nA note, `code`.\n:::\n",
+    }, {})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "myst")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base, "--check"]) == 1
+    err = capsys.readouterr().err
+    assert '"b/other" = "c/other"' in err
+    assert "index" not in err.replace("docs/index.md", "")
+    assert "a/page" not in err
+
+
+def test_a_page_entry_already_written_takes_the_page_title_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The devguide split ``documenting.rst`` into a short ``start-documenting.rst``,
+    retitled, with its label and intro, and a long ``markup.rst``; its table sent
+    ``documenting`` to ``start-documenting``, but git paired the old page with
+    ``markup`` and ``from-git`` sent the old title's id to markup's title.  The page's
+    sections are compared with the page its entry names."""
+    root = tmp_path / "repo"
+    rules = "".join(f"Markup rule {n}: write role {n} like this, never like that.\n\n"
+                    for n in range(40))
+    write_tree(root, {
+        "docs/conf.py": "extensions = ['sphinx_relocate']\n",
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   documenting\n",
+        "docs/documenting.rst": ".. _documenting:\n\nDocumenting Python\n==================\n\n"
+                                "Where the docs live, and who writes them.\n\n"
+                                "reST Primer\n-----------\n\n" + rules,
+    }, {})
+    base = first_commit(root, "start")
+    git(root, "rm", "-q", "docs/documenting.rst")
+    write_tree(root, {
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   documentation/start-documenting\n"
+                          "   documentation/markup\n",
+        "docs/documentation/start-documenting.rst": (
+            ".. _documenting:\n\nGetting Started\n===============\n\n"
+            "Where the docs live, and who writes them.\n"),
+        "docs/documentation/markup.rst": "reStructuredText Markup\n=======================\n\n"
+                                         "reST Primer\n-----------\n\n" + rules,
+        "docs/relocations.toml": '[pages]\n"documenting" = "documentation/start-documenting"\n',
+    }, {})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "split")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    anchors = tomllib.loads(capsys.readouterr().out).get("anchors", {})
+    assert anchors.get("documenting#documenting-python") in (
+        None, "documentation/start-documenting#getting-started"), anchors
+    assert anchors["documenting#rest-primer"] == "documentation/markup#rest-primer"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    title=st.text(alphabet="Rab x漢字", min_size=1, max_size=6).map(str.strip).filter(bool),
+    width=st.integers(min_value=1, max_value=8),
+)
+def test_a_rest_title_is_one_whose_underline_docutils_accepts(title: str, width: int) -> None:
+    """repo2docker's FAQ had a section *R* over a one-character ``~``: from-git saw no
+    title, counted its text as the section above (sent ``faq#julia`` to *R*'s place) and
+    lost ``faq#r``.  A title is what docutils takes for one: an underline as wide as the
+    title, or four wide at least."""
+    from docutils import nodes
+    from docutils.core import publish_doctree
+
+    from sphinx_relocate.core.git import sections_in
+
+    text = f"Top\n===\n\nIntro.\n\n{title}\n{'~' * width}\n\nBody of it.\n"
+    doctree = publish_doctree(text, settings_overrides={"report_level": 5})
+    titles = [node.astext() for node in doctree.findall(nodes.title)]
+    found = [s.ids for s in sections_in(text, "page.rst")]
+    assert (title in titles) == (len(found) == 2), (titles, found)
+
+
+def test_a_retitled_page_s_title_stays_its_top_when_the_title_takes_a_section_s_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ROS 2 moved *Using event handlers in launch files* and retitled it *Using event
+    handlers*, the heading of one of its sections before: the old title found no place
+    on the page, was matched by its boilerplate (Goal, Level, Time) with another
+    tutorial's new title, and its links and stub went to that page."""
+    root = tmp_path / "repo"
+    header = ("**Goal:** Learn about {}.\n\n.. contents:: Table of Contents\n   :local:\n\n"
+              "**Tutorial level:** Advanced\n\n**Time:** 15 minutes\n\n")
+    write_tree(root, {
+        "docs/conf.py": "extensions = ['sphinx_relocate']\n",
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   old/events\n   demos/filter\n",
+        "docs/old/events.rst": "Using event handlers in launch files\n" + "=" * 36 + "\n\n"
+                               + header.format("event handlers")
+                               + "Using event handlers\n--------------------\n\n"
+                               "Launch can react to process events.\n",
+        "docs/demos/filter.rst": "Content Filtering Subscription\n" + "=" * 30 + "\n\n"
+                                 "Filtering happens in the middleware.\n",
+    }, {})
+    base = first_commit(root, "start")
+    git(root, "mv", "docs/old/events.rst", "docs/events.rst")
+    write_tree(root, {
+        "docs/events.rst": "Using event handlers\n====================\n\n"
+                           + header.format("event handlers")
+                           + "Launch can react to process events.\n",
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   events\n   demos/filter\n",
+        "docs/demos/filter.rst": "Creating a content filtering subscription\n" + "=" * 41
+                                 + "\n\n" + header.format("content filtering")
+                                 + "Filtering happens in the middleware.\n",
+    }, {})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "move")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    anchors = tomllib.loads(capsys.readouterr().out)["anchors"]
+    assert anchors["old/events#using-event-handlers-in-launch-files"] == (
+        "events#using-event-handlers")
+
+
+@pytest.mark.parametrize("conf", [
+    "extensions = []\n",
+    "extensions = ['sphinx.ext.autosummary']\nautosummary_generate = False\n",
+])
+def test_a_toctree_of_autosummary_makes_no_folder_where_autosummary_writes_no_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    conf: str,
+) -> None:
+    """Sphinx's own guide to autosummary shows ``:toctree: DIRNAME`` in a code sample
+    and moved into ``usage/extensions/``: ``from-git`` wrote ``"ext/DIRNAME/" =
+    "usage/extensions/DIRNAME/"``, a folder no build makes (autosummary_generate was
+    off), which the build then warned about."""
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "docs/conf.py": conf,
+        "docs/index.rst": "Home\n====\n\n.. toctree::\n\n   ext/autosummary\n",
+        "docs/ext/autosummary.rst": "Autosummary\n===========\n\nFor example::\n\n"
+                                    "    .. autosummary::\n       :toctree: DIRNAME\n\n"
+                                    "       mypkg.mod\n",
+    }, {})
+    base = first_commit(root, "start")
+    (root / "docs/usage").mkdir()
+    git(root, "mv", "docs/ext", "docs/usage/extensions")
+    git(root, "commit", "-qm", "move")
+    monkeypatch.chdir(root)
+    assert main(["from-git", "docs", "--since", base]) == 0
+    data = tomllib.loads(capsys.readouterr().out)
+    assert "DIRNAME" not in str(data), data

@@ -96,3 +96,28 @@ def test_a_label_of_the_name_on_a_new_page_is_found_without_checking_everything(
     assert "ref/config" not in built.read
     assert COLOR.sub("", built.warnings).count(AMBIGUOUS) == 1
     assert href(built.outdir, "ref/config.html", "see here") == "../topic/labels.html#topic-images"
+
+
+def test_a_link_that_names_a_folder_and_a_label_is_the_label_s_without_a_word(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JupyterHub's changelog moved into ``reference/`` and links ``[x](rbac)``: from its
+    old folder that is the folder ``rbac/``, which MyST links to no page, so MyST took the
+    label ``rbac`` at the top of ``rbac/index`` then as now.  The build said nothing;
+    ``rewrite`` called the link ambiguous between the label and a page ``../rbac``."""
+    for name, text in {
+        "conf.py": 'extensions = ["myst_parser", "sphinx_relocate"]\n',
+        "relocations.toml": '[pages]\n"changelog" = "reference/changelog"\n',
+        "index.md": "# Home\n\n```{toctree}\nreference/changelog\nrbac/index\n```\n",
+        "reference/changelog.md": "# Changelog\n\nRead about [roles](rbac).\n",
+        "rbac/index.md": "(rbac)=\n\n# RBAC\n\nText.\n",
+    }.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, "utf-8")
+    built = builds.build(tmp_path)
+    assert "relocate" not in COLOR.sub("", built.warnings)
+    assert href(built.outdir, "reference/changelog.html", "roles") == "../rbac/index.html#rbac"
+    monkeypatch.chdir(tmp_path)
+    assert main(["rewrite", ".", "--write"]) == 0
+    assert "rbac" not in capsys.readouterr().err
+    assert "[roles](rbac)" in (tmp_path / "reference/changelog.md").read_text("utf-8")

@@ -424,6 +424,10 @@ def test_existing_targets_keep_their_spelling(rewriter: Rewriter) -> None:
         ("a.md", "<!-- [a](a.md) <a href='b.md'> -->\n[c](c.md)", ["c.md"]),
         ("a.md", "x <!-- [a](a.md)\n-->\n<!--\n[b](b.md)", []),
         ("a.md", "x <!-- no end [a](a.md)", ["a.md"]),
+        # a fence line inside a comment opens no fence (pyOpenSci's commented toctree)
+        ("a.md", "<!-- ```{toctree}\nold\n``` -->\n\n```{note}\nN.\n```\n\n[a](a.md) "
+                 "<!-- x -->\n\n[b](b.md)\n", ["a.md", "b.md"]),
+        ("a.md", "<!--\n```\n-->\n[a](a.md)\n", ["a.md"]),
         ("a.md", "% [a](a.md)\n%[b](b.md)\n[c](c.md) % [d](d.md)", ["c.md", "d.md"]),
         ("a.md", "```{toctree}\na\n```\n`x` {doc}`b`\n", ["a", "b"]),
         ("a.md", "```{eval-rst}\n``:doc:`a``` :doc:`b`\n\n::\n\n   :doc:`c`\n```\n", ["b"]),

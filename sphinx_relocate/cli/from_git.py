@@ -50,6 +50,8 @@ def command_from_git(args: argparse.Namespace) -> int:
             project.gallery_conf(),
             project.autoapi(),
             assets,
+            table,
+            project.writes_autosummary_pages(),
         )
     except GitError as err:
         raise UsageError(str(err)) from None

@@ -234,6 +234,13 @@ class DocsProject:
         conf = self.confdir / "conf.py"
         return None if folder is None or not conf.is_file() else (conf, folder)
 
+    def writes_autosummary_pages(self) -> bool:
+        """Whether autosummary writes the pages its ``:toctree:`` options name: loaded,
+        and ``autosummary_generate`` not off (it is on by default since Sphinx 4)."""
+        extensions = self.settings.get("extensions") or ()
+        return "sphinx.ext.autosummary" in extensions and (
+            self.settings.get("autosummary_generate", True) is not False)
+
     def generated_folders(self) -> dict[str, str]:
         """The folders autosummary and sphinx-autoapi write pages into when the docs are
         built (with a trailing ``/``), each with what writes it (``autosummary
@@ -246,10 +253,7 @@ class DocsProject:
         autoapi = self.autoapi()
         if autoapi is not None:
             found[autoapi[1]] = f"sphinx-autoapi ({display_path(autoapi[0])})"
-        extensions = self.settings.get("extensions") or ()
-        if "sphinx.ext.autosummary" not in extensions or (
-            self.settings.get("autosummary_generate", True) is False
-        ):
+        if not self.writes_autosummary_pages():
             return found
         for docname in sorted(self.docnames()):
             for suffix in self.source_suffixes:

@@ -49,7 +49,7 @@ from pathlib import Path
 
 from sphinx_relocate.core.gallery import Gallery, galleries_of, labels_of
 from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings, make_id
-from sphinx_relocate.core.paths import sphinx_pattern, strip_source_suffix
+from sphinx_relocate.core.paths import longest_first, sphinx_pattern, strip_source_suffix
 from sphinx_relocate.core.spans import (
     _MD_HEADING,
     _MD_LABEL,
@@ -62,6 +62,7 @@ from sphinx_relocate.core.spans import (
     anchors_in_source,
     autosummary_entries,
     autosummary_folders,
+    underlines,
 )
 from sphinx_relocate.core.table import Location, RelocationTable
 
@@ -402,9 +403,21 @@ def _with_history(
     # ls-tree takes no pathspec magic: the excluded paths it lists are in no diff anyway
     listed = git(["ls-tree", "-r", "-z", "--name-only", revision, "--", folder or "."], root)
     at_start = {os.fsdecode(raw) for raw in listed.split(b"\0") if raw}
-    renames = list(changes.renames)
-    deleted: list[str] = []
+    # a file the commits follow to another file still present than the one the two
+    # ends pair it with: the devguide moved triaging.rst unchanged, then split most of
+    # it out into a new page, which the ends pair it with; the commits know better
+    renames: list[tuple[str, str]] = []
     landed: set[str] = set()
+    unpaired: set[str] = set()
+    for old, new in changes.renames:
+        final = landing(old)
+        if final is not None and final not in (old, new):
+            renames.append((old, final))
+            landed.add(final)
+            unpaired.add(new)
+        else:
+            renames.append((old, new))
+    deleted: list[str] = []
     for path in changes.deleted:
         final = landing(path)
         if final is not None and final != path:
@@ -419,15 +432,15 @@ def _with_history(
                 deleted.append(path)
         elif final != path:
             renames.append((path, final))
-    return replace(
-        changes,
-        renames=renames,
-        deleted=deleted,
-        added=[path for path in changes.added if path not in landed],
-    )
+    # a new file the ends paired with an old one and the commits did not: added
+    paired = {new for _, new in renames}
+    added = [path for path in changes.added if path not in landed]
+    added += sorted(path for path in unpaired - paired if path not in at_start)
+    return replace(changes, renames=renames, deleted=deleted, added=added)
 
 
 _COMMIT = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+
 
 
 # -- sections ----------------------------------------------------------------------
@@ -590,7 +603,7 @@ def _rest_sections(text: str) -> list[Section]:
             # a label's name is taken: a later title of that text gets ``id1`` (pytest's
             # ``.. _features:`` above its index's title, and a *Features* section)
             seen.add(pending[-1])
-        elif line and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(line):
+        elif underlines(rule, line):
             over = number > 0 and bool(_RST_UNDERLINE.match(lines[number - 1].rstrip()))
             # a repeated one is numbered, differently by version
             own = make_id(_rest_title_text(line))
@@ -694,8 +707,12 @@ def compare_sections(
             best = max(scored, default=(0.0, -1))
             if best[0]:
                 went = fresh[best[1]]
-        if went is None and index == 0 and new and new[0] in fresh:
-            went = new[0]  # the page's title, retitled: a link to it meant the page's top
+        if went is None and index == 0 and new:
+            # the page's title, retitled: a link to it meant the page's top, also where
+            # the new title took the id a section of the page had (ROS 2's *Using event
+            # handlers*, a section before, then the title; its old title was matched by
+            # its boilerplate to another tutorial's title)
+            went = new[0]
         if went is not None and went in fresh:
             taken.add(fresh.index(went))
         for old_id in section.ids:
@@ -723,9 +740,14 @@ def _counterpart(old: Section, old_id: str, new: Section, old_ids: set[str]) -> 
 def section_changes(
     root: Path, revision: str, changes: Changes, docs_prefix: str,
     suffixes: tuple[str, ...], headings: Headings = PLAIN_HEADINGS,
+    page_now: Callable[[str], str | None] | None = None,
 ) -> list[SectionChange]:
     """The section ids lost on each page present at ``revision`` (moved, changed or
     deleted), with where each went; the old texts are read in one ``git cat-file --batch``.
+
+    ``page_now`` gives the repository path of the page the table already sends an old
+    docname to: a page git paired with another is compared with that page instead (the
+    one git paired counts as added), so its title stays where its entry goes.
 
     A section a page lost that now lives on another page (the other half of a split, or
     the page a short one was merged into) goes there: the section on a page added or
@@ -733,15 +755,25 @@ def section_changes(
     most alike (the rules of :func:`compare_sections`).
     """
     pairs: list[tuple[str, str | None]] = []
+    #: pages git paired with an old page that the table sends elsewhere: added ones
+    released: list[str] = []
     gone = [(path, None) for path in changes.deleted]
+    then = longest_first(changes.old_suffixes or suffixes)  # what was a page then
     for old, new in [*changes.renames, *((path, path) for path in changes.modified), *gone]:
         if not old.startswith(docs_prefix) or "\n" in old:
             continue
-        if (not strip_source_suffix(old[len(docs_prefix) :], suffixes)[1]
+        if (not strip_source_suffix(old[len(docs_prefix) :], then)[1]
                 or old[len(docs_prefix) :] in changes.not_pages):
             continue
         kept = new is not None and new.startswith(docs_prefix) and strip_source_suffix(
             new[len(docs_prefix) :], suffixes)[1]
+        # a page git paired with another (a deleted one's sections are looked for on
+        # every page added, its entry's too)
+        entry = page_now(strip_source_suffix(old[len(docs_prefix) :], then)[0]) if (
+            page_now is not None and kept and old != new) else None
+        if entry is not None and new is not None and entry != new:
+            released.append(new)
+            new = entry
         pairs.append((old, new if kept else None))
     if not pairs or revision == EMPTY_TREE:
         return []
@@ -757,7 +789,7 @@ def section_changes(
     for (old, new), old_text in zip(pairs, old_texts, strict=True):
         if old_text is None:
             continue
-        old_doc = strip_source_suffix(old[len(docs_prefix) :], suffixes)[0]
+        old_doc = strip_source_suffix(old[len(docs_prefix) :], then)[0]
         old_sections = sections_in(old_text, old, headings)
         if new is None:  # deleted: every id is lost here
             lost_here += [
@@ -792,7 +824,8 @@ def section_changes(
             renamed.append((len(found), section, went))
             found.append(
                 SectionChange(old_doc, old_id, new_doc, new_id, str(root / new), went.line))
-    for path in changes.added:
+    compared = {new for _, new in pairs}
+    for path in [*changes.added, *(p for p in released if p not in compared)]:
         if not path.startswith(docs_prefix):
             continue
         doc, is_page = strip_source_suffix(path[len(docs_prefix) :], suffixes)
@@ -1441,14 +1474,19 @@ def docs_changes(
     srcdir: Path, since: str | None, similarity: int, exclude_patterns: Iterable[str] = (),
     suffixes: tuple[str, ...] = (), headings: Headings = PLAIN_HEADINGS,
     gallery_conf: object = None, autoapi: tuple[Path, str] | None = None,
-    assets: Iterable[str] = (),
+    assets: Iterable[str] = (), table: RelocationTable | None = None,
+    autosummary: bool = True,
 ) -> tuple[str, Changes]:
     """The changes under the docs folder, with its path in the repository (``"docs/"``);
     with ``suffixes``, also the section ids the pages of those suffixes lost; with a
     ``sphinx_gallery_conf``, the pages its examples' renames move; with ``autoapi``
     (conf.py and sphinx-autoapi's folder now), that folder moved from the one conf.py
     named at ``since``.  ``assets``: the static and extra folders now (docs-relative),
-    whose files are files, never pages (an image there is what ``.. image::`` names)."""
+    whose files are files, never pages (an image there is what ``.. image::`` names);
+    ``table``: the entries already written, whose pages the sections follow;
+    ``autosummary``: whether autosummary writes pages (loaded, and
+    ``autosummary_generate`` not off), without which no ``:toctree:`` makes a folder
+    (Sphinx's own guide shows one in a code sample)."""
     root = top_level(srcdir).resolve()
     folder = srcdir.resolve().relative_to(root).as_posix()
     prefix = "" if folder == "." else folder + "/"
@@ -1458,27 +1496,52 @@ def docs_changes(
             changes, root, prefix, since, similarity, galleries_of(gallery_conf, folder)
         )
     if suffixes:
-        changes = _same_page_new_suffix(changes, prefix, suffixes)
         try:
             out = git(["rev-parse", "--verify", "--quiet", f"{since or 'HEAD'}^{{commit}}"], root)
-        except GitError:
-            return prefix, changes  # no commit yet: no section had an id
+        except GitError:  # no commit yet: no section had an id
+            return prefix, _same_page_new_suffix(changes, prefix, suffixes)
         revision = out.decode().strip()
         then, assets_then = _conf_at(root, revision, prefix + "conf.py")
         if then and set(then) != set(suffixes):
             changes = replace(changes, old_suffixes=then)
+        # old paths are pages by the suffixes of then (TLJH's .rst pages, .md now)
+        changes = _same_page_new_suffix(changes, prefix, suffixes)
         changes = _asset_files(changes, prefix, assets, assets_then)
-        generated = generated_moves(root, revision, changes, prefix, suffixes)
-        generated += object_moves(root, revision, changes, prefix, suffixes, generated,
-                                  exclude_patterns)
+        generated = generated_moves(root, revision, changes, prefix, suffixes) if (
+            autosummary) else []
+        if autosummary:
+            generated += object_moves(root, revision, changes, prefix, suffixes, generated,
+                                      exclude_patterns)
         moved_api = None if autoapi is None else autoapi_move(
             root, revision, autoapi[0], prefix, autoapi[1])
         changes = replace(
             changes,
-            sections=section_changes(root, revision, changes, prefix, suffixes, headings),
+            sections=section_changes(root, revision, changes, prefix, suffixes, headings,
+                                     _page_now(root, prefix, suffixes, table)),
             generated=[*generated, moved_api] if moved_api else generated,
         )
     return prefix, changes
+
+
+def _page_now(
+    root: Path, docs_prefix: str, suffixes: tuple[str, ...], table: RelocationTable | None
+) -> Callable[[str], str | None] | None:
+    """The repository path of the page that ``table`` sends an old docname to, when
+    its source is there (``None``: no such entry, or no table)."""
+    if table is None or not (table.pages or table.prefixes or table.patterns):
+        return None
+
+    def source(docname: str) -> str | None:
+        return next((f"{docs_prefix}{docname}{suffix}" for suffix in suffixes
+                     if (root / f"{docs_prefix}{docname}{suffix}").is_file()), None)
+
+    def page_now(docname: str) -> str | None:
+        target = table.locate_page(docname, lambda name: source(name) is not None)
+        if target is None or target.url:
+            return None
+        return source(target.path)
+
+    return page_now
 
 
 def _conf_at(
@@ -1588,11 +1651,14 @@ def _same_page_new_suffix(
 ) -> Changes:
     """A page whose source changed suffix (``index.rst`` gone, ``index.md`` added) is the
     same page, changed: not a deleted one, nor one renamed to the page that git paired
-    its old text with (the text went there; the page stayed)."""
-    def docname(path: str) -> str | None:
+    its old text with (the text went there; the page stayed).  An old path is a page by
+    the suffixes conf.py gave then (``Changes.old_suffixes``)."""
+    then = longest_first(changes.old_suffixes or suffixes)
+
+    def docname(path: str, read_with: tuple[str, ...] = suffixes) -> str | None:
         if not path.startswith(docs_prefix):
             return None
-        name, is_page = strip_source_suffix(path[len(docs_prefix) :], suffixes)
+        name, is_page = strip_source_suffix(path[len(docs_prefix) :], read_with)
         return name if is_page else None
 
     added: dict[str, str] = {}
@@ -1603,7 +1669,7 @@ def _same_page_new_suffix(
     renames: list[tuple[str, str]] = []
     now_added: list[str] = []  # the pages git paired an old text with, new pages again
     for old, new in changes.renames:
-        name = docname(old)
+        name = docname(old, then)
         same = added.pop(name, None) if name is not None and docname(new) != name else None
         if same is None:
             renames.append((old, new))
@@ -1612,7 +1678,7 @@ def _same_page_new_suffix(
             now_added.append(new)
     deleted: list[str] = []
     for path in changes.deleted:
-        name = docname(path)
+        name = docname(path, then)
         same = added.pop(name, None) if name is not None else None
         if same is None:
             deleted.append(path)
@@ -1634,12 +1700,15 @@ def unpaired(
 ) -> list[tuple[str, str]]:
     """Pages deleted and pages added with the same name in another folder (or another
     source suffix): ``(old, new)`` docnames git did not pair because their texts differ
-    too much (a page edited as it moved, such as by ``rewrite``), candidates for an entry."""
-    def pages(paths: Iterable[str]) -> list[str]:
+    too much (a page edited as it moved, such as by ``rewrite``), candidates for an entry;
+    an old path is a page by the suffixes conf.py gave then."""
+    then = longest_first(changes.old_suffixes or suffixes)
+
+    def pages(paths: Iterable[str], read_with: tuple[str, ...] = suffixes) -> list[str]:
         found = []
         for path in paths:
             if path.startswith(docs_prefix):
-                docname, is_page = strip_source_suffix(path[len(docs_prefix):], suffixes)
+                docname, is_page = strip_source_suffix(path[len(docs_prefix):], read_with)
                 if is_page:
                     found.append(docname)
         return found
@@ -1651,18 +1720,18 @@ def unpaired(
     # (pip's reference/index, rewritten as cli/index.md, beside 14 pages git paired)
     went: dict[str, set[str]] = {}
     for old_path, new_path in changes.renames:
-        old_page, new_page = pages([old_path]), pages([new_path])
+        old_page, new_page = pages([old_path], then), pages([new_path])
         if old_page and new_page:
             went.setdefault(posixpath.dirname(old_page[0]), set()).add(
                 posixpath.dirname(new_page[0]))
     new_pages = set(pages(changes.added))
     return sorted({
         *((old, new)
-          for old in pages(changes.deleted)
+          for old in pages(changes.deleted, then)
           for new in added.get(_page_name(old), ())
           if new != old),
         *((old, f"{folder}/index")
-          for old in pages(changes.deleted)
+          for old in pages(changes.deleted, then)
           if old.endswith("/index") and len(folders := went.get(old[: -len("/index")], ())) == 1
           and (folder := next(iter(folders))) and f"{folder}/index" in new_pages
           and f"{folder}/index" != old),

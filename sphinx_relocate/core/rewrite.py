@@ -564,6 +564,15 @@ class Rewriter:
             )
         return normalize_label(decode(written)) in self._every_label
 
+    def names_folder(self, written: str, site: Site) -> bool:
+        """Whether a MyST link lands on a folder: MyST links no folder, and takes the
+        label of its name in the old layout as in the new one (JupyterHub's changelog,
+        moved a folder deeper, links ``[x](rbac)``, the label at the top of
+        ``rbac/index``), which the build leaves as it is without a word."""
+        landing = land(written, "any", site, self.project)
+        return (landing is not None and landing.lands_on == "file"
+                and self.project.is_folder(landing.target))
+
     @property
     def named_files(self) -> frozenset[str]:
         """The files read in a syntax of their own: the site map, the example scripts,
@@ -677,7 +686,8 @@ class Rewriter:
                     and new not in (_AMBIGUOUS, _AMBIGUOUS_LABEL)
                     and self.names_label(written, site)
                 ):
-                    named.append(_link_edit(text, span.start, written, new))
+                    if not self.names_folder(written, site):
+                        named.append(_link_edit(text, span.start, written, new))
                     continue
             assert new is not UNDECIDED  # asked again once the frame was read
             if new is _AMBIGUOUS:

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from sphinx_relocate.core.ids import PLAIN_HEADINGS, Headings, make_id
 from sphinx_relocate.core.paths import SIDEBAR_WILDCARDS
+from sphinx_relocate.core.textedit import column_width
 
 #: Files read as Markdown and as reStructuredText anywhere in the repository.
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -549,6 +550,10 @@ def _myst_blocks(
         match = _FENCE.search(text, position)
         if match is None:
             break
+        comment_end = _open_comment_block(text, position, match.start())
+        if comment_end is not None:  # a fence line inside an HTML comment is text
+            position = comment_end
+            continue
         fence, directive, argument = match.group(1), match.group(2), match.group(3)
         line_end = text.find("\n", match.end())
         body_start = len(text) if line_end < 0 else line_end + 1
@@ -597,6 +602,28 @@ def _myst_blocks(
     return spans
 
 
+def _open_comment_block(text: str, start: int, at: int) -> int | None:
+    """The end of an HTML comment block that a line of ``text[start:at]`` opens and that
+    is still open at ``at``, else ``None``.
+
+    As in CommonMark (HTML block type 2), a line starting with ``<!--`` opens a block
+    that ends with the line holding ``-->``, fence lines inside it included: the
+    pyOpenSci guide comments out a toctree as ``<!-- ```{toctree}`` … ``` --> ``, whose
+    last line opened a code fence that hid the page's next links from ``rewrite``.
+    """
+    position = start
+    while (opening := _COMMENT_BLOCK.search(text, position, at)) is not None:
+        close = text.find("-->", opening.end() - 2)
+        if close < 0:
+            return len(text)
+        line_end = text.find("\n", close)
+        end = len(text) if line_end < 0 else line_end + 1
+        if end > at:
+            return end
+        position = end
+    return None
+
+
 def _fence_end(text: str, fence: str, body_start: int) -> tuple[int, int]:
     """Where the body of a fence opened by ``fence`` ends, and where its closing line
     does (both the end of ``text`` when it is not closed)."""
@@ -629,6 +656,7 @@ def _nested_blocks(
 #: comment line
 _BACKTICKS = re.compile(r"`+")
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_COMMENT_BLOCK = re.compile(r"^[ ]{0,3}<!--", re.MULTILINE)
 _MYST_COMMENT = re.compile(r"^[ ]{0,3}%[^\n]*", re.MULTILINE)
 _LIST_ITEM = re.compile(r"[ ]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _ATX_HEADING = re.compile(r"[ ]{0,3}#{1,6}(?:[ \t]|$)")
@@ -1317,7 +1345,7 @@ def title_in(text: str, path: str) -> str | None:
     lines = text.splitlines()
     for number in range(1, len(lines)):
         title, rule = lines[number - 1].strip(), lines[number].rstrip()
-        if title and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(title):
+        if underlines(rule, title):
             return title
     return None
 
@@ -1329,6 +1357,19 @@ _MD_LABEL = re.compile(r"^[ ]{0,3}\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
 _MD_ATTR_ID = re.compile(r"\{#([^\s}]+)\}")
 _RST_LABEL = re.compile(r"^[ \t]*\.\.[ \t]+_([^:`\n]+|`[^`]+`):[ \t]*$", re.MULTILINE)
 _RST_UNDERLINE = re.compile(r"""^([!-/:-@\[-`{-~])\1{2,}[ \t]*$""")
+#: one punctuation character, repeated: what may underline a title
+_RST_ADORNMENT = re.compile(r"""^([!-/:-@\[-`{-~])\1*[ \t]*$""")
+
+
+def underlines(rule: str, title: str) -> bool:
+    """Whether the line ``rule`` underlines the text line ``title`` as docutils reads it:
+    as wide as the title (repo2docker's FAQ has an ``R`` over ``~``), or four wide at
+    least (docutils warns that it is short).  A title that is itself a row of
+    punctuation is no title (an overline or a transition)."""
+    if not title or not _RST_ADORNMENT.match(rule) or _RST_UNDERLINE.match(title):
+        return False
+    width = len(rule.rstrip())
+    return width >= 4 or width >= column_width(title)
 _HTML_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 
 
@@ -1361,7 +1402,7 @@ def anchors_in_source(
         lines = text.splitlines()
         for number in range(1, len(lines)):
             title, rule = lines[number - 1].strip(), lines[number].rstrip()
-            if title and _RST_UNDERLINE.match(rule) and not _RST_UNDERLINE.match(title):
+            if underlines(rule, title):
                 found.add(make_id(title))  # its name (the title) is no fragment
     for match in _HTML_ID.finditer(text):
         found.add(match.group(1) if match.group(1) is not None else match.group(2))

@@ -327,6 +327,9 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
             if GALLERY_EXTENSION in app.extensions else None,
             _autoapi_now(app),
             getattr(app.builder, "get_asset_paths", list)(),
+            table,
+            "sphinx.ext.autosummary" in app.extensions
+            and getattr(app.config, "autosummary_generate", True) is not False,
         )
     except GitError as err:
         message = f"relocate_since = {since!r}: cannot check for pages without an entry: {err}"
