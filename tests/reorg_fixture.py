@@ -165,6 +165,12 @@ def first_commit(root: Path, message: str) -> str:
     return git(root, "rev-parse", "HEAD").strip()
 
 
+def commit_all(root: Path, message: str) -> None:
+    """Commit every change under ``root``, new and deleted files included."""
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+
+
 def write_tree(root: Path, files: dict[str, str], binary: dict[str, bytes]) -> None:
     for rel, text in files.items():
         path = root / rel

@@ -15,6 +15,7 @@ from reorg_fixture import (
     EXPECTED_DELETED,
     EXPECTED_FILES,
     EXPECTED_PAGES,
+    commit_all,
     first_commit,
     git,
     make_reorganized_repo,
@@ -1082,8 +1083,7 @@ def test_a_page_renamed_then_split_goes_where_its_commits_took_it(
     head, _, rest = text.partition("Labels\n======\n")
     (root / "docs/triage/triaging.rst").write_text(head, "utf-8")
     (root / "docs/triage/labels.rst").write_text("Labels\n======\n" + rest, "utf-8")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "split")
+    commit_all(root, "split")
     monkeypatch.chdir(root)
     assert main(["from-git", "docs", "--since", base]) == 0
     pages = tomllib.loads(capsys.readouterr().out)["pages"]
@@ -1112,8 +1112,7 @@ def test_pages_that_became_markdown_as_conf_py_changed_suffix_are_the_same_pages
         "docs/a/page.md": "# Page\n\nSome MyST text about the page, *emphasised*.\n",
         "docs/c/other.md": "# Other\n\n:::{note}\nA note, `code`.\n:::\n",
     }, {})
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "myst")
+    commit_all(root, "myst")
     monkeypatch.chdir(root)
     assert main(["from-git", "docs", "--since", base, "--check"]) == 1
     err = capsys.readouterr().err
@@ -1152,8 +1151,7 @@ def test_a_page_entry_already_written_takes_the_page_title_with_it(
                                          "reST Primer\n-----------\n\n" + rules,
         "docs/relocations.toml": '[pages]\n"documenting" = "documentation/start-documenting"\n',
     }, {})
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "split")
+    commit_all(root, "split")
     monkeypatch.chdir(root)
     assert main(["from-git", "docs", "--since", base]) == 0
     anchors = tomllib.loads(capsys.readouterr().out).get("anchors", {})
@@ -1215,8 +1213,7 @@ def test_a_retitled_page_s_title_stays_its_top_when_the_title_takes_a_section_s_
                                  + "\n\n" + header.format("content filtering")
                                  + "Filtering happens in the middleware.\n",
     }, {})
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "move")
+    commit_all(root, "move")
     monkeypatch.chdir(root)
     assert main(["from-git", "docs", "--since", base]) == 0
     anchors = tomllib.loads(capsys.readouterr().out)["anchors"]
