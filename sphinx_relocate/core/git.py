@@ -1507,9 +1507,9 @@ def docs_changes(
         # old paths are pages by the suffixes of then (TLJH's .rst pages, .md now)
         changes = _same_page_new_suffix(changes, prefix, suffixes)
         changes = _asset_files(changes, prefix, assets, assets_then)
-        generated = generated_moves(root, revision, changes, prefix, suffixes) if (
-            autosummary) else []
+        generated: list[FolderMove] = []
         if autosummary:
+            generated = generated_moves(root, revision, changes, prefix, suffixes)
             generated += object_moves(root, revision, changes, prefix, suffixes, generated,
                                       exclude_patterns)
         moved_api = None if autoapi is None else autoapi_move(
