@@ -235,11 +235,11 @@ class DocsProject:
         return None if folder is None or not conf.is_file() else (conf, folder)
 
     def writes_autosummary_pages(self) -> bool:
-        """Whether autosummary writes the pages its ``:toctree:`` options name: loaded,
-        and ``autosummary_generate`` not off (it is on by default since Sphinx 4)."""
-        extensions = self.settings.get("extensions") or ()
-        return "sphinx.ext.autosummary" in extensions and (
-            self.settings.get("autosummary_generate", True) is not False)
+        """Whether autosummary writes pages here, as conf.py's literals say."""
+        from sphinx_relocate.core.git import autosummary_writes_pages
+
+        return autosummary_writes_pages(self.settings.get("extensions") or (),
+                                        self.settings.get("autosummary_generate", True))
 
     def generated_folders(self) -> dict[str, str]:
         """The folders autosummary and sphinx-autoapi write pages into when the docs are

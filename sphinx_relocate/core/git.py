@@ -208,6 +208,12 @@ def generated_folder_moves(
     return moves
 
 
+def autosummary_writes_pages(extensions: Iterable[str], generate: object) -> bool:
+    """Whether autosummary writes the pages its ``:toctree:`` options name: loaded, and
+    ``autosummary_generate`` not off (on by default since Sphinx 4)."""
+    return "sphinx.ext.autosummary" in extensions and generate is not False
+
+
 def generated_folder(page: str, written: str) -> str | None:
     """The folder a ``:toctree:`` value names from ``page``, with a trailing ``/``."""
     written = written.strip()

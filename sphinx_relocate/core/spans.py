@@ -1359,6 +1359,7 @@ _RST_LABEL = re.compile(r"^[ \t]*\.\.[ \t]+_([^:`\n]+|`[^`]+`):[ \t]*$", re.MULT
 _RST_UNDERLINE = re.compile(r"""^([!-/:-@\[-`{-~])\1{2,}[ \t]*$""")
 #: one punctuation character, repeated: what may underline a title
 _RST_ADORNMENT = re.compile(r"""^([!-/:-@\[-`{-~])\1*[ \t]*$""")
+_HTML_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 
 
 def underlines(rule: str, title: str) -> bool:
@@ -1370,7 +1371,6 @@ def underlines(rule: str, title: str) -> bool:
         return False
     width = len(rule.rstrip())
     return width >= 4 or width >= column_width(title)
-_HTML_ID = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 
 
 def anchors_in_source(

@@ -306,6 +306,7 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
         return
     from sphinx_relocate.core.git import (
         GitError,
+        autosummary_writes_pages,
         docs_changes,
         folder_maker,
         ids_now,
@@ -328,8 +329,8 @@ def report_unredirected(app: Sphinx, table: RelocationTable) -> None:
             _autoapi_now(app),
             getattr(app.builder, "get_asset_paths", list)(),
             table,
-            "sphinx.ext.autosummary" in app.extensions
-            and getattr(app.config, "autosummary_generate", True) is not False,
+            autosummary_writes_pages(
+                app.extensions, getattr(app.config, "autosummary_generate", True)),
         )
     except GitError as err:
         message = f"relocate_since = {since!r}: cannot check for pages without an entry: {err}"
