@@ -4,7 +4,7 @@ every module reads the same way, and one fast walk of a doctree."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from docutils import nodes
 
@@ -13,6 +13,8 @@ from sphinx_relocate.sphinx_ext.state import state_of
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
+
+N = TypeVar("N", bound=nodes.Node)
 
 
 def current_docname(env: BuildEnvironment) -> str:
@@ -46,6 +48,25 @@ def elements(root: nodes.Element) -> Iterator[nodes.Element]:
         if isinstance(node, nodes.Element):
             yield node
             push(reversed(node.children))
+
+
+def nodes_of_class(root: nodes.Node, cls: type[N]) -> list[N]:
+    """The nodes of the class ``cls`` under ``root``, in document order: one
+    walk that, unlike :func:`elements`, makes no generator step and no call per node
+    (it visits every node of a page for a few)."""
+    found: list[N] = []
+    stack: list[nodes.Node] = [root]
+    pop, push, text = stack.pop, stack.extend, nodes.Text
+    while stack:
+        node = pop()
+        if node.__class__ is text:
+            continue
+        if isinstance(node, cls):
+            found.append(node)
+        children = getattr(node, "children", None)
+        if children:
+            push(children[::-1])
+    return found
 
 
 def label_xref(node: nodes.Element) -> str:

@@ -81,9 +81,9 @@ from sphinx_relocate.core.table import RelocationTable, normalize_label
 from sphinx_relocate.sphinx_ext.adapters import (
     app_of,
     current_docname,
-    elements,
     label_xref,
     line_of,
+    nodes_of_class,
     points_elsewhere,
     source_suffixes,
 )
@@ -96,7 +96,7 @@ from sphinx_relocate.sphinx_ext.record import (
     record,
     references_of,
 )
-from sphinx_relocate.sphinx_ext.state import state_of
+from sphinx_relocate.sphinx_ext.state import QuickAnswers, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
 # _find, _textedit and _html are imported where a document needs them (an include, a
@@ -107,6 +107,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from sphinx_relocate.core import html as _html
+    from sphinx_relocate.sphinx_ext.state import BuildState
 
 #: what makes a toctree entry a glob pattern (with ``:glob:``), as for Sphinx
 _GLOB = re.compile(r"[*?\[]")
@@ -368,13 +369,35 @@ class Resolver:
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     """Rewrite every reference of the document just read (before Sphinx's collectors),
     and note its anchors on the way: one walk of the doctree does both
-    (``check.collect_anchors`` adds what other handlers add later)."""
-    resolver = Resolver(app, current_docname(app.env))
-    resolver.own_source = doctree.get("source") or ""
-    found = []
+    (``check.collect_anchors`` adds what other handlers add later).
+
+    Lookup first: where the document did not move, a Markdown link or a ``:doc:`` to a
+    page that exists, an image that exists and a ``:ref:`` to a label the table does not
+    name are decided in the walk by the set lookups of :class:`QuickAnswers`, as the
+    rule would decide them (``existing_page``, ``existing_landing``, ``_label_xref``);
+    every other reference goes to its adapter, and only then is a :class:`Resolver` made.
+    Each object a page's handler touches costs it a cache miss, parsing the page having
+    evicted the build's state: this handler touches few.
+    """
+    state = state_of(app)
+    quick = quick_answers(app, state)
+    docname = current_docname(quick.env)
+    # the toctree's entries and the files the source read have noted theirs already
+    lookups: set[Lookup] = quick.lookups.setdefault(docname, set())
+    records: list[Reference] = quick.records.setdefault(docname, [])
     anchors: set[str] = set()
+    quick.anchors[docname] = anchors
+    #: (adapter, kind, node) of the references the walk leaves to their adapters, and
+    #: (None, record, node) of those it decided and records
+    found: list[tuple[Any, Any, Any]] = []
+    on = not (quick.moved and quick.moved(docname))
+    docs, labels, moves_anchors = quick.docs, quick.labels, quick.moves_anchors
+    shared, is_file, prefix = quick.shared, quick.is_file, quick.prefix
+    folder = folder_of(docname)
+    page_suffixes = quick.page_suffixes
     adapters_of = _ADAPTERS_OF_CLASS
     text, target = nodes.Text, nodes.target
+    xref, image = addnodes.pending_xref, nodes.image
     # an explicit stack, inline: the walk visits every node of every page, and a
     # generator or a call per node costs more than the rest of the walk
     stack: list[nodes.Node] = [doctree]
@@ -392,21 +415,118 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         attributes = node.attributes  # type: ignore[attr-defined]
         if attributes["ids"] and (cls is not target or not points_elsewhere(node)):
             anchors.update(attributes["ids"])
-        for adapter, kind in adapters:
-            if adapter.applies(node):
-                found.append((adapter, kind, node))
-                break
+        if adapters:
+            key: Lookup | None = None
+            if cls is xref and on:
+                reftype = attributes.get("reftype")
+                if reftype == "myst":
+                    name = attributes["reftarget"]
+                    if (attributes.get("refdomain") == "doc" and name in docs
+                            and "intersphinx" not in attributes):
+                        # a Markdown link MyST found an existing page for (existing_page)
+                        anchor = attributes.get("reftargetid") or ""
+                        if not anchor:
+                            attributes["reftargetid"] = None
+                            key = ("page", name, "")
+                        elif "%" not in anchor and not (moves_anchors and moves_anchors(name)):
+                            key = ("page", name, anchor)
+                            # recorded for the check of its anchor (Resolver.note), in
+                            # document order with the adapters' records
+                            found.append((None, Reference(
+                                docname, line_of(node), RelocateWarning.LINK,
+                                f"{name}#{anchor}", name, True, anchor, False, (), False,
+                                _included_from(node, doctree), _XREF_WARNINGS["myst"],
+                            ), node))
+                elif reftype == "doc":
+                    written = attributes["reftarget"]
+                    if (attributes.get("refdomain") == "std"
+                            and "intersphinx" not in attributes
+                            and (name := join_relative(folder, written)) in docs
+                            and not _UNPLAIN.search(written)
+                            and not written.endswith(page_suffixes)):
+                        key = ("page", name, "")  # a :doc: of an existing page as written
+                elif (reftype in _LABEL_ROLES and labels is not None
+                        and attributes.get("refdomain") == "std"):
+                    label = normalize_label(attributes["reftarget"])
+                    if label not in labels:  # a label the table does not rename
+                        key = ("label", label, "")
+            elif cls is image and on:
+                written = attributes["uri"]
+                if (not _UNPLAIN.search(written) and not leaves_root(
+                        path := join_relative(folder, written)) and is_file(prefix + path)):
+                    key = ("file", path, "")  # an image of a file that exists as written
+            if key is not None:
+                lookups.add(shared.setdefault(key, key))
+            else:
+                for adapter, kind in adapters:
+                    if adapter.applies(node):
+                        found.append((adapter, kind, node))
+                        break
         children = node.children
         if children:
-            push(reversed(children))
-    for adapter, kind, node in found:  # adapters replace nodes: not while walking the tree
+            push(children[::-1])
+    resolver: Resolver | None = None
+    for adapter, kind, node in found:  # adapters replace nodes: not while walking
+        if adapter is None:  # a record the walk made
+            records.append(kind)
+            continue
+        if resolver is None:
+            resolver = Resolver(app, docname)
+            resolver.own_source = doctree.get("source") or ""
         if kind is RelocateWarning.RAW_HTML:  # before its URLs are rewritten
             from sphinx_relocate.core.html import element_ids
 
             anchors.update(element_ids(node.astext()))
         adapter.resolve(resolver, node, kind)
-    anchors_of(resolver.env)[resolver.docname] = anchors
-    resolver.state.texts.pop(resolver.docname, None)
+    if state.texts:
+        state.texts.pop(docname, None)
+
+
+def _included_from(node: nodes.Node, doctree: nodes.document) -> str:
+    """:meth:`Resolver.included_from` where no resolver is made (a node of the page's
+    own text carries the doctree's source)."""
+    source = node.source
+    if not source or source == doctree.get("source"):
+        return ""
+    return str(source) if os.path.normpath(source) != os.path.normpath(
+        doctree.get("source") or ""
+    ) else ""
+
+
+#: what sends a ``:doc:`` target or an image path to the whole rule: a fragment, a
+#: query, percent escapes, a scheme (``data:``) or a ``//`` host
+_UNPLAIN = re.compile(r"[#%?:*]|^//")
+#: the roles whose target is only a label (``label_xref`` answers "label")
+_LABEL_ROLES = frozenset({"ref", "numref"})
+
+
+def quick_answers(app: Sphinx, state: BuildState) -> QuickAnswers:
+    """The :class:`QuickAnswers` of this read phase, made by the first handler that asks."""
+    if state.quick_answers is not None:
+        return state.quick_answers
+    env, table, settings = app.env, state.table, state.settings
+    project = state.project_of(env, settings.source_suffixes, lambda lookup: None,
+                               generated_pages)
+    moves = bool(table.reverse_pages or table.reverse_prefixes or table.patterns)
+
+    def moved(docname: str) -> bool:
+        return len(state.site(env, docname, project).folders) > 1
+
+    quick = state.quick_answers = QuickAnswers(
+        env,
+        env.found_docs,
+        None if settings.labels_by_document else table.labels,
+        project.moves_anchors_of if table.anchor_pages else None,
+        moved if moves else None,
+        state.shared_lookups,
+        state.files.is_file,
+        settings.docs_prefix,
+        (*settings.source_suffixes, ".html"),
+        lookups_of(env),
+        references_of(env),
+        anchors_of(env),
+    )
+    return quick
 
 
 def _adapters_of(node: nodes.Element) -> tuple[tuple[NodeAdapter, RelocateWarning], ...]:
@@ -846,7 +966,7 @@ def _raw_html(resolver: Resolver, node: nodes.raw, kind: RelocateWarning) -> Non
             # it changes; not a folder or a generated page's output, which no source
             # file is (Sphinx reads a page again on every build while a dependency of it
             # is not a file)
-            is_file = os.path.isfile(os.path.join(resolver.srcdir, resolved.path))
+            is_file = resolver.project.is_file(resolver.project.repo_path(resolved.path))
             if image:
                 env.images.add_file(resolver.docname, resolved.path)
             elif not leaves_root(resolved.path) and is_file:
@@ -875,6 +995,13 @@ def copied_by_sphinx(app: Sphinx, path: str) -> str | None:
     (a script or a stylesheet finds its neighbours there), not a second copy under
     ``_images/`` or ``_downloads/``.
     """
+    known = state_of(app).files.copied_by_sphinx  # a site's raw HTML names few files
+    if path not in known:
+        known[path] = _copied_by_sphinx(app, path)
+    return known[path]
+
+
+def _copied_by_sphinx(app: Sphinx, path: str) -> str | None:
     full = os.path.normpath(os.path.join(app.srcdir, path))
     for setting, prefix in (("html_static_path", "_static/"), ("html_extra_path", "")):
         for entry in getattr(app.config, setting, None) or ():
@@ -896,14 +1023,21 @@ def _outside_repository(resolver: Resolver, resolved: Resolved) -> str | None:
     """
     if resolved.is_page or resolved.url:
         return None
+    known = resolver.state.files.outside_repository
+    if resolved.path not in known:  # a page's raw HTML names the same few files
+        known[resolved.path] = _outside_repository_path(resolver, resolved.path)
+    return known[resolved.path]
+
+
+def _outside_repository_path(resolver: Resolver, path: str) -> str | None:
     files = resolver.state.files
-    real = files.real_path(os.path.join(resolver.srcdir, resolved.path))
+    real = files.real_path(os.path.join(resolver.srcdir, path))
     root = files.real_folder(str(resolver.state.settings.repo_root))
     if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
         return None
-    lexical = os.path.normpath(os.path.join(resolver.srcdir, resolved.path))
+    lexical = os.path.normpath(os.path.join(resolver.srcdir, path))
     if not (lexical == root or lexical.startswith(root.rstrip(os.sep) + os.sep)):
-        return resolved.path  # as written: ``/proc/self`` is not named by its process id
+        return path  # as written: ``/proc/self`` is not named by its process id
     return os.path.relpath(real, resolver.srcdir).replace(os.sep, "/")
 
 
@@ -1184,8 +1318,10 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     """
     text = source[0]
     state = state_of(app)
-    # kept until the document is read: a moved page's frame and spellings come from it
-    state.texts[docname] = text
+    quick = quick_answers(app, state)
+    if quick.moved and quick.moved(docname):
+        # kept until the document is read: a moved page's frame and spellings come from it
+        state.texts[docname] = text
     if any(marker in text for marker in _SOURCE_MARKERS):
         resolver = Resolver(app, docname)
         source[0] = _map_read_files(resolver, text, state.source_path(app.env, docname))
@@ -1352,8 +1488,8 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
             )
         return None
 
-    for node in elements(doctree):
-        if not isinstance(node, nodes.raw) or "html" not in node.get("format", "").split():
+    for node in nodes_of_class(doctree, nodes.raw):
+        if "html" not in node.get("format", "").split():
             continue
         folder = folder_of(node.get("relocate_docname", docname))
         text = node.astext()

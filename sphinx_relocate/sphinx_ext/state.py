@@ -47,6 +47,12 @@ class FileCache:
         self._files: dict[str, bool] = {}
         self._folders: dict[str, bool] = {}
         self._real_folders: dict[str, str] = {}
+        #: path relative to the source folder → its real path when that lies outside the
+        #: repository, else ``None`` (``resolve._outside_repository``)
+        self.outside_repository: dict[str, str | None] = {}
+        #: path relative to the source folder → where an HTML builder copies it of its
+        #: own accord (``resolve.copied_by_sphinx``)
+        self.copied_by_sphinx: dict[str, str | None] = {}
 
     def is_file(self, path: str) -> bool:
         return self._ask(self._files, path, os.path.isfile)
@@ -177,6 +183,32 @@ class Report:
 
 
 @dataclass
+class QuickAnswers:
+    """What decides most references of a read phase by set lookups, made once per read
+    phase (``BuildState.forget_files`` drops it), with the stores a page writes to."""
+
+    env: BuildEnvironment
+    docs: set[str]
+    #: the labels the table renames (``None``: where section labels carry their page's
+    #: name, every label goes to the rule, which asks whether that page moved)
+    labels: Collection[str] | None
+    #: whether an ``[anchors]`` entry may move a fragment of a page (``None``: there is
+    #: no entry)
+    moves_anchors: Callable[[str], bool] | None
+    #: whether a document stood in another folder (``None``: the table moves none)
+    moved: Callable[[str], bool] | None
+    shared: dict[tuple[str, str, str], tuple[str, str, str]]
+    is_file: Callable[[str], bool]
+    #: the source folder in the file cache's terms (``Settings.docs_prefix``)
+    prefix: str
+    #: the endings that make a ``:doc:`` target a file name or a built URL
+    page_suffixes: tuple[str, ...]
+    lookups: dict[str, set[tuple[str, str, str]]]
+    records: dict[str, list[Reference]]
+    anchors: dict[str, set[str]]
+
+
+@dataclass
 class BuildState:
     """Everything one build derives from its config and its project."""
 
@@ -257,6 +289,9 @@ class BuildState:
     moved_sidebars: dict[str, dict[str, str]] = field(default_factory=dict)
     #: ``exclude_patterns`` before sphinx-external-toc adds to them (``external_toc.py``)
     excluded_before_site_map: tuple[str, ...] | None = None
+    #: the set lookups that decide most references of this read phase
+    #: (``resolve.QuickAnswers``), made by the first document read
+    quick_answers: QuickAnswers | None = None
     _table_digest: tuple[RelocationTable, str] | None = None
 
     def table_digest(self) -> str:
@@ -270,6 +305,7 @@ class BuildState:
         """Before a read phase: files may have come, gone or changed their suffix."""
         self.files = FileCache(self.settings.files_root)
         self.project = None
+        self.quick_answers = None
         self.sites = {}
         self.source_paths = {}
         self.texts = {}
