@@ -96,7 +96,7 @@ from sphinx_relocate.sphinx_ext.record import (
     record,
     references_of,
 )
-from sphinx_relocate.sphinx_ext.state import QuickAnswers, state_of
+from sphinx_relocate.sphinx_ext.state import UNPLAIN, QuickAnswers, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
 # _find, _textedit and _html are imported where a document needs them (an include, a
@@ -394,7 +394,6 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     docs, labels, moves_anchors = quick.docs, quick.labels, quick.moves_anchors
     shared, is_file, prefix = quick.shared, quick.is_file, quick.prefix
     folder = folder_of(docname)
-    page_suffixes = quick.page_suffixes
     adapters_of = _ADAPTERS_OF_CLASS
     text, target = nodes.Text, nodes.target
     xref, image = addnodes.pending_xref, nodes.image
@@ -438,12 +437,9 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
                                 _included_from(node, doctree), _XREF_WARNINGS["myst"],
                             ), node))
                 elif reftype == "doc":
-                    written = attributes["reftarget"]
                     if (attributes.get("refdomain") == "std"
                             and "intersphinx" not in attributes
-                            and (name := join_relative(folder, written)) in docs
-                            and not _UNPLAIN.search(written)
-                            and not written.endswith(page_suffixes)):
+                            and (name := quick.page(folder, attributes["reftarget"]))):
                         key = ("page", name, "")  # a :doc: of an existing page as written
                 elif (reftype in _LABEL_ROLES and labels is not None
                         and attributes.get("refdomain") == "std"):
@@ -452,7 +448,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
                         key = ("label", label, "")
             elif cls is image and on:
                 written = attributes["uri"]
-                if (not _UNPLAIN.search(written) and not leaves_root(
+                if (not UNPLAIN.search(written) and not leaves_root(
                         path := join_relative(folder, written)) and is_file(prefix + path)):
                     key = ("file", path, "")  # an image of a file that exists as written
             if key is not None:
@@ -493,9 +489,6 @@ def _included_from(node: nodes.Node, doctree: nodes.document) -> str:
     ) else ""
 
 
-#: what sends a ``:doc:`` target or an image path to the whole rule: a fragment, a
-#: query, percent escapes, a scheme (``data:``) or a ``//`` host
-_UNPLAIN = re.compile(r"[#%?:*]|^//")
 #: the roles whose target is only a label (``label_xref`` answers "label")
 _LABEL_ROLES = frozenset({"ref", "numref"})
 
@@ -1220,7 +1213,11 @@ class RelocatingTocTree(TocTree):
     """The ``toctree`` directive, with entries written against old names mapped first."""
 
     def run(self) -> list[nodes.Node]:
-        resolver = Resolver(app_of(self.env), current_docname(self.env))
+        app, docname = app_of(self.env), current_docname(self.env)
+        resolver = _LazyResolver(app, docname)
+        quick = quick_answers(app, state_of(app))
+        on = not (quick.moved and quick.moved(docname))
+        folder = folder_of(docname)
         glob = "glob" in self.options
         lines: list[str] = []
         content: StringList = self.content
@@ -1231,7 +1228,15 @@ class RelocatingTocTree(TocTree):
                 line = self.lineno + self.content_offset + index + 1
             else:
                 line = content.offset(index) + 1
-            lines.append(self._map(resolver, entry, glob, line))
+            name = quick.page(folder, entry.strip()) if on else None
+            if name is not None and not (glob and _GLOB.search(entry)):
+                # an existing page as written, which the table cannot change (its
+                # lookup noted as the rule notes it): no resolver
+                key = ("page", name, "")
+                quick.lookups.setdefault(docname, set()).add(quick.shared.setdefault(key, key))
+                lines.append(entry)
+            else:
+                lines.append(self._map(resolver.get(), entry, glob, line))
         self.content = StringList(lines, items=list(content.items))
         return super().run()
 
@@ -1263,6 +1268,19 @@ class RelocatingTocTree(TocTree):
                     (resolver.docname, line),
                 )
         return f"{title} <{new}>" if title is not None else new
+
+
+class _LazyResolver:
+    """A document's :class:`Resolver`, made when first asked for."""
+
+    def __init__(self, app: Sphinx, docname: str) -> None:
+        self.app, self.docname = app, docname
+        self.resolver: Resolver | None = None
+
+    def get(self) -> Resolver:
+        if self.resolver is None:
+            self.resolver = Resolver(self.app, self.docname)
+        return self.resolver
 
 
 def _old_title(resolver: Resolver, ref: str) -> str | None:

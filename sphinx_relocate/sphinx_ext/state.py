@@ -14,6 +14,7 @@ module and the package has no import circle (``tests/test_wiring.py``).
 from __future__ import annotations
 
 import os
+import re
 import weakref
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx_relocate.core.catalogs import Borrowed
 from sphinx_relocate.core.landing import Project, Site, framed, site_of
+from sphinx_relocate.core.paths import join_relative
 from sphinx_relocate.core.settings import Settings
 from sphinx_relocate.core.table import Problem, RelocationTable, Target
 from sphinx_relocate.sphinx_ext.record import Reference
@@ -206,6 +208,22 @@ class QuickAnswers:
     lookups: dict[str, set[tuple[str, str, str]]]
     records: dict[str, list[Reference]]
     anchors: dict[str, set[str]]
+
+    def page(self, folder: str, written: str) -> str | None:
+        """The existing document that ``written`` (a ``:doc:`` target, a toctree entry)
+        names as it is written from ``folder``, when set lookups decide as the rule does
+        (``core.landing.existing_landing``): no fragment, query, escape, scheme or source
+        suffix, which the whole rule reads."""
+        name = join_relative(folder, written)
+        if (name in self.docs and not UNPLAIN.search(written)
+                and not written.endswith(self.page_suffixes)):
+            return name
+        return None
+
+
+#: what sends a ``:doc:`` target, a toctree entry or an image path to the whole rule: a
+#: fragment, a query, percent escapes, a scheme (``data:``), a glob or a ``//`` host
+UNPLAIN = re.compile(r"[#%?:*]|^//")
 
 
 @dataclass
