@@ -1249,3 +1249,40 @@ def test_a_toctree_of_autosummary_makes_no_folder_where_autosummary_writes_no_pa
     assert main(["from-git", "docs", "--since", base]) == 0
     data = tomllib.loads(capsys.readouterr().out)
     assert "DIRNAME" not in str(data), data
+
+
+def test_a_heading_inside_a_directive_ends_with_the_directive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The pyOpenSci guide moved an ``{important}`` block holding ``## Quick takeaways``
+    unchanged to another page; the heading (a rubric, which ends where its directive
+    does) was read to the next heading, over the page's intro after the block, and its
+    old fragment got no ``[anchors]`` entry."""
+    root = tmp_path / "repo"
+    block = ("```{important}\n## Quick takeaways\n\nYour package:\n"
+             "* Should have a documentation website\n* Should document its functions\n"
+             "* Should use numpy-style docstrings\n```\n")
+    intro = "".join(f"Intro line {i}: the page's own text after the block.\n" for i in range(20))
+    api = "".join(f"API line {i}: what an API is and how docstrings document it.\n"
+                  for i in range(30))
+    write_tree(root, {
+        "docs/conf.py": "extensions = ['myst_parser', 'sphinx_relocate']\n",
+        "docs/index.md": "# Home\n\n```{toctree}\np\n```\n",
+        "docs/p.md": "# Page P\n\n" + block + "\n" + intro + "\n## The API\n\n" + api,
+    }, {})
+    base = first_commit(root, "start")
+    git(root, "rm", "-q", "docs/p.md")
+    write_tree(root, {
+        "docs/index.md": "# Home\n\n```{toctree}\nw/g\nw/d\n```\n",
+        "docs/w/g.md": "# Get started\n\n" + block,
+        "docs/w/d.md": "# The API\n\n" + api,
+    }, {})
+    commit_all(root, "split")
+    monkeypatch.chdir(root)
+    main(["from-git", "docs", "--since", base])
+    table = tomllib.loads(capsys.readouterr().out)
+    assert table["pages"] == {"p": "w/d"}  # most of its text, The API, is there now
+    assert table["anchors"] == {
+        "p#quick-takeaways": "w/g#quick-takeaways",  # the block, unchanged
+        "p#page-p": "w/d#the-api",  # its title, to the title of the page it went to
+    }

@@ -510,11 +510,16 @@ def sections_in(text: str, path: str, headings: Headings = PLAIN_HEADINGS) -> li
 
 def _markdown_sections(text: str, ids: Headings) -> list[Section]:
     code: list[tuple[int, int]] = []
-    _markdown_targets(text, False, code)
+    fences: list[tuple[int, int]] = []
+    _markdown_targets(text, False, code, fences)
     headings = [
         match for match in _MD_HEADING.finditer(text)
         if _outside([Span(match.start(), match.end(), "title")], code)
     ]
+    # a heading inside a directive (``{important}``) is a rubric that ends with it; the
+    # section around the directive goes on past it, to the next heading outside one
+    bodies = [(fences[k][1], fences[k + 1][0]) for k in range(0, len(fences) - 1, 2)]
+    inside = [_innermost(bodies, match.start()) for match in headings]
     labels = [
         match for match in _MD_LABEL.finditer(text)
         if _outside([Span(match.start(), match.end(), "label")], code)
@@ -539,7 +544,14 @@ def _markdown_sections(text: str, ids: Headings) -> list[Section]:
                 break
             before.insert(0, make_id(label.group(1)))
             position = label.start()
-        end = headings[number + 1].start() if number + 1 < len(headings) else len(text)
+        body = inside[number]
+        if body is None:  # to the next heading outside a directive
+            end = next((later.start() for later, around in zip(
+                headings[number + 1 :], inside[number + 1 :], strict=True
+            ) if around is None), len(text))
+        else:  # to the next heading or the end of its directive, whichever comes first
+            end = min(headings[number + 1].start() if number + 1 < len(headings)
+                      else len(text), body[1])
         docutils_id = ids.docutils_id(title)
         taken.update(make_id(m.group(1)) for m in labels[labels_seen:] if m.end() <= match.start())
         labels_seen = sum(1 for m in labels if m.end() <= match.start())
@@ -559,6 +571,12 @@ def _markdown_sections(text: str, ids: Headings) -> list[Section]:
             also,
         ))
     return sections
+
+
+def _innermost(bodies: list[tuple[int, int]], position: int) -> tuple[int, int] | None:
+    """The innermost fence body (``(start, end)``) holding ``position``, if any."""
+    holding = [body for body in bodies if body[0] <= position < body[1]]
+    return max(holding, default=None)
 
 
 #: inline markup that shows a text and names something else: a link with its URL, a

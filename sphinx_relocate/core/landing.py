@@ -620,10 +620,29 @@ def candidates(
     """Where a decoded path lands from each of the site's folders (``None``: nowhere)."""
     if path.startswith("/"):
         return [_at(join_relative(site.root, path.lstrip("/")), fragment, reads_as, 0, project)]
+    if reads_as == "page":
+        return [
+            _at(_join_page(folder, path, project), fragment, reads_as, index, project)
+            for index, folder in enumerate(site.folders)
+        ]
     return [
         _at(join_relative(folder, path), fragment, reads_as, index, project)
         for index, folder in enumerate(site.folders)
     ]
+
+
+def _join_page(folder: str, path: str, project: Project) -> str:
+    """``path`` read from the repository folder ``folder`` as a document name: Sphinx
+    (``docname_join``) stops a ``:doc:``'s or a toctree entry's ``../`` at the source
+    folder, so ``../../x`` written one folder down names the page ``x``."""
+    joined = join_relative(folder, path)
+    prefix = project.docs_prefix
+    if not leaves_root(joined) and (not prefix or joined.startswith(prefix)):
+        return joined
+    docs_folder = project.docs_path(folder + "/")
+    if docs_folder is None:
+        return joined  # not a folder of the source: as written
+    return prefix + posixpath.normpath(posixpath.join("/", docs_folder, path)).lstrip("/")
 
 
 def settle(landing: Landing, has_anchor: Callable[[str, str], bool | None]) -> Landing:

@@ -400,14 +400,16 @@ def _outside(spans: list[Span], code: list[tuple[int, int]]) -> list[Span]:
 
 
 def _markdown_targets(
-    text: str, labels: bool = False, code: list[tuple[int, int]] | None = None
+    text: str, labels: bool = False, code: list[tuple[int, int]] | None = None,
+    fences: list[tuple[int, int]] | None = None,
 ) -> list[Span]:
     """The link targets of a MyST/Markdown text; ``code`` gets the regions that are no
-    Markdown (code blocks, code spans, comments), which hold no link."""
+    Markdown (code blocks, code spans, comments), which hold no link, and ``fences`` the
+    opening and closing lines of every fence, in pairs (a body lies between the two)."""
     spans: list[Span] = []
     code = [] if code is None else code
     opaque: list[tuple[int, int]] = []  # bodies read otherwise (toctree, eval-rst)
-    fences: list[tuple[int, int]] = []  # the opening and closing lines of fences
+    fences = [] if fences is None else fences
     directives = (
         _myst_blocks(text, code, opaque, fences, labels)
         if any(mark in text for mark in _FENCE_MARKS)

@@ -671,6 +671,26 @@ def _label_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateW
     return True
 
 
+def _role_xref(resolver: Resolver, node: addnodes.pending_xref, kind: RelocateWarning) -> None:
+    """``:ref:``, ``:numref:`` and ``:any:``: a renamed label (:func:`_label_xref`), else,
+    for ``:any:`` (which ``default_role = 'any'`` makes of every `` `text <target>` ``),
+    the document it names, which Sphinx tries first: a page the table moved is sent to
+    its new name, as a ``:doc:`` is."""
+    if _label_xref(resolver, node, kind) or node.get("reftype") != "any":
+        return
+    written = node["reftarget"]
+    if resolver.lands_as_written(written, "page", RelocateWarning.LINK):
+        return
+    resolved = resolver.resolve(written, "page")
+    if resolved is None or not resolved.exists or not resolved.rewritten:
+        return  # a label's, an object's or a term's name, as Sphinx reads it
+    if resolved.url:
+        node.replace_self(_external(node, resolved.url))
+    else:
+        node["reftarget"] = "/" + resolved.path
+    resolver.note(node, line_of(node), written, resolved, RelocateWarning.LINK)
+
+
 def _names_moved_page(resolver: Resolver, label: str) -> bool:
     """Whether ``label`` is ``page:section`` of a page the table moved, where section
     labels carry their page's name (``Settings.labels_by_document``)."""
@@ -1143,7 +1163,7 @@ REFERENCE_KINDS: tuple[ReferenceKind, ...] = (
         RelocateWarning.LABEL, "label",
         "doctree-read: ``:ref:``, ``:numref:``, ``:any:``, MyST's ``[](#label)`` to a "
         "``[labels]`` key; sent to its label by ``check.ReportedReferences``",
-        (NodeAdapter(addnodes.pending_xref, lambda node: bool(label_xref(node)), _label_xref),),
+        (NodeAdapter(addnodes.pending_xref, lambda node: bool(label_xref(node)), _role_xref),),
         names_label=True,
     ),
     ReferenceKind(
