@@ -12,12 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import builds
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sphinx.util import docname_join
 
 from sphinx_relocate.cli.main import main
 from sphinx_relocate.core.landing import Project, Site, land
+from sphinx_relocate.core.spans import find_targets
 from sphinx_relocate.core.table import RelocationTable
 
 FILES = {
@@ -125,3 +127,44 @@ def test_an_any_reference_to_a_moved_page_goes_to_its_new_name(tmp_path: Path) -
     assert 'href="Concepts/About-Logging.html#logging-label"' in body  # a label: as it was
     logging = (built.outdir / "Tutorials" / "Demos" / "Logging.html").read_text("utf-8")
     assert 'href="../../Concepts/About-Logging.html"' in logging.split('<div class="body"')[1]
+
+
+def test_rewrite_sends_an_any_reference_to_a_moved_page_where_the_build_does(
+    tmp_path: Path,
+) -> None:
+    """With ``default_role = 'any'`` in conf.py, `` `text <target>` `` and ``:any:`` name a
+    page as well as a label: ``rewrite`` writes a moved page's new name there, and the
+    rewritten sources land every link built without the extension."""
+    for name, text in ANY_FILES.items():
+        path = tmp_path / "docs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    srcdir = tmp_path / "docs"
+    assert main(["rewrite", str(srcdir), "--write"]) == 0
+    index = (srcdir / "index.rst").read_text("utf-8")
+    assert "`QoS tutorial <Tutorials/Demos/Qos>`" in index
+    assert ":any:`Tutorials/Demos/Qos`" in index
+    assert "`the logging label <logging-label>`" in index  # a label: left as it is
+    assert "`the logging page <../../Concepts/About-Logging>`" in (
+        srcdir / "Tutorials/Demos/Logging.rst").read_text("utf-8")
+    (srcdir / "relocations.toml").unlink()
+    (srcdir / "conf.py").write_text(
+        'exclude_patterns = ["_build"]\ndefault_role = "any"\n', "utf-8"
+    )
+    built = builds.build(srcdir, fresh=True)
+    assert "WARNING" not in built.warnings
+    body = (built.outdir / "index.html").read_text("utf-8").split('<div class="body"', 1)[1]
+    assert body.count('href="Tutorials/Demos/Qos.html"') >= 3
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("See `QoS <Tutorials/Qos>`.", ["Tutorials/Qos"]),
+    ("See `Tutorials/Qos` here.", ["Tutorials/Qos"]),
+    ("A :doc:`x <a/b>` role, a `link <https://x.org>`_, ``code`` and `x`:doc: too.", []),
+    ("An `anonymous <a/b>`__ link.", []),
+])
+def test_default_role_spans_are_interpreted_text_without_a_role(
+    text: str, found: list[str]
+) -> None:
+    spans = find_targets(text, "page.rst", default_role="any")
+    assert [text[s.start : s.end] for s in spans if s.syntax == "any"] == found

@@ -133,6 +133,7 @@ def make_rewriter(
         docstrings=project.renders_docstrings(),
         extra_html=project.extra_html(root),
         generated=project.generated_pages(),
+        default_role=str(project.settings.values.get("default_role") or ""),
         syntaxes=syntaxes,
         redirects_file=project.redirects_file(root),
     )

@@ -34,6 +34,8 @@ NEEDED = frozenset(DECLARED) | {
     "html_additional_pages",
     # the repository the theme is told of, for its "edit this page" links
     "html_theme_options", "html_context",
+    # what `` `text <target>` `` is in reST: with 'any' or 'doc', a page link
+    "default_role",
 }
 
 

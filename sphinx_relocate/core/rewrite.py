@@ -210,6 +210,7 @@ class Rewriter:
         syntaxes: Collection[str] | None = None,
         redirects_file: str = "",
         site_url: str = "",
+        default_role: str = "",
     ) -> None:
         #: the docs folder relative to the repository root: ``""`` or ending with ``/``
         self.docs_prefix = docs_prefix
@@ -276,6 +277,9 @@ class Rewriter:
         self.labels_by_document = labels_by_document
         #: references to labels may need a rewrite: renamed ones, or ones of moved pages
         self._label_references = bool(table.labels) or labels_by_document
+        #: conf.py's ``default_role``: with ``any`` or ``doc``, `` `text <target>` `` names
+        #: a page (``any``: or a label)
+        self.default_role = default_role
         self.project = Project(
             table,
             self.suffixes,
@@ -634,7 +638,8 @@ class Rewriter:
             spans = find_targets(
                 text, path, self._url_re, self._mention_re, site_re=self._site_re,
                 labels=self._label_references, script=path in self.scripts,
-                docstrings=self._documented(path),
+                docstrings=self._documented(path), default_role=self.default_role,
+                any_role=True,
             )
         if self.syntaxes is not None:
             spans = [span for span in spans if span.syntax in self.syntaxes]
@@ -663,6 +668,15 @@ class Rewriter:
             if span.mode == "label" or (links and span.syntax in ("link", "reference")):
                 bracketed = text[span.start - 1 : span.start] == "<"
                 new = self.new_label(written, span.syntax, path, text, bracketed)
+                if new is None and span.syntax == "any":
+                    # the document it names, which the role tries first (as the build):
+                    # only one the table moved; else a label's or an object's name
+                    new = self.new_target(written, site, "page")
+                    if new is UNDECIDED:
+                        site = self._sites[path] = framed(site, text, path, self.project)
+                        new = self.new_target(written, site, "page")
+                    if isinstance(new, str) and _SCHEME.match(new):
+                        new = None  # a URL is no role's target: left, as the build does
             if span.mode == "glob":
                 new = self.new_glob(written, site, path)
             elif new is None and span.mode == "repo":

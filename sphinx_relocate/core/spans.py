@@ -110,11 +110,17 @@ def find_targets(
     script: bool = False,
     conf: bool = False,
     docstrings: bool = False,
+    default_role: str = "",
+    any_role: bool = False,
 ) -> list[Span]:
     """Every link target written in ``text``, as non-overlapping spans in text order.
 
     With ``labels``, the targets of label roles too (``:ref:``, ``:numref:``, ``:any:``),
     for the rewriter; a page's frame and its links' spellings are read without them.
+    ``default_role``, conf.py's: with ``any`` or ``doc``, reST's `` `text <target>` ``
+    and `` `target` `` are that role's (``any`` spans: a label or a page); with
+    ``any_role``, the targets of ``:any:`` and ``{any}`` (a label or a page) without
+    ``labels``' others.
     With ``script``, ``text`` is a sphinx-gallery example: the reST of its text blocks;
     with ``conf``, the project's conf.py: the page names it writes (:func:`conf_targets`);
     with ``docstrings``, a Python file: the reST of its docstrings.
@@ -130,10 +136,12 @@ def find_targets(
         spans.extend(_docstring_targets(text, labels))
     elif suffix in MARKDOWN_SUFFIXES:
         spans.extend(_markdown_targets(text, labels, code))
+        if any_role and not labels and "{any}" in text:
+            spans.extend(_outside(_any_role_targets(text, True), code))
     elif suffix == NOTEBOOK_SUFFIX:
         spans.extend(_notebook_targets(text, labels, code))
     elif suffix in REST_SUFFIXES or suffix == ".txt":
-        spans.extend(_rest_targets(text, labels, code))
+        spans.extend(_rest_targets(text, labels, code, default_role, any_role))
     if url_re is not None and "://" in text:
         urls = [
             Span(match.start(1), match.end(1), "repo-url", "repo")
@@ -971,13 +979,45 @@ def _string_regions(text: str, *, module_only: bool = False) -> list[tuple[int, 
 
 
 def _rest_targets(
-    text: str, labels: bool = False, code: list[tuple[int, int]] | None = None
+    text: str, labels: bool = False, code: list[tuple[int, int]] | None = None,
+    default_role: str = "", any_role: bool = False,
 ) -> list[Span]:
     """The link targets of a reST text; ``code`` gets the regions that hold no link
     (literal blocks, code directives' bodies, comments, inline literals)."""
     code = [] if code is None else code
     code.extend(_rest_code(text))
-    return _outside(_rest_spans(text, labels), code)
+    spans = _rest_spans(text, labels)
+    if default_role in ("any", "doc") and "`" in text:
+        spans.extend(_default_role_targets(text, default_role))
+    if any_role and not labels and ":any:" in text:
+        spans.extend(_any_role_targets(text, False))
+    return _outside(spans, code)
+
+
+def _any_role_targets(text: str, markdown: bool) -> list[Span]:
+    """The targets of ``:any:`` (``{any}``) alone of the label roles."""
+    return [span for span in _label_role_targets(text, markdown) if span.syntax == "any"]
+
+
+#: interpreted text without a role: `` `target` `` or `` `text <target>` ``, not a
+#: role's (``:doc:`x```), a link (`` `x`_ ``), a suffix role's (`` `x`:doc: ``) or an
+#: inline literal
+_DEFAULT_ROLE = re.compile(
+    r"(?<![`:\w\\])`(?![`\s])(?:[^`<]*<([^<>`]+)>|([^`<>]+))`(?![`_]|:[\w.+-]+:)"
+)
+
+
+def _default_role_targets(text: str, role: str) -> list[Span]:
+    """The targets of `` `…` `` where conf.py's ``default_role`` is ``any`` or ``doc``."""
+    spans: list[Span] = []
+    for match in _DEFAULT_ROLE.finditer(text):
+        group = 1 if match.group(1) is not None else 2
+        start, end = match.start(group), match.end(group)
+        if role == "doc":
+            spans.append(Span(start, end, "doc", "doc"))
+        else:
+            spans.append(Span(start, end, "any", "label"))
+    return spans
 
 
 _INLINE_LITERAL = re.compile(r"``(?=\S)(?:[^`\n]|`(?!`)|\n(?![ \t]*\r?\n))*?(?<=\S)``")
