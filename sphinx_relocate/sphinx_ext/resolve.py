@@ -210,10 +210,10 @@ class Resolver:
         source = getattr(node, "source", None)
         if not source or source == self.own_source:  # most nodes: the page's own text
             return ""
-        if os.path.normpath(source) == os.path.normpath(self.env.doc2path(self.docname)):
+        found = _included_source(source, self.own_source, str(self.env.doc2path(self.docname)))
+        if not found:
             self.own_source = source  # as the page's nodes spell it
-            return ""
-        return str(source)
+        return found
 
     def lands_as_written(self, written: str, reads_as: ReadAs, kind: RelocateWarning) -> bool:
         """Whether ``written`` lands as it reads, on a page (without a fragment) or a
@@ -394,6 +394,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     docs, labels, moves_anchors = quick.docs, quick.labels, quick.moves_anchors
     shared, is_file, prefix = quick.shared, quick.is_file, quick.prefix
     folder = folder_of(docname)
+    own_source = doctree.get("source") or ""
     adapters_of = _ADAPTERS_OF_CLASS
     text, target = nodes.Text, nodes.target
     xref, image = addnodes.pending_xref, nodes.image
@@ -434,7 +435,8 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
                             found.append((None, Reference(
                                 docname, line_of(node), RelocateWarning.LINK,
                                 f"{name}#{anchor}", name, True, anchor, False, (), False,
-                                _included_from(node, doctree), _XREF_WARNINGS["myst"],
+                                _included_source(node.source, own_source, own_source),
+                                _XREF_WARNINGS["myst"],
                             ), node))
                 elif reftype == "doc":
                     if (attributes.get("refdomain") == "std"
@@ -468,7 +470,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
             continue
         if resolver is None:
             resolver = Resolver(app, docname)
-            resolver.own_source = doctree.get("source") or ""
+            resolver.own_source = own_source
         if kind is RelocateWarning.RAW_HTML:  # before its URLs are rewritten
             from sphinx_relocate.core.html import element_ids
 
@@ -478,15 +480,13 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         state.texts.pop(docname, None)
 
 
-def _included_from(node: nodes.Node, doctree: nodes.document) -> str:
-    """:meth:`Resolver.included_from` where no resolver is made (a node of the page's
-    own text carries the doctree's source)."""
-    source = node.source
-    if not source or source == doctree.get("source"):
+def _included_source(source: str | None, own_source: str, own_path: str) -> str:
+    """The file a node was read from (``source``) when its document includes it, else
+    ``""``: not the document's own source, as its nodes spell it (``own_source``) or as
+    a path (``own_path``)."""
+    if not source or source == own_source:
         return ""
-    return str(source) if os.path.normpath(source) != os.path.normpath(
-        doctree.get("source") or ""
-    ) else ""
+    return "" if os.path.normpath(source) == os.path.normpath(own_path) else str(source)
 
 
 #: the roles whose target is only a label (``label_xref`` answers "label")
