@@ -82,9 +82,11 @@ def find_outdated(
 
 
 def note_documents_to_read(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """The documents this build reads (every reader's, ``-j`` included): the check
-    looks again at them and at the documents whose answers depend on them."""
+    """The documents this build reads (every reader's, ``-j`` included)."""
+    # 1. the check looks again at them and at the documents that depend on them
     check.note_changed(app, docnames)
+    # 2. their sites (old folders), made in one pass
+    resolve.make_sites(app, docnames)
 
 
 # -- reading ----------------------------------------------------------------------

@@ -168,7 +168,11 @@ class Resolver:
             self.env, self.suffixes, self.note_lookup, generated_pages
         )
         self.site = self.state.site(self.env, docname, self.project)
-        self._spellings: dict[tuple[str, str], list[tuple[int, str]]] | None = None
+        #: the page's written targets a link may be read as a page by (``written_as``):
+        #: ``(start, written, reads_as)``, found once its first such link asks
+        self._written: list[tuple[int, str, ReadAs]] | None = None
+        #: what each of them lands on read from the page's folder now, asked once each
+        self._landed_here: dict[int, Landing | None] = {}
         #: the source path the document's own nodes carry (the doctree's, once known)
         self.own_source = ""
 
@@ -183,23 +187,31 @@ class Resolver:
         docname; of the page's links that read so, the one written at (or next after)
         the node's line.
         """
-        if self._spellings is None:
-            self._spellings = {}
+        if self._written is None:
             text = self.state.text_of(self.env, self.docname)
-            here = self.site._replace(folders=self.site.folders[:1], frame=0)
             path = self.state.source_path(self.env, self.docname)
-            for span in find_targets(text, path):
-                reads_as = span_reads_as(span)
-                if span.mode in ("repo", "glob") or reads_as == "file":
-                    continue
-                written = text[span.start : span.end]
-                landing = land(written, reads_as, here, self.project)
-                if landing is not None and landing.lands_on == "page" and landing.exists:
-                    number = text.count("\n", 0, span.start) + 1
-                    self._spellings.setdefault((landing.target, landing.anchor), []).append(
-                        (number, written)
-                    )
-        found = self._spellings.get((docname, decode(anchor)))
+            self._written = [
+                (span.start, text[span.start : span.end], reads_as)
+                for span in find_targets(text, path)
+                if span.mode not in ("repo", "glob")
+                and (reads_as := span_reads_as(span)) != "file"
+            ]
+        # only a target whose last part names the page can land on it: the rest are not
+        # read (most of a page's targets)
+        name = docname.rpartition("/")[2]
+        fragment = decode(anchor)
+        found: list[tuple[int, str]] = []
+        for start, written, reads_as in self._written:
+            if not _may_name(written, name):
+                continue
+            landing = self._landed_here.get(start, UNDECIDED)
+            if landing is UNDECIDED:
+                here = self.site._replace(folders=self.site.folders[:1], frame=0)
+                landing = self._landed_here[start] = land(written, reads_as, here, self.project)
+            if (landing is not None and landing.lands_on == "page" and landing.exists
+                    and landing.target == docname and landing.anchor == fragment):
+                text = self.state.text_of(self.env, self.docname)
+                found.append((text.count("\n", 0, start) + 1, written))
         if not found:
             return None
         after = [item for item in found if item[0] >= line] or found
@@ -480,6 +492,15 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         state.texts.pop(docname, None)
 
 
+def _may_name(written: str, name: str) -> bool:
+    """Whether the written target ``written`` may land on a page whose name ends in
+    ``name``: its last part is that name, with a suffix or without, or one that
+    reading changes (``.``, ``..``, an escape)."""
+    tail = decode(split_target(written)[0]).rstrip("/").rpartition("/")[2]
+    return (tail == name or tail.startswith(name + ".") or tail in ("", ".", "..")
+            or "\\" in tail)
+
+
 def _included_source(source: str | None, own_source: str, own_path: str) -> str:
     """The file a node was read from (``source``) when its document includes it, else
     ``""``: not the document's own source, as its nodes spell it (``own_source``) or as
@@ -520,6 +541,19 @@ def quick_answers(app: Sphinx, state: BuildState) -> QuickAnswers:
         anchors_of(env),
     )
     return quick
+
+
+def make_sites(app: Sphinx, docnames: list[str]) -> None:
+    """The site of each document this read phase reads, made in one pass before any
+    is read: made as each page is read, each costs the cache misses of a table that
+    parsing the page evicted (issue 27)."""
+    if not docnames:
+        return
+    quick = quick_answers(app, state_of(app))
+    if quick.moved is None:
+        return  # the table moves no page: every site is the page's folder
+    for docname in docnames:
+        quick.moved(docname)
 
 
 def _adapters_of(node: nodes.Element) -> tuple[tuple[NodeAdapter, RelocateWarning], ...]:
