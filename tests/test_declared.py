@@ -272,13 +272,13 @@ def test_a_second_scan_reads_only_the_files_that_changed(
     (srcdir / "c.rst").write_text("C\n=\n")
     kept = tmp_path / "quiet.json"
     read: list[str] = []
-    top_lines = declared._top_lines
+    top = declared._top
 
-    def reading(path: Path | str, markdown: bool, *keys: str) -> list[str] | None:
+    def reading(path: Path | str, markdown: bool) -> tuple[bytes, list[int]] | None:
         read.append(Path(path).name)
-        return top_lines(path, markdown, *keys)
+        return top(path, markdown)
 
-    monkeypatch.setattr(declared, "_top_lines", reading)
+    monkeypatch.setattr(declared, "_top", reading)
 
     def scan() -> list[tuple[str, str]]:
         found = declared_names(srcdir, (".rst", ".md"), *pattern_matchers([]),
