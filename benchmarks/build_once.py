@@ -17,9 +17,13 @@ time spent in Python's cyclic garbage collector (this process only).
 ``own_s`` and ``own_cpu`` are the time spent inside sphinx-relocate itself: every event
 handler, post-transform and directive hook of the package, timed in place (this process
 only, so ``-j`` workers are not counted), the ``config-inited`` handlers that read the
-table included.  Unlike the difference between two builds it is not blurred by the
-load of the machine, but it leaves out indirect costs such as pickling the references
-the extension keeps in the environment, and importing the package.
+table included, and the callables it puts in a page's template context (``pathto``),
+less the Sphinx callables they call (:meth:`OwnTime.wrap_page_callables`), and less
+what the timers themselves cost, measured in the same process (:func:`timer_overhead`;
+``own_cpu_uncorrected`` keeps the sum as timed).  Unlike the difference between two
+builds it is not blurred by the load of the machine, but it leaves out indirect costs
+such as pickling the references the extension keeps in the environment, and importing
+the package.
 ``own_gc`` is the collector's pauses that started inside it, left out of ``own_*``
 (:class:`OwnTime`).
 ``null_s``, ``null_cpu`` and ``null_lookups`` are the same for the null extension
@@ -74,16 +78,32 @@ class OwnTime:
         self.gc = 0.0
         #: qualified name -> CPU seconds
         self.by_name: dict[str, float] = {}
+        #: timed calls (outermost ones) by name, of :meth:`wrap` and of ``wrap(fine=True)``,
+        #: and calls of :meth:`exclude` inside them
+        self.calls: dict[str, int] = {}
+        self.fine_calls: dict[str, int] = {}
+        self.excluded_calls = 0
         self._depth = 0
+        #: seconds spent in Sphinx's callables that wrapped ones called (:meth:`exclude`),
+        #: taken out of the callers' time
+        self._excluded = 0.0
 
-    def wrap(self, function: Any) -> Any:
+    def wrap(self, function: Any, *, fine: bool = False) -> Any:
+        """``function``, timed on each outermost call.  ``fine``: a callable that runs
+        tens of thousands of times for a microsecond each (a page's ``pathto``), timed by
+        the wall clock alone, its wall time counted as CPU time too: the process's CPU
+        clock is a system call, which would cost more than the call it times."""
         name = f"{function.__module__}.{function.__qualname__}".removeprefix("sphinx_relocate.")
+        calls = self.fine_calls if fine else self.calls
+        clock = time.perf_counter
 
         def timed(*args: Any, **kwargs: Any) -> Any:
             if self._depth:
                 return function(*args, **kwargs)
-            wall, cpu = now()
+            wall = clock()
+            cpu = wall if fine else time.process_time()
             collected = GC_SECONDS[0]
+            excluded = self._excluded
             if self.profiler is not None:
                 self.profiler.enable()
             self._depth += 1
@@ -93,17 +113,76 @@ class OwnTime:
                 self._depth -= 1
                 if self.profiler is not None:
                     self.profiler.disable()
-                paused = GC_SECONDS[0] - collected
-                spent = time.process_time() - cpu - paused
-                self.wall += time.perf_counter() - wall - paused
+                ended = clock()
+                paused = GC_SECONDS[0] - collected + self._excluded - excluded
+                spent = (ended if fine else time.process_time()) - cpu - paused
+                self.wall += ended - wall - paused
                 self.cpu += spent
-                self.gc += paused
+                self.gc += GC_SECONDS[0] - collected
                 self.by_name[name] = self.by_name.get(name, 0.0) + spent
+                calls[name] = calls.get(name, 0) + 1
 
         return timed
 
+    def exclude(self, function: Any) -> Any:
+        """``function`` of Sphinx's, which a wrapped callable calls: its time (by the
+        wall clock, collector pauses aside) is taken out of the caller's."""
+
+        def excluded(*args: Any, **kwargs: Any) -> Any:
+            if not self._depth:
+                return function(*args, **kwargs)
+            start = time.perf_counter()
+            collected = GC_SECONDS[0]
+            self.excluded_calls += 1
+            depth, self._depth = self._depth, 0
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self._depth = depth
+                self._excluded += time.perf_counter() - start - (GC_SECONDS[0] - collected)
+
+        return excluded
+
+    def corrected(self, overhead: dict[str, tuple[float, float]]) -> dict[str, Any]:
+        """Own wall and CPU seconds less what the timers themselves cost (``overhead``:
+        :func:`timer_overhead`, wall and CPU seconds per call of each kind), with the CPU
+        seconds by name the same way."""
+        counts = {"call": sum(self.calls.values()), "fine": sum(self.fine_calls.values()),
+                  "excluded": self.excluded_calls}
+        by_name = dict(self.by_name)
+        for kind, calls in (("call", self.calls), ("fine", self.fine_calls)):
+            for name, count in calls.items():
+                by_name[name] -= count * overhead[kind][1]
+        return {
+            "wall": self.wall - sum(n * overhead[k][0] for k, n in counts.items()),
+            "cpu": self.cpu - sum(n * overhead[k][1] for k, n in counts.items()),
+            "by_name": by_name,
+            "calls": counts,
+        }
+
+    def wrap_page_callables(self, _app: Any, _page: str, _template: str,
+                            context: dict[str, Any], _doctree: Any) -> None:
+        """Time the callables the extension put in a page's context (``pathto`` and
+        ``hasdoc`` that follow the table, ``templates.follow_pathto``): the templates call
+        them while the page renders, after every handler; the Sphinx callables they wrap
+        (the page's own ``pathto``) are Sphinx's time.  Runs after every other handler."""
+        for key, value in context.items():
+            module = getattr(value, "__module__", None) or ""
+            if not callable(value) or not module.startswith("sphinx_relocate"):
+                continue
+            for cell in getattr(value, "__closure__", None) or ():
+                try:
+                    contents = cell.cell_contents
+                except ValueError:  # not bound yet
+                    continue
+                inner = getattr(contents, "__module__", None) or ""
+                if callable(contents) and not inner.startswith("sphinx_relocate"):
+                    cell.cell_contents = self.exclude(contents)
+            context[key] = self.wrap(value, fine=True)
+
     def instrument(self, app: Any) -> None:
-        """Wrap sphinx-relocate's handlers, post-transforms and toctree mapping."""
+        """Wrap sphinx-relocate's handlers, transforms, post-transforms and toctree
+        mapping."""
         for name, listeners in app.events.listeners.items():
             app.events.listeners[name] = [
                 listener._replace(handler=self.wrap(listener.handler))
@@ -118,6 +197,9 @@ class OwnTime:
         for transform in app.registry.get_post_transforms():
             if (getattr(transform, "__module__", None) or "").startswith("sphinx_relocate"):
                 transform.run = self.wrap(transform.run)
+        for transform in app.registry.get_transforms():  # run as each document is read
+            if (getattr(transform, "__module__", None) or "").startswith("sphinx_relocate"):
+                transform.apply = self.wrap(transform.apply)
         try:
             from sphinx_relocate.sphinx_ext import resolve as _resolve
         except ImportError:
@@ -164,6 +246,47 @@ class OwnTime:
                 feature = getattr(module, attribute.argval)
                 if getattr(feature, "__module__", None) == module.__name__:
                     setattr(module, attribute.argval, self.wrap(feature))
+
+
+def timer_overhead(calls: int = 20_000, rounds: int = 5) -> dict[str, tuple[float, float]]:
+    """What :class:`OwnTime` adds to the time it counts, in wall and CPU seconds per call:
+    of a timed callable (``call``), of a finely timed one (``fine``) and of an excluded
+    callable inside a timed one (``excluded``); the least of ``rounds``.
+
+    A timed call reads the process's CPU clock, a system call, twice: about a
+    microsecond a call, which the handlers that run for every page would otherwise add
+    tens of milliseconds of to the extension's time.  Measured on empty callables in
+    this process, after the build; the least of the rounds, so that the correction
+    never takes more than the timers cost.
+    """
+
+    def nothing() -> None:
+        return None
+
+    def per_call(make: Any) -> tuple[float, float]:
+        best = (float("inf"), float("inf"))
+        for _ in range(rounds):
+            probe = OwnTime()
+            timed = make(probe)
+            for _ in range(calls):
+                timed()
+            best = (min(best[0], probe.wall / calls), min(best[1], probe.cpu / calls))
+        return best
+
+    def calling(callee: Any, probe: OwnTime) -> Any:
+        def caller() -> None:
+            callee()
+
+        return probe.wrap(caller, fine=True)
+
+    fine = per_call(lambda probe: probe.wrap(nothing, fine=True))
+    with_excluded = per_call(lambda probe: calling(probe.exclude(nothing), probe))
+    plain = per_call(lambda probe: calling(nothing, probe))
+    return {
+        "call": per_call(lambda probe: probe.wrap(nothing)),
+        "fine": fine,
+        "excluded": (max(0.0, with_excluded[0] - plain[0]), max(0.0, with_excluded[1] - plain[1])),
+    }
 
 
 def main() -> int:
@@ -240,6 +363,8 @@ def main() -> int:
     )
     stamps["init"] = now()
     own.instrument(app)
+    if args.mode in ("relocate", "control"):
+        app.connect("html-page-context", own.wrap_page_callables, priority=1_000_000)
     null, null_time = NullExtension(), OwnTime()
     app.connect("doctree-read", null_time.wrap(null.on_doctree_read))
     app.connect("env-before-read-docs", before_read, priority=-1_000_000)
@@ -262,6 +387,9 @@ def main() -> int:
     problems = [line for line in lines if "WARNING" in line or "ERROR" in line]
     usage = resource.getrusage(resource.RUSAGE_SELF)
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # after the build's own figures: the calibration's time is in none of them
+    overhead = timer_overhead()
+    own_time, null_corrected = own.corrected(overhead), null_time.corrected(overhead)
     result = {
         "mode": args.mode,
         "jobs": args.jobs,
@@ -282,12 +410,15 @@ def main() -> int:
         "statuscode": app.statuscode,
         "gc_s": collected["seconds"],
         "gc_full": collected["full"],
-        "own_s": own.wall,
-        "own_cpu": own.cpu,
+        "own_s": own_time["wall"],
+        "own_cpu": own_time["cpu"],
         "own_gc": own.gc,
-        "own_by_name": {k: round(v, 4) for k, v in sorted(own.by_name.items())},
-        "null_s": null_time.wall,
-        "null_cpu": null_time.cpu,
+        "own_by_name": {k: round(v, 4) for k, v in sorted(own_time["by_name"].items())},
+        "own_calls": own_time["calls"],
+        "own_cpu_uncorrected": own.cpu,
+        "timer_overhead_us": {k: [round(x * 1e6, 3) for x in v] for k, v in overhead.items()},
+        "null_s": null_corrected["wall"],
+        "null_cpu": null_corrected["cpu"],
         "null_gc": null_time.gc,
         "null_lookups": null.lookups,
     }

@@ -310,6 +310,9 @@ class BuildState:
     #: the set lookups that decide most references of this read phase
     #: (``resolve.QuickAnswers``), made by the first document read
     quick_answers: QuickAnswers | None = None
+    #: a name no document has → where the table lands it for the templates
+    #: (``templates.moved_page``), asked on every page the build renders
+    template_pages: dict[str, Target | None] = field(default_factory=dict)
     _table_digest: tuple[RelocationTable, str] | None = None
 
     def table_digest(self) -> str:
@@ -324,6 +327,7 @@ class BuildState:
         self.files = FileCache(self.settings.files_root)
         self.project = None
         self.quick_answers = None
+        self.template_pages = {}
         self.sites = {}
         self.source_paths = {}
         self.texts = {}

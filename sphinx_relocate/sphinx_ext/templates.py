@@ -33,10 +33,13 @@ def moved_page(app: Sphinx, name: str) -> Target | None:
     documents = app.env.found_docs
     if name in documents:
         return None
-    target = table_of(app).locate_page(name, documents.__contains__)
-    if target is None or not (target.url or target.path in documents):
-        return None
-    return target
+    # a theme asks the same few names (genindex, search) on every page it renders
+    known = state_of(app).template_pages
+    if name not in known:
+        target = table_of(app).locate_page(name, documents.__contains__)
+        known[name] = target if target is not None and (
+            target.url or target.path in documents) else None
+    return known[name]
 
 
 def follow_pathto(app: Sphinx, context: dict[str, Any]) -> None:
@@ -46,14 +49,17 @@ def follow_pathto(app: Sphinx, context: dict[str, Any]) -> None:
     if not callable(pathto) or not table_of(app):
         return
     original: Callable[..., str] = pathto
+    # the templates call both on every link of every page: a document's name, nearly
+    # every one they ask, is answered here without a call
+    documents = app.env.found_docs
     if callable(hasdoc):
         asked: Callable[[str], bool] = hasdoc
         context["hasdoc"] = lambda name: asked(name) or (
-            isinstance(name, str) and moved_page(app, name) is not None
+            isinstance(name, str) and name not in documents and moved_page(app, name) is not None
         )
 
     def followed(otheruri: str, resource: bool = False, *args: Any, **kwargs: Any) -> str:
-        if resource or not isinstance(otheruri, str):
+        if resource or not isinstance(otheruri, str) or otheruri in documents:
             return original(otheruri, resource, *args, **kwargs)
         target = moved_page(app, otheruri)
         if target is None:
