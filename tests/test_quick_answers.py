@@ -50,7 +50,8 @@ def _outcome(srcdir: Path, outdir: Path, overrides: dict[str, Any]) -> dict[str,
         "warnings": built.warnings.replace(str(outdir), "OUT"),
         "pages": {name: text.replace(str(outdir), "OUT") for name, text in pages.items()},
         "records": {d: sorted(r) for d, r in references_of(env).items() if r},
-        "lookups": {d: sorted(found) for d, found in resolve.lookups_of(env).items() if found},
+        "lookups": {d: sorted(resolve.unpacked_lookups(found))
+                    for d, found in resolve.lookups_of(env).items() if found},
         "anchors": {d: sorted(found) for d, found in anchors_of(env).items()},
     }
 
@@ -137,6 +138,7 @@ def test_the_walk_decides_most_references_of_a_page_that_did_not_move(
     monkeypatch.setattr(resolve, "REFERENCE_KINDS", kinds)
     built = builds.build(tmp_path / "corpus" / "original", builddir=tmp_path / "out",
                          fresh=True)
-    looked_up = sum(len(found) for found in resolve.lookups_of(built.app.env).values())
+    looked_up = sum(len(list(resolve.unpacked_lookups(found)))
+                    for found in resolve.lookups_of(built.app.env).values())
     assert looked_up > 500
     assert adapted == []

@@ -19,6 +19,7 @@ import pytest
 from sphinx.testing.util import SphinxTestApp
 
 from sphinx_relocate.sphinx_ext.record import Reference
+from sphinx_relocate.sphinx_ext.resolve import lookups_of, unpacked_lookups
 
 ROOT = Path(__file__).parent / "roots" / "test-reorg"
 
@@ -52,7 +53,8 @@ def build(tmp: Path, buildername: str, **overrides: object) -> Built:
     )
     env = built.app.env
     references = dict(env.relocate_references)  # type: ignore[attr-defined]
-    return Built(built.outdir, built.warnings, references, dict(env.relocate_lookups))  # type: ignore[attr-defined]
+    lookups = {docname: set(unpacked_lookups(made)) for docname, made in lookups_of(env).items()}
+    return Built(built.outdir, built.warnings, references, lookups)
 
 
 @pytest.fixture(scope="module")

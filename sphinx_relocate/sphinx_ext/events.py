@@ -147,6 +147,9 @@ def check_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
     stubs.on_env_updated(app, env)
     # 5. the html_sidebars keys that named moved pages (state.moved_sidebars)
     sidebars.on_env_updated(app, env)
+    # 6. the table lookups of the documents read, packed: Sphinx pickles the
+    #    environment next
+    resolve.pack_lookups(env)
     return rewrite
 
 

@@ -205,7 +205,8 @@ class QuickAnswers:
     prefix: str
     #: the endings that make a ``:doc:`` target a file name or a built URL
     page_suffixes: tuple[str, ...]
-    lookups: dict[str, set[tuple[str, str, str]]]
+    #: ``resolve.lookups_of``: a set for each document read (``resolve.noted_lookups``)
+    lookups: dict[str, set[tuple[str, str, str]] | tuple[str, ...]]
     records: dict[str, list[Reference]]
     anchors: dict[str, set[str]]
 
@@ -297,7 +298,8 @@ class BuildState:
     #: titles and labels ``stubs.on_env_updated`` compares with the last build's
     purged_documents: set[str] = field(default_factory=set)
     #: every table lookup a document noted (``resolve.lookups_of``), one tuple each: the
-    #: documents share it, so the environment pickles (and loads) each name once
+    #: documents share it, and its strings once packed (``resolve.pack_lookups``), so
+    #: the environment pickles (and loads) each name once
     shared_lookups: dict[tuple[str, str, str], tuple[str, str, str]] = field(
         default_factory=dict
     )
