@@ -183,3 +183,23 @@ def test_documents_share_the_names_of_their_lookups(project: Path) -> None:
     of_g = [lookup for lookup in unpacked_lookups(lookups["g"]) if lookup == key]
     assert of_e and of_g
     assert of_e[0][1] is of_g[0][1]
+
+
+def test_records_come_back_from_the_pickle_as_records() -> None:
+    """A record comes back from the environment's pickle equal, of its class and shared
+    where it was, made by ``tuple.__new__`` (no Python call per record when a build
+    loads the environment)."""
+    import pickle
+    import pickletools
+
+    from sphinx_relocate.sphinx_ext.record import Reference
+    from sphinx_relocate.sphinx_ext.warnings import RelocateWarning
+
+    record = Reference("a/b", 3, RelocateWarning.LINK, "../x.md#y", "x", True, "y",
+                       alternatives=(("page", "a/x", "y"),), replaces="myst.xref_missing")
+    data = pickle.dumps([record, record], pickle.HIGHEST_PROTOCOL)
+    loaded = pickle.loads(data)
+    assert loaded == [record, record]
+    assert type(loaded[0]) is Reference and loaded[0] is loaded[1]
+    assert loaded[0].anchor == "y" and loaded[0].published
+    assert "NEWOBJ" not in {op.name for op, _, _ in pickletools.genops(data)}

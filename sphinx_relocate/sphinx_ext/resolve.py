@@ -142,6 +142,13 @@ class Resolved(NamedTuple):
 #: set while the document is read (:func:`noted_lookups`), kept packed between builds
 #: (:func:`pack_lookups`)
 lookups_of: PerDocument[set[Lookup] | tuple[str, ...]] = PerDocument("relocate_lookups")
+#: the documents with raw HTML, whose URLs are made when each is written
+raw_html_of: PerDocument[bool] = PerDocument("relocate_raw_html")
+#: the table of the last build, to re-read only what an edit of it changes
+last_table_of: EnvValue[RelocationTable | None] = EnvValue("relocate_last_table", lambda: None)
+#: the repository's forge URL of the last build, which may come from the theme's options
+#: (``Settings.repo_url``), which Sphinx does not re-read documents for
+last_repo_url_of: EnvValue[str | None] = EnvValue("relocate_last_repo_url", lambda: None)
 
 
 def noted_lookups(lookups: dict[str, set[Lookup] | tuple[str, ...]], docname: str
@@ -169,13 +176,6 @@ def pack_lookups(env: BuildEnvironment) -> None:
     for docname, made in lookups.items():
         if type(made) is set:
             lookups[docname] = tuple(chain.from_iterable(made))
-#: the documents with raw HTML, whose URLs are made when each is written
-raw_html_of: PerDocument[bool] = PerDocument("relocate_raw_html")
-#: the table of the last build, to re-read only what an edit of it changes
-last_table_of: EnvValue[RelocationTable | None] = EnvValue("relocate_last_table", lambda: None)
-#: the repository's forge URL of the last build, which may come from the theme's options
-#: (``Settings.repo_url``), which Sphinx does not re-read documents for
-last_repo_url_of: EnvValue[str | None] = EnvValue("relocate_last_repo_url", lambda: None)
 
 
 class Resolver:
