@@ -147,10 +147,11 @@ def found_urls(text: str) -> list[tuple[str, str, str, int, int, str]]:
 
 _malformed = st.lists(
     st.one_of(
-        st.text(alphabet="<>=\"'/ abhrefsrcimg-!#.\n", max_size=10),
+        st.text(alphabet="<>=\"'/ abhrefsrcimgHREFSRC-!#.&;\n", max_size=10),
         st.sampled_from(
             ["<a ", "<img ", '"', "'", ">", "<!--", "-->", "<script>", "</script>",
-             '<a href="p.md">', "<img src='i.png'>", "<a href=u.md>", "<style>", "</STYLE >"]
+             '<a href="p.md">', "<img src='i.png'>", "<a href=u.md>", "<style>", "</STYLE >",
+             '<IMG SRC="I.png">', "<a data-src=d.png HrEf='h.md?a=1&amp;b=2'>", "&amp;"]
         ),
     ),
     max_size=30,

@@ -16,7 +16,7 @@ import bisect
 import html
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 #: the attributes whose values are URLs we resolve
 URL_ATTRIBUTES = frozenset({"href", "src"})
@@ -36,11 +36,15 @@ _ATTRIBUTE = re.compile(
     r"""|"[^"]*"|'[^']*'"""
 )
 _RAW_TEXT = ("script", "style")
+#: what every name of :data:`URL_ATTRIBUTES` holds, in any case
+_URL_NAME = re.compile("href|src", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class UrlAttribute:
-    """One ``href``/``src`` value found in the HTML (``value`` has entities decoded)."""
+class UrlAttribute(NamedTuple):
+    """One ``href``/``src`` value found in the HTML (``value`` has entities decoded).
+
+    A named tuple: one is made for each URL of a page's raw HTML when the page is read
+    and again when it is written."""
 
     tag: str
     attribute: str
@@ -133,23 +137,26 @@ def find_urls(text: str) -> Iterator[UrlAttribute]:
             position = match.start() + 1
             continue
         position = end + 1
-        for attribute in _ATTRIBUTE.finditer(text, offset, end):
-            name = attribute.group("name")
-            if name is None or name.lower() not in URL_ATTRIBUTES:
-                continue
-            name = name.lower()
-            for group, quote in (("dq", '"'), ("sq", "'"), ("uq", "")):
-                if attribute.group(group) is not None:
-                    yield UrlAttribute(
-                        tag.lower(),
-                        name,
-                        html.unescape(attribute.group(group)),
-                        attribute.start(group),
-                        attribute.end(group),
-                        quote,
-                    )
-                    break
-        if tag.lower() in _RAW_TEXT:  # skip to the closing tag: its body is not HTML
+        tag = tag.lower()
+        # most tags (a table's rows and cells) have no URL: one search says so
+        if _URL_NAME.search(text, offset, end) is not None:
+            for attribute in _ATTRIBUTE.finditer(text, offset, end):
+                name = attribute.group("name")
+                if name is None or name.lower() not in URL_ATTRIBUTES:
+                    continue
+                for group, quote in (("dq", '"'), ("sq", "'"), ("uq", "")):
+                    value = attribute.group(group)
+                    if value is not None:
+                        yield UrlAttribute(
+                            tag,
+                            name.lower(),
+                            html.unescape(value) if "&" in value else value,
+                            attribute.start(group),
+                            attribute.end(group),
+                            quote,
+                        )
+                        break
+        if tag in _RAW_TEXT:  # skip to the closing tag: its body is not HTML
             raw_end = re.compile(rf"</{tag}\s*>", re.IGNORECASE).search(text, position)
             position = raw_end.end() if raw_end else len(text)
 
