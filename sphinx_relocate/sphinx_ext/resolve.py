@@ -44,6 +44,7 @@ from sphinx.util import docname_join
 from sphinx.util.nodes import make_refnode
 from sphinx.util.osutil import relative_uri
 
+from sphinx_relocate.core import html as _html
 from sphinx_relocate.core.landing import (
     EXTERNAL,
     FILE_LIKE,
@@ -79,6 +80,7 @@ from sphinx_relocate.core.paths import (
 from sphinx_relocate.core.settings import Settings
 from sphinx_relocate.core.spans import find_targets
 from sphinx_relocate.core.table import RelocationTable, normalize_label
+from sphinx_relocate.core.textedit import apply_edits
 from sphinx_relocate.sphinx_ext.adapters import (
     app_of,
     current_docname,
@@ -100,14 +102,10 @@ from sphinx_relocate.sphinx_ext.record import (
 from sphinx_relocate.sphinx_ext.state import UNPLAIN, QuickAnswers, state_of
 from sphinx_relocate.sphinx_ext.warnings import RelocateWarning, logger, warn
 
-# _find, _textedit and _html are imported where a document needs them (an include, a
-# moved page's spellings, raw HTML): a build without any does not pay for them
-
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from sphinx_relocate.core import html as _html
     from sphinx_relocate.sphinx_ext.state import BuildState
 
 #: what makes a toctree entry a glob pattern (with ``:glob:``), as for Sphinx
@@ -514,9 +512,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
             resolver = Resolver(app, docname)
             resolver.own_source = own_source
         if kind is RelocateWarning.RAW_HTML:  # before its URLs are rewritten
-            from sphinx_relocate.core.html import element_ids
-
-            anchors.update(element_ids(node.astext()))
+            anchors.update(_html.element_ids(node.astext()))
         adapter.resolve(resolver, node, kind)
     if state.texts:
         state.texts.pop(docname, None)
@@ -1008,8 +1004,6 @@ def _own_url(resolver: Resolver, url: str, line: int) -> str | None:
 
 def _raw_html(resolver: Resolver, node: nodes.raw, kind: RelocateWarning) -> None:
     """Rewrite raw HTML's href/src to resolved source paths; register its images."""
-    from sphinx_relocate.core import html as _html
-
     line = line_of(node)
     env = resolver.env
 
@@ -1447,8 +1441,6 @@ def on_include_read(app: Sphinx, path: Path, _parent: str, content: list[str]) -
 def _map_read_files(resolver: Resolver, text: str, path: str, *, included: bool = False) -> str:
     """``text`` (the source file ``path``, relative to the source folder) with the files
     its directives read mapped; ``included``: a file the document includes."""
-    from sphinx_relocate.core.textedit import apply_edits
-
     own_site = _file_site(resolver, text, path) if included else None
     edits = []
     for span in find_targets(text, path):
@@ -1554,8 +1546,6 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     page_uri = builder.get_target_uri(docname).partition("#")[0]
     imagedir = getattr(builder, "imagedir", "_images")
     folder = ""
-
-    from sphinx_relocate.core import html as _html
 
     def rewrite(found: _html.UrlAttribute) -> str | None:
         path, query, fragment = split_target(found.value)
